@@ -1,0 +1,163 @@
+// `xpose bench`: options, defaults per backend, the loop over shapes, and the exit status.
+#include "bench_command.hpp"
+
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "bench_report.hpp"
+#include "bench_runner.hpp"
+
+namespace xpose_cli {
+namespace {
+
+using xpose::Algorithm;
+
+// The tutorials' sweep on the GPU; on the CPU a smaller one that ends within a minute on 2 cores.
+const std::vector<std::int64_t> kGpuDefaultSizes = {256, 512, 1024, 2048, 4096, 8192};
+const std::vector<std::int64_t> kCpuDefaultSizes = {256, 512, 1024, 2048, 4096};
+constexpr int kGpuDefaultWarmup = 3, kGpuDefaultIters = 25;
+constexpr int kCpuDefaultWarmup = 1, kCpuDefaultIters = 5;
+
+const std::vector<Algorithm> kGpuLadder = {Algorithm::copy, Algorithm::naive_read, Algorithm::naive_write,
+                                           Algorithm::tiled, Algorithm::tiled_padded};
+const std::vector<Algorithm> kCpuKernels = {Algorithm::cpu_reference, Algorithm::cpu_blocked};
+
+int fail(const std::string& message) {
+  std::cerr << "xpose bench: error: " << message << "\n";
+  return 2;
+}
+
+// "ladder", "all" or a comma list of names, checked against the backend.
+bool resolve_kernels(const std::string& spec, xpose::Backend backend, std::vector<Algorithm>& out,
+                     std::string& error) {
+  const bool gpu = backend == xpose::Backend::cuda;
+  if (spec == "ladder" || spec == "all") {
+    out = gpu ? kGpuLadder : kCpuKernels;
+    if (gpu && spec == "all") out.push_back(Algorithm::vendor_geam);
+    return true;
+  }
+  std::stringstream ss(spec);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    Algorithm a;
+    if (!xpose::parse_algorithm(name, a)) {
+      error = "--kernels: unknown kernel '" + name + "' (ladder, all, auto, copy, naive_read, naive_write, " +
+              "tiled, tiled_padded, geam, cpu_reference, cpu_blocked)";
+      return false;
+    }
+    const xpose::Backend needs = xpose::algorithm_backend(a);
+    if (needs != xpose::Backend::automatic && needs != backend) {
+      error = "--kernels: '" + name + "' runs on the " + xpose::backend_name(needs) + " backend, not " +
+              xpose::backend_name(backend);
+      return false;
+    }
+    out.push_back(a);
+  }
+  if (out.empty()) {
+    error = "--kernels: empty list";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
+  CLI::App* bench = app.add_subcommand("bench", "Time and verify every transpose kernel against memcpy");
+  bench->add_option("--sizes", a.sizes, "Square sizes, comma separated (default GPU: 256..8192, CPU: 256..4096)");
+  bench->add_option("--shape", a.shapes, "ROWSxCOLS, repeatable; non-square allowed")->allow_extra_args(false);
+  bench->add_option("--dtype", a.dtype, "Element type: " + xpose::dtype_names() + " (default f64)");
+  bench->add_option("--kernels", a.kernels, "ladder, all (ladder + geam) or a comma list of kernel names");
+  bench->add_option("--warmup", a.warmup, "Untimed runs before timing (default GPU 3, CPU 1)");
+  bench->add_option("--iters", a.iters, "Timed runs; the median is reported (default GPU 25, CPU 5)");
+  bench->add_option("--backend", a.backend, "auto (GPU when present), cuda or cpu");
+  bench->add_option("--json", a.json_path, "Write results as JSON to this file");
+  bench->add_option("--csv", a.csv_path, "Write results as CSV to this file");
+  bench->add_option("--seed", a.seed, "Seed of the random input (printed with every run)");
+  return bench;
+}
+
+int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
+  BenchOptions o;
+  std::string error;
+  if (!resolve_bench_options(args, o, error)) return fail(error);
+
+  const int devices = xpose::device_count();
+  xpose::Backend backend = o.backend;
+  if (backend == xpose::Backend::cuda && devices == 0)
+    return fail(xpose::gpu_backend_built() ? "--backend cuda: no GPU device found"
+                                           : "--backend cuda: this build of xpose has no GPU backend");
+  const bool fell_back = backend == xpose::Backend::automatic && devices == 0;
+  if (backend == xpose::Backend::automatic) backend = devices > 0 ? xpose::Backend::cuda : xpose::Backend::cpu;
+  const bool gpu = backend == xpose::Backend::cuda;
+
+  std::vector<Algorithm> kernels;
+  if (!resolve_kernels(o.kernels, backend, kernels, error)) return fail(error);
+
+  RunContext ctx;
+  ctx.argv = argv;
+  ctx.backend = xpose::backend_name(backend);
+  if (gpu) {
+    const xpose::Status s = xpose::device_info(ctx.device);
+    if (!s.ok()) return fail(s.message());
+    ctx.have_device = true;
+  }
+  ctx.warmup = o.warmup >= 0 ? o.warmup : (gpu ? kGpuDefaultWarmup : kCpuDefaultWarmup);
+  ctx.iters = o.iters >= 1 ? o.iters : (gpu ? kGpuDefaultIters : kCpuDefaultIters);
+  if (o.shapes.empty())
+    for (std::int64_t n : gpu ? kGpuDefaultSizes : kCpuDefaultSizes) o.shapes.push_back({n, n});
+
+  std::cout << "xpose bench: transpose out[c][r] = in[r][c], verified against the CPU reference\n";
+  if (fell_back)
+    std::cout << "No GPU found: running the CPU backend (sizes 256..4096, 1 warm-up + 5 timed runs by default).\n";
+  if (gpu) {
+    const auto& d = ctx.device;
+    std::cout << "Device: " << d.name << " (" << d.arch << ", " << d.sm_count << " SMs, " << d.l2_bytes / (1 << 20)
+              << " MiB L2)\n";
+  } else {
+    std::cout << "Device: host CPU\n";
+  }
+  std::cout << "dtype " << xpose::dtype_name(o.dtype) << ", " << ctx.warmup << " warm-up + " << ctx.iters
+            << " timed runs per kernel (median), input seed " << o.seed
+            << "; % copy is against memcpy of the same bytes in this run\n";
+
+  std::vector<BenchRecord> records;
+  for (const Shape& shape : o.shapes) {
+    CaseSettings cs;
+    cs.backend = backend;
+    cs.dtype = o.dtype;
+    cs.shape = shape;
+    cs.kernels = kernels;
+    cs.warmup = ctx.warmup;
+    cs.iters = ctx.iters;
+    cs.seed = o.seed;
+    cs.l2_bytes = gpu ? ctx.device.l2_bytes : 0;
+    const std::size_t first = records.size();
+    const xpose::Status s = run_case(cs, records);
+    if (!s.ok())
+      return fail(std::to_string(shape.rows) + "x" + std::to_string(shape.cols) + ": " + s.message());
+    print_case_header(std::cout, records[first]);
+    print_case_rows(std::cout, records, first);
+  }
+  print_summary(std::cout, ctx, records);
+
+  if (!o.json_path.empty()) {
+    const xpose::Status s = write_json(o.json_path, ctx, records);
+    if (!s.ok()) return fail(s.message());
+  }
+  if (!o.csv_path.empty()) {
+    const xpose::Status s = write_csv(o.csv_path, records);
+    if (!s.ok()) return fail(s.message());
+  }
+  int failed = 0;
+  for (const auto& r : records) failed += r.verification == "FAILED";
+  if (failed > 0) {
+    std::cerr << "xpose bench: " << failed << " kernel result(s) FAILED verification\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace xpose_cli

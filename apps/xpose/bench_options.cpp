@@ -1,0 +1,89 @@
+// Parsing of shapes and size lists given to `xpose bench`.
+#include "bench_options.hpp"
+
+#include <cctype>
+#include <limits>
+#include <sstream>
+
+namespace xpose_cli {
+namespace {
+
+// Digits only (no sign, no spaces), value >= 1, fits in int64.
+bool parse_extent(const std::string& text, std::int64_t& out) {
+  if (text.empty() || text.size() > 18) return false;
+  for (char ch : text)
+    if (!std::isdigit(static_cast<unsigned char>(ch))) return false;
+  out = std::stoll(text);
+  return out >= 1;
+}
+
+}  // namespace
+
+bool parse_shape(const std::string& text, Shape& out, std::string& error) {
+  const auto x = text.find_first_of("xX");
+  if (x == std::string::npos || !parse_extent(text.substr(0, x), out.rows) ||
+      !parse_extent(text.substr(x + 1), out.cols)) {
+    error = "--shape '" + text + "': expected ROWSxCOLS with both extents >= 1 (e.g. 8192x8192)";
+    return false;
+  }
+  return true;
+}
+
+bool parse_sizes(const std::string& text, std::vector<Shape>& out, std::string& error) {
+  std::stringstream ss(text);
+  std::string item;
+  std::vector<Shape> shapes;
+  while (std::getline(ss, item, ',')) {
+    std::int64_t n = 0;
+    if (!parse_extent(item, n)) {
+      error = "--sizes '" + text + "': expected a comma list of sizes >= 1 (e.g. 256,512,1024)";
+      return false;
+    }
+    shapes.push_back({n, n});
+  }
+  if (shapes.empty()) {
+    error = "--sizes: empty list";
+    return false;
+  }
+  out.insert(out.end(), shapes.begin(), shapes.end());
+  return true;
+}
+
+bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string& error) {
+  BenchOptions o;
+  if (!args.sizes.empty() && !parse_sizes(args.sizes, o.shapes, error)) return false;
+  for (const auto& text : args.shapes) {
+    Shape shape;
+    if (!parse_shape(text, shape, error)) return false;
+    o.shapes.push_back(shape);
+  }
+  if (!xpose::parse_dtype(args.dtype, o.dtype)) {
+    error = "--dtype '" + args.dtype + "': unknown type (known: " + xpose::dtype_names() + ")";
+    return false;
+  }
+  if (args.backend == "auto") o.backend = xpose::Backend::automatic;
+  else if (args.backend == "cuda") o.backend = xpose::Backend::cuda;
+  else if (args.backend == "cpu") o.backend = xpose::Backend::cpu;
+  else {
+    error = "--backend '" + args.backend + "': expected auto, cuda or cpu";
+    return false;
+  }
+  if (args.warmup != -1 && args.warmup < 0) {
+    error = "--warmup must be >= 0 (got " + std::to_string(args.warmup) + ")";
+    return false;
+  }
+  if (args.iters != -1 && args.iters < 1) {
+    error = "--iters must be >= 1 (got " + std::to_string(args.iters) + ")";
+    return false;
+  }
+  o.warmup = args.warmup;
+  o.iters = args.iters;
+  o.kernels = args.kernels;
+  o.json_path = args.json_path;
+  o.csv_path = args.csv_path;
+  o.seed = args.seed;
+  out = o;
+  return true;
+}
+
+}  // namespace xpose_cli

@@ -1,0 +1,43 @@
+// What `xpose bench` was asked to do, and the parser that turns arguments into it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "xpose/xpose.hpp"
+
+namespace xpose_cli {
+
+struct Shape {
+  std::int64_t rows = 0, cols = 0;
+};
+
+struct BenchOptions {
+  std::vector<Shape> shapes;       // empty: the backend's default sweep
+  xpose::DType dtype = xpose::DType::f64;
+  std::string kernels = "all";     // "ladder", "all" or a comma list of algorithm names
+  int warmup = -1;                 // -1: the backend's default
+  int iters = -1;
+  xpose::Backend backend = xpose::Backend::automatic;
+  std::string json_path, csv_path;
+  std::uint64_t seed = 20261122;
+};
+
+// The arguments as typed, before checking.
+struct BenchArgs {
+  std::vector<std::string> shapes;
+  std::string sizes, dtype = "f64", kernels = "all", backend = "auto", json_path, csv_path;
+  int warmup = -1, iters = -1;
+  std::uint64_t seed = 20261122;
+};
+
+// Checks and converts every argument; false with a one-line message on the first bad one.
+bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string& error);
+
+// Parses "RxC" ("8192x8192"); false with a message when malformed or not positive.
+bool parse_shape(const std::string& text, Shape& out, std::string& error);
+// Parses "256,512" into square shapes.
+bool parse_sizes(const std::string& text, std::vector<Shape>& out, std::string& error);
+
+}  // namespace xpose_cli

@@ -1,0 +1,158 @@
+// Printing and saving `xpose bench` results (text tables, JSON with a device header, CSV).
+#include "bench_report.hpp"
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#ifndef XPOSE_GIT_COMMIT
+#define XPOSE_GIT_COMMIT "unknown"
+#endif
+
+namespace xpose_cli {
+namespace {
+
+constexpr int kJsonSchemaVersion = 1;
+constexpr double kMiB = 1024.0 * 1024.0;
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+}  // namespace
+
+void print_case_header(std::ostream& os, const BenchRecord& r) {
+  const double mib = r.bytes_moved / 2.0 / kMiB;  // bytes_moved counts the read and the write
+  os << "\nTesting Matrix dimensions: " << r.rows << " x " << r.cols;
+  if (r.batch > 1) os << " (batch " << r.batch << ")";
+  os << " (" << r.dtype << ")\n"
+     << std::fixed << std::setprecision(2) << "Input size: " << mib << " MiB\n"
+     << "Output size: " << mib << " MiB\n";
+  os << std::left << std::setw(14) << "kernel" << std::right << std::setw(12) << "time_us" << std::setw(10)
+     << "GB/s" << std::setw(10) << "% copy" << "  " << std::left << std::setw(22) << "Verification"
+     << "plan\n"
+     << std::right;
+}
+
+void print_case_rows(std::ostream& os, const std::vector<BenchRecord>& records, std::size_t first) {
+  for (std::size_t i = first; i < records.size(); ++i) {
+    const BenchRecord& r = records[i];
+    os << std::left << std::setw(14) << r.kernel << std::right << std::fixed;
+    if (r.verification == "SKIPPED") {
+      os << "  skipped: " << r.note << "\n";
+      continue;
+    }
+    os << std::setprecision(2) << std::setw(12) << r.time_us << std::setprecision(1) << std::setw(10) << r.gbps
+       << std::setw(9) << r.pct_of_copy << "%  " << std::left << std::setw(22)
+       << (r.verification == "-" ? std::string("(baseline)") : "Verification: " + r.verification) << r.plan
+       << std::right << "\n";
+    if (r.verification == "FAILED") os << "    " << r.note << "\n";
+  }
+}
+
+void print_summary(std::ostream& os, const RunContext& ctx, const std::vector<BenchRecord>& records) {
+  if (records.empty()) return;
+  // The largest case is the last one measured with the most bytes.
+  double largest = 0;
+  for (const auto& r : records) largest = std::max(largest, r.bytes_moved);
+  const BenchRecord* slowest_naive = nullptr;
+  std::vector<const BenchRecord*> rows;
+  for (const auto& r : records) {
+    if (r.bytes_moved != largest || r.verification == "SKIPPED") continue;
+    rows.push_back(&r);
+    if (r.kernel == "naive_read" || r.kernel == "cpu_reference") slowest_naive = &r;
+  }
+  const BenchRecord& head = *rows.front();
+  os << "\nPerformance Summary (" << head.rows << " x " << head.cols << " " << head.dtype << ", "
+     << (ctx.have_device ? ctx.device.name : std::string("CPU")) << "):\n";
+  os << std::left << std::setw(14) << "kernel" << std::right << std::setw(12) << "time_us" << std::setw(10)
+     << "speedup" << std::setw(10) << "GB/s" << std::setw(10) << "% copy" << "\n";
+  for (const BenchRecord* r : rows) {
+    os << std::left << std::setw(14) << r->kernel << std::right << std::fixed << std::setprecision(2)
+       << std::setw(12) << r->time_us << std::setw(9);
+    if (slowest_naive && r->kernel != "memcpy")
+      os << slowest_naive->time_us / r->time_us << "x";
+    else
+      os << "-" << " ";
+    os << std::setprecision(1) << std::setw(10) << r->gbps << std::setw(9) << r->pct_of_copy << "%\n";
+  }
+  if (slowest_naive)
+    os << "Speedup is over " << slowest_naive->kernel << " (the read-contiguous rung). GB/s counts bytes read + "
+       << "written; % copy is against memcpy of the same bytes measured in this run.\n";
+}
+
+xpose::Status write_json(const std::string& path, const RunContext& ctx, const std::vector<BenchRecord>& records) {
+  nlohmann::json j;
+  j["schema_version"] = kJsonSchemaVersion;
+  j["tool"] = "xpose bench";
+  j["git_commit"] = XPOSE_GIT_COMMIT;
+  j["timestamp_utc"] = utc_now();
+  j["argv"] = ctx.argv;
+  j["backend"] = ctx.backend;
+  j["warmup"] = ctx.warmup;
+  j["iters"] = ctx.iters;
+  j["statistic"] = "median per call";
+  if (ctx.have_device) {
+    const auto& d = ctx.device;
+    j["device"] = {{"vendor", d.vendor},
+                   {"name", d.name},
+                   {"arch", d.arch},
+                   {"sm_count", d.sm_count},
+                   {"l2_bytes", d.l2_bytes},
+                   {"global_memory_bytes", d.global_memory_bytes},
+                   {"memory_bus_width_bits", d.memory_bus_width_bits},
+                   {"memory_clock_khz", d.memory_clock_khz},
+                   {"theoretical_gbps", d.theoretical_gbps},
+                   {"runtime_version", d.runtime_version},
+                   {"driver_version", d.driver_version}};
+  } else {
+    j["device"] = {{"vendor", "CPU"}, {"name", "host CPU"}};
+  }
+  auto& out = j["records"] = nlohmann::json::array();
+  for (const auto& r : records) {
+    out.push_back({{"kernel", r.kernel},
+                   {"plan", r.plan},
+                   {"dtype", r.dtype},
+                   {"rows", r.rows},
+                   {"cols", r.cols},
+                   {"batch", r.batch},
+                   {"ld_in", r.ld_in},
+                   {"ld_out", r.ld_out},
+                   {"bytes_moved", r.bytes_moved},
+                   {"time_us", r.time_us},
+                   {"gbps", r.gbps},
+                   {"copy_gbps", r.copy_gbps},
+                   {"pct_of_copy", r.pct_of_copy},
+                   {"runs", r.runs},
+                   {"calls_per_run", r.calls_per_run},
+                   {"verified", r.verification == "PASSED"},
+                   {"verification", r.verification},
+                   {"note", r.note}});
+  }
+  std::ofstream f(path);
+  if (!f) return xpose::Status(xpose::StatusCode::invalid_argument, "cannot write --json file '" + path + "'");
+  f << j.dump(2) << "\n";
+  return f ? xpose::Status::ok_status()
+           : xpose::Status(xpose::StatusCode::invalid_argument, "failed writing --json file '" + path + "'");
+}
+
+xpose::Status write_csv(const std::string& path, const std::vector<BenchRecord>& records) {
+  std::ofstream f(path);
+  if (!f) return xpose::Status(xpose::StatusCode::invalid_argument, "cannot write --csv file '" + path + "'");
+  f << "kernel,dtype,rows,cols,batch,ld_in,ld_out,time_us,gbps,copy_gbps,pct_of_copy,verification,plan\n";
+  for (const auto& r : records)
+    f << r.kernel << ',' << r.dtype << ',' << r.rows << ',' << r.cols << ',' << r.batch << ',' << r.ld_in << ','
+      << r.ld_out << ',' << r.time_us << ',' << r.gbps << ',' << r.copy_gbps << ',' << r.pct_of_copy << ','
+      << r.verification << ",\"" << r.plan << "\"\n";
+  return f ? xpose::Status::ok_status()
+           : xpose::Status(xpose::StatusCode::invalid_argument, "failed writing --csv file '" + path + "'");
+}
+
+}  // namespace xpose_cli

@@ -1,0 +1,25 @@
+// Runs one benchmark case (a shape) on the GPU or the CPU: verify each kernel, then time it.
+#pragma once
+
+#include <vector>
+
+#include "bench_options.hpp"
+#include "bench_record.hpp"
+
+namespace xpose_cli {
+
+struct CaseSettings {
+  xpose::Backend backend = xpose::Backend::cpu;
+  xpose::DType dtype = xpose::DType::f64;
+  Shape shape;
+  std::vector<xpose::Algorithm> kernels;
+  int warmup = 1, iters = 20;
+  std::uint64_t seed = 0;
+  std::int64_t l2_bytes = 0;  // the device's L2: smaller cases rotate buffers to stay out of it
+};
+
+// Appends the memcpy baseline and one record per kernel. A non-ok Status means the case could not
+// run at all (allocation, device error); a kernel that fails verification is a record, not an error.
+xpose::Status run_case(const CaseSettings& settings, std::vector<BenchRecord>& records);
+
+}  // namespace xpose_cli

@@ -1,0 +1,90 @@
+// Plan / execute: validate and choose once, then run many times with no allocation or host sync.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+#include "xpose/descriptor.hpp"
+#include "xpose/status.hpp"
+
+namespace xpose {
+
+// A cudaStream_t (or hipStream_t) passed as an opaque handle, so this header needs no GPU header.
+// nullptr is the default stream.
+using StreamHandle = void*;
+
+enum class Backend { automatic, cuda, cpu };
+
+// The algorithms a caller may ask for. `automatic` lets the planner choose.
+enum class Algorithm {
+  automatic,
+  copy,             // GPU baseline: copies in -> out WITHOUT transposing (out has the input's shape)
+  naive_read,       // GPU: one thread per source element; coalesced reads, strided writes
+  naive_write,      // GPU: one thread per destination element; strided reads, coalesced writes
+  tiled,            // GPU: shared-memory tile TILE x TILE, keeps its bank conflicts (the lesson)
+  tiled_padded,     // GPU: shared-memory tile TILE x (TILE + 1), no bank conflicts
+  vendor_geam,      // GPU: cuBLAS geam (f32, f64, c64, c128 only)
+  cpu_reference,    // CPU: plain loops, the test oracle
+  cpu_blocked,      // CPU: cache-blocked tiles
+};
+
+const char* algorithm_name(Algorithm algorithm);
+bool parse_algorithm(const std::string& name, Algorithm& out);
+const char* backend_name(Backend backend);
+Backend algorithm_backend(Algorithm algorithm);  // automatic -> Backend::automatic
+
+struct PlanOptions {
+  Backend backend = Backend::automatic;
+  Algorithm algorithm = Algorithm::automatic;
+};
+
+// Launch geometry chosen by the planner; printed with every result.
+struct LaunchConfig {
+  int tile_rows = 0, tile_cols = 0;   // elements per tile (0 when not tiled)
+  int pad = 0;                        // extra shared-memory columns per tile row
+  int block_x = 0, block_y = 0;       // threads per block
+  std::int64_t grid_x = 0, grid_y = 0, grid_z = 0;
+  int vector_bytes = 0;               // bytes per global access (element size when not vectorised)
+};
+
+class Plan {
+ public:
+  Plan();
+  ~Plan();
+  Plan(Plan&&) noexcept;
+  Plan& operator=(Plan&&) noexcept;
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  bool valid() const;
+  const TransposeDesc& desc() const;  // resolved (no zero strides)
+  Algorithm algorithm() const;
+  Backend backend() const;
+  const LaunchConfig& config() const;
+  // "tiled_padded<32x32,pad1,vec8B> block=(32,8) grid=(256,256,1)"
+  std::string to_string() const;
+
+  struct State;  // private to the library
+  State* state() const { return state_.get(); }
+
+ private:
+  friend Status make_plan(Plan&, const TransposeDesc&, const PlanOptions&);
+  std::unique_ptr<State> state_;
+};
+
+std::ostream& operator<<(std::ostream& os, const Plan& plan);
+
+// Validates `desc`, picks backend and algorithm. On error `plan` is left as it was.
+Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& options = PlanOptions{});
+
+// Runs the plan: GPU plans enqueue on `stream` and return without waiting; CPU plans run to
+// completion. Checks the pointers (null, overlap, host vs device) before anything is written.
+Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream = nullptr);
+
+// One call: plan + execute.
+Status transpose(const TransposeDesc& desc, const void* in, void* out, StreamHandle stream = nullptr,
+                 const PlanOptions& options = PlanOptions{});
+
+}  // namespace xpose

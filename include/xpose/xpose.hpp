@@ -1,0 +1,8 @@
+// Umbrella header: the whole public API of xpose.
+#pragma once
+
+#include "xpose/descriptor.hpp"
+#include "xpose/device.hpp"
+#include "xpose/dtype.hpp"
+#include "xpose/plan.hpp"
+#include "xpose/status.hpp"

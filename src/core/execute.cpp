@@ -1,0 +1,39 @@
+// execute / transpose: pointer checks, then hand the plan to its backend.
+#include "core/validate.hpp"
+#include "cpu/blocked.hpp"
+#include "cpu/reference.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "plan/plan_state.hpp"
+#include "xpose/device.hpp"
+
+namespace xpose {
+
+Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream) {
+  if (!plan.valid()) return Status(StatusCode::invalid_argument, "plan is empty: call make_plan first");
+  const Plan::State& s = *plan.state();
+  XPOSE_RETURN_IF_ERROR(core::validate_pointers(s.desc, s.algorithm, in, out));
+
+  if (s.backend == Backend::cuda) {
+    XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
+    XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(out, "output"));
+    return gpu::launch(s.desc, s.algorithm, s.config, s.vendor_handle.get(), in, out, stream);
+  }
+
+  if (gpu::is_device_only_pointer(in) || gpu::is_device_only_pointer(out))
+    return Status(StatusCode::wrong_memory, "the CPU backend was given a GPU device pointer");
+  switch (s.algorithm) {
+    case Algorithm::cpu_reference: cpu::reference_transpose(s.desc, in, out); break;
+    case Algorithm::cpu_blocked: cpu::blocked_transpose(s.desc, in, out); break;
+    default: return Status(StatusCode::internal, "CPU plan holds a GPU algorithm");
+  }
+  return Status::ok_status();
+}
+
+Status transpose(const TransposeDesc& desc, const void* in, void* out, StreamHandle stream,
+                 const PlanOptions& options) {
+  Plan plan;
+  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, options));
+  return execute(plan, in, out, stream);
+}
+
+}  // namespace xpose

@@ -1,0 +1,91 @@
+// Descriptor and pointer validation: every reason a request is refused, each with a clear message.
+#include "core/validate.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace xpose::core {
+namespace {
+
+Status invalid(const std::string& message) { return Status(StatusCode::invalid_argument, message); }
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// a * b + c without overflow, or false.
+bool mul_add(std::int64_t a, std::int64_t b, std::int64_t c, std::int64_t& out) {
+  std::int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return false;
+  return !__builtin_add_overflow(product, c, &out);
+}
+
+}  // namespace
+
+Status validate_desc(const TransposeDesc& desc, Algorithm algorithm) {
+  if (dtype_size(desc.dtype) == 0) return Status(StatusCode::unsupported, "unsupported element type");
+  if (desc.rows < 1) return invalid("rows must be >= 1 (got " + str(desc.rows) + ")");
+  if (desc.cols < 1) return invalid("cols must be >= 1 (got " + str(desc.cols) + ")");
+  if (desc.batch < 1) return invalid("batch must be >= 1 (got " + str(desc.batch) + ")");
+  if (desc.ld_in < 0 || desc.ld_out < 0 || desc.batch_stride_in < 0 || desc.batch_stride_out < 0)
+    return invalid("leading dimensions and batch strides must be >= 0 (0 means packed)");
+
+  // resolved() multiplies rows * ld_in and cols * ld_out: prove those fit first.
+  std::int64_t unused = 0;
+  if (!mul_add(desc.rows, desc.ld_in ? desc.ld_in : desc.cols, 0, unused) ||
+      !mul_add(desc.cols, desc.ld_out ? desc.ld_out : desc.rows, 0, unused))
+    return invalid("matrix too large: element offsets overflow 64 bits");
+
+  const bool is_copy = algorithm == Algorithm::copy;
+  const TransposeDesc d = resolved(desc);
+  if (d.ld_in < d.cols)
+    return invalid("ld_in (" + str(d.ld_in) + ") must be >= cols (" + str(d.cols) + ")");
+  if (!is_copy && d.ld_out < d.rows)
+    return invalid("ld_out (" + str(d.ld_out) + ") must be >= rows (" + str(d.rows) + ")");
+
+  // One matrix must fit in 64-bit element offsets, and batches must not overlap.
+  std::int64_t in_matrix = 0, out_matrix = 0;
+  if (!mul_add(d.rows - 1, d.ld_in, d.cols, in_matrix) ||
+      !mul_add(d.cols - 1, d.ld_out, d.rows, out_matrix))
+    return invalid("matrix too large: element offsets overflow 64 bits");
+  if (d.batch > 1 && d.batch_stride_in < in_matrix)
+    return invalid("batch_stride_in (" + str(d.batch_stride_in) + ") is smaller than one input matrix (" +
+                   str(in_matrix) + " elements): batches would overlap");
+  if (!is_copy && d.batch > 1 && d.batch_stride_out < out_matrix)
+    return invalid("batch_stride_out (" + str(d.batch_stride_out) +
+                   ") is smaller than one output matrix (" + str(out_matrix) +
+                   " elements): batches would overlap");
+
+  const std::int64_t esize = static_cast<std::int64_t>(dtype_size(d.dtype));
+  std::int64_t in_span = 0, out_span = 0, bytes = 0;
+  if (!mul_add(d.batch - 1, d.batch_stride_in, in_matrix, in_span) ||
+      !mul_add(d.batch - 1, d.batch_stride_out, out_matrix, out_span) ||
+      !mul_add(in_span, esize, 0, bytes) || !mul_add(out_span, esize, 0, bytes))
+    return invalid("tensor too large: byte offsets overflow 64 bits");
+  return Status::ok_status();
+}
+
+std::int64_t output_span(const TransposeDesc& d, Algorithm algorithm) {
+  return algorithm == Algorithm::copy ? input_span_elements(d) : output_span_elements(d);
+}
+
+Status validate_pointers(const TransposeDesc& d, Algorithm algorithm, const void* in, const void* out) {
+  if (in == nullptr) return invalid("input pointer is null");
+  if (out == nullptr) return invalid("output pointer is null");
+  const std::size_t esize = dtype_size(d.dtype);
+  // Kernels move whole elements; 16-byte elements need only 8-byte alignment (std::complex<double>).
+  const std::size_t align = esize > 8 ? 8 : esize;
+  const auto in_addr = reinterpret_cast<std::uintptr_t>(in);
+  const auto out_addr = reinterpret_cast<std::uintptr_t>(out);
+  if (in_addr % align != 0 || out_addr % align != 0)
+    return invalid("input and output must be aligned to " + std::to_string(align) + " bytes for " +
+                   dtype_name(d.dtype));
+  const std::uintptr_t in_end = in_addr + static_cast<std::uintptr_t>(input_span_elements(d)) * esize;
+  const std::uintptr_t out_end = out_addr + static_cast<std::uintptr_t>(output_span(d, algorithm)) * esize;
+  if (in_addr < out_end && out_addr < in_end) {
+    if (in_addr == out_addr)
+      return Status(StatusCode::overlap, "input and output are the same buffer; out-of-place transpose needs two");
+    return Status(StatusCode::overlap, "input and output buffers overlap; out-of-place transpose needs disjoint buffers");
+  }
+  return Status::ok_status();
+}
+
+}  // namespace xpose::core

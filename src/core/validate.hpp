@@ -1,0 +1,23 @@
+// Checks on descriptors and pointers, run before anything is written.
+#pragma once
+
+#include <cstdint>
+
+#include "xpose/descriptor.hpp"
+#include "xpose/plan.hpp"
+#include "xpose/status.hpp"
+
+namespace xpose::core {
+
+// Extents >= 1, leading dimensions and batch strides large enough, no negative values, and every
+// byte offset representable in 64 bits. Takes the caller's descriptor (zeros allowed).
+Status validate_desc(const TransposeDesc& desc, Algorithm algorithm);
+
+// Elements spanned by the output of `algorithm` (the copy baseline writes the input's layout).
+std::int64_t output_span(const TransposeDesc& resolved_desc, Algorithm algorithm);
+
+// Null pointers, alignment to the element size, and overlap of the two spans.
+Status validate_pointers(const TransposeDesc& resolved_desc, Algorithm algorithm, const void* in,
+                         const void* out);
+
+}  // namespace xpose::core

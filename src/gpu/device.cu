@@ -1,0 +1,156 @@
+// The public device utilities (xpose/device.hpp) and pointer checks, over the runtime layer.
+#include <utility>
+
+#include "gpu/gpu_backend.hpp"
+#include "gpu/runtime.hpp"
+#include "xpose/device.hpp"
+
+namespace xpose {
+
+bool gpu_backend_built() { return true; }
+
+int device_count() {
+  int n = 0;
+  if (rt::get_device_count(&n) != rt::kSuccess) {
+    (void)rt::get_last_error();  // no driver / no device: clear the sticky-free error and say none
+    return 0;
+  }
+  return n;
+}
+
+Status device_info(DeviceInfo& info) {
+  if (device_count() == 0) return Status(StatusCode::no_device, "no GPU device found");
+  int dev = 0;
+  XPOSE_GPU_TRY(rt::get_device(&dev));
+  rt::DeviceProp prop{};
+  XPOSE_GPU_TRY(rt::get_device_properties(&prop, dev));
+  DeviceInfo out;
+  out.vendor = rt::kVendor;
+  out.name = prop.name;
+  out.arch = rt::arch_name(prop);
+  out.sm_count = prop.multiProcessorCount;
+  out.l2_bytes = prop.l2CacheSize;
+  out.global_memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+  out.memory_bus_width_bits = prop.memoryBusWidth;
+  out.memory_clock_khz = rt::memory_clock_khz(dev);
+  // HBM/GDDR move data on both clock edges.
+  out.theoretical_gbps = 2.0 * out.memory_clock_khz * 1e3 * (out.memory_bus_width_bits / 8.0) / 1e9;
+  XPOSE_GPU_TRY(rt::runtime_version(&out.runtime_version));
+  XPOSE_GPU_TRY(rt::driver_version(&out.driver_version));
+  info = std::move(out);
+  return Status::ok_status();
+}
+
+DeviceBuffer::~DeviceBuffer() { reset(); }
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept
+    : ptr_(std::exchange(other.ptr_, nullptr)), bytes_(std::exchange(other.bytes_, 0)) {}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
+  if (this != &other) {
+    reset();
+    ptr_ = std::exchange(other.ptr_, nullptr);
+    bytes_ = std::exchange(other.bytes_, 0);
+  }
+  return *this;
+}
+
+Status DeviceBuffer::allocate(std::size_t bytes) {
+  reset();
+  if (device_count() == 0) return Status(StatusCode::no_device, "no GPU device found");
+  void* p = nullptr;
+  XPOSE_GPU_TRY(rt::malloc_device(&p, bytes));
+  ptr_ = p;
+  bytes_ = bytes;
+  return Status::ok_status();
+}
+
+void DeviceBuffer::reset() {
+  if (ptr_ != nullptr) (void)rt::free_device(ptr_);
+  ptr_ = nullptr;
+  bytes_ = 0;
+}
+
+Status copy_host_to_device(void* dst, const void* src, std::size_t bytes) {
+  XPOSE_GPU_TRY(rt::copy_h2d(dst, src, bytes));
+  return Status::ok_status();
+}
+
+Status copy_device_to_host(void* dst, const void* src, std::size_t bytes) {
+  XPOSE_GPU_TRY(rt::copy_d2h(dst, src, bytes));
+  return Status::ok_status();
+}
+
+Status copy_device_to_device(void* dst, const void* src, std::size_t bytes, StreamHandle stream) {
+  XPOSE_GPU_TRY(rt::copy_d2d_async(dst, src, bytes, static_cast<rt::Stream>(stream)));
+  return Status::ok_status();
+}
+
+Status fill_device_bytes(void* dst, unsigned char value, std::size_t bytes, StreamHandle stream) {
+  XPOSE_GPU_TRY(rt::memset_async(dst, value, bytes, static_cast<rt::Stream>(stream)));
+  return Status::ok_status();
+}
+
+Status synchronize_device() {
+  XPOSE_GPU_TRY(rt::device_synchronize());
+  return Status::ok_status();
+}
+
+Status last_device_error() {
+  XPOSE_GPU_TRY(rt::get_last_error());
+  return Status::ok_status();
+}
+
+EventPair::~EventPair() {
+  if (start_) (void)rt::event_destroy(static_cast<rt::Event>(start_));
+  if (stop_) (void)rt::event_destroy(static_cast<rt::Event>(stop_));
+}
+
+EventPair::EventPair(EventPair&& other) noexcept
+    : start_(std::exchange(other.start_, nullptr)), stop_(std::exchange(other.stop_, nullptr)) {}
+
+EventPair& EventPair::operator=(EventPair&& other) noexcept {
+  std::swap(start_, other.start_);
+  std::swap(stop_, other.stop_);
+  return *this;
+}
+
+Status EventPair::create() {
+  rt::Event a = nullptr, b = nullptr;
+  XPOSE_GPU_TRY(rt::event_create(&a));
+  start_ = a;
+  XPOSE_GPU_TRY(rt::event_create(&b));
+  stop_ = b;
+  return Status::ok_status();
+}
+
+Status EventPair::record_start(StreamHandle stream) {
+  XPOSE_GPU_TRY(rt::event_record(static_cast<rt::Event>(start_), static_cast<rt::Stream>(stream)));
+  return Status::ok_status();
+}
+
+Status EventPair::record_stop(StreamHandle stream) {
+  XPOSE_GPU_TRY(rt::event_record(static_cast<rt::Event>(stop_), static_cast<rt::Stream>(stream)));
+  return Status::ok_status();
+}
+
+Status EventPair::elapsed_ms(float& ms) const {
+  XPOSE_GPU_TRY(rt::event_synchronize(static_cast<rt::Event>(stop_)));
+  XPOSE_GPU_TRY(rt::event_elapsed_ms(&ms, static_cast<rt::Event>(start_), static_cast<rt::Event>(stop_)));
+  return Status::ok_status();
+}
+
+namespace gpu {
+
+Status check_device_pointer(const void* ptr, const char* what) {
+  if (rt::is_device_accessible(ptr)) return Status::ok_status();
+  return Status(StatusCode::wrong_memory,
+                std::string(what) + " pointer is not GPU device memory (a host pointer given to the GPU path?)");
+}
+
+bool is_device_only_pointer(const void* ptr) {
+  return device_count() > 0 && rt::is_device_only(ptr);
+}
+
+}  // namespace gpu
+}  // namespace xpose

@@ -1,0 +1,35 @@
+// gpu::configure / gpu::launch: route an algorithm to its family's launcher.
+#include "gpu/gpu_backend.hpp"
+#include "gpu/launch/launchers.hpp"
+
+namespace xpose::gpu {
+
+Status configure(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& config) {
+  switch (algorithm) {
+    case Algorithm::copy:
+    case Algorithm::naive_read:
+    case Algorithm::naive_write: return configure_ladder(desc, algorithm, config);
+    case Algorithm::tiled:
+    case Algorithm::tiled_padded: return configure_tiled(desc, algorithm, config);
+    case Algorithm::vendor_geam: return configure_geam(desc, config);
+    default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
+  }
+}
+
+Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig& config,
+              const void* vendor_handle, const void* in, void* out, StreamHandle stream) {
+  const auto s = static_cast<rt::Stream>(stream);
+  switch (algorithm) {
+    case Algorithm::copy:
+    case Algorithm::naive_read:
+    case Algorithm::naive_write: return launch_ladder(desc, algorithm, config, in, out, s);
+    case Algorithm::tiled:
+    case Algorithm::tiled_padded: return launch_tiled(desc, algorithm, config, in, out, s);
+    case Algorithm::vendor_geam: return launch_geam(desc, vendor_handle, in, out, s);
+    default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
+  }
+}
+
+Status create_vendor_handle(std::shared_ptr<void>& handle) { return create_geam_handle(handle); }
+
+}  // namespace xpose::gpu

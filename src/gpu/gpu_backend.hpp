@@ -1,0 +1,29 @@
+// The GPU backend as the host-only library sees it. Implemented by the .cu files, or by
+// no_gpu.cpp (every call says "no device") when xpose is built without a GPU compiler.
+#pragma once
+
+#include <memory>
+
+#include "xpose/descriptor.hpp"
+#include "xpose/plan.hpp"
+#include "xpose/status.hpp"
+
+namespace xpose::gpu {
+
+// Launch geometry for a GPU algorithm on a resolved descriptor.
+Status configure(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& config);
+
+// Enqueues the kernel (or vendor call) on `stream`; checks the launch, never syncs
+// (unless XPOSE_DEBUG_SYNC=1 is set, which syncs and logs each launch).
+Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig& config,
+              const void* vendor_handle, const void* in, void* out, StreamHandle stream);
+
+// The vendor library handle a plan owns (created at plan time, not per call).
+Status create_vendor_handle(std::shared_ptr<void>& handle);
+
+// wrong_memory unless `ptr` is device-accessible memory.
+Status check_device_pointer(const void* ptr, const char* what);
+// True when `ptr` is memory the CPU cannot dereference (device allocation).
+bool is_device_only_pointer(const void* ptr);
+
+}  // namespace xpose::gpu

@@ -1,0 +1,78 @@
+// Helpers every launcher shares: geometry from a descriptor, size dispatch, the post-launch check.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "gpu/kernels/element.cuh"
+#include "gpu/kernels/geometry.cuh"
+#include "gpu/runtime.hpp"
+#include "xpose/descriptor.hpp"
+#include "xpose/plan.hpp"
+
+namespace xpose::gpu {
+
+// gridDim.y and gridDim.z stop at 65535; kernels loop over the rest.
+constexpr std::int64_t kMaxGridYZ = 65535;
+
+inline std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+inline MatrixGeometry make_geometry(const TransposeDesc& d, std::int64_t tiles_y) {
+  return MatrixGeometry{d.rows, d.cols, d.batch, d.ld_in, d.ld_out, d.batch_stride_in, d.batch_stride_out,
+                        tiles_y};
+}
+
+// Fills grid and block for a kernel that runs grid_x tiles along x and walks tiles_y along y.
+inline void set_grid(LaunchConfig& c, int block_x, int block_y, std::int64_t grid_x, std::int64_t tiles_y,
+                     std::int64_t batch) {
+  c.block_x = block_x;
+  c.block_y = block_y;
+  c.grid_x = grid_x;
+  c.grid_y = std::min(tiles_y, kMaxGridYZ);
+  c.grid_z = std::min(batch, kMaxGridYZ);
+}
+
+inline dim3 grid_of(const LaunchConfig& c) {
+  return dim3(static_cast<unsigned>(c.grid_x), static_cast<unsigned>(c.grid_y), static_cast<unsigned>(c.grid_z));
+}
+inline dim3 block_of(const LaunchConfig& c) { return dim3(c.block_x, c.block_y, 1); }
+
+// Calls f(T{}) with T the storage type of `bytes`-sized elements.
+template <typename F>
+Status dispatch_element_size(std::size_t bytes, F&& f) {
+  switch (bytes) {
+    case 1: return f(typename ElementStorage<1>::type{});
+    case 2: return f(typename ElementStorage<2>::type{});
+    case 4: return f(typename ElementStorage<4>::type{});
+    case 8: return f(typename ElementStorage<8>::type{});
+    case 16: return f(typename ElementStorage<16>::type{});
+    default: return Status(StatusCode::unsupported, "no kernel for " + std::to_string(bytes) + "-byte elements");
+  }
+}
+
+inline bool debug_sync_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("XPOSE_DEBUG_SYNC");
+    return v != nullptr && v[0] == '1';
+  }();
+  return enabled;
+}
+
+// After every launch: report launch errors; with XPOSE_DEBUG_SYNC=1 also log the launch, wait for the
+// kernel and report what it raised.
+inline Status check_launch(const char* kernel, const LaunchConfig& c, std::size_t smem_bytes, rt::Stream stream) {
+  XPOSE_GPU_TRY(rt::peek_at_last_error());
+  if (debug_sync_enabled()) {
+    std::fprintf(stderr, "xpose: launch %s<<<(%lld,%lld,%lld),(%d,%d),%zu,%p>>>\n", kernel,
+                 static_cast<long long>(c.grid_x), static_cast<long long>(c.grid_y),
+                 static_cast<long long>(c.grid_z), c.block_x, c.block_y, smem_bytes, static_cast<void*>(stream));
+    XPOSE_GPU_TRY(rt::stream_synchronize(stream));
+    XPOSE_GPU_TRY(rt::peek_at_last_error());
+  }
+  return Status::ok_status();
+}
+
+}  // namespace xpose::gpu

@@ -1,0 +1,27 @@
+// One configure/launch pair per kernel family (src/gpu/launch/<family>.cu).
+#pragma once
+
+#include <memory>
+
+#include "gpu/runtime.hpp"
+#include "xpose/descriptor.hpp"
+#include "xpose/plan.hpp"
+
+namespace xpose::gpu {
+
+// copy, naive_read, naive_write
+Status configure_ladder(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& config);
+Status launch_ladder(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig& config,
+                     const void* in, void* out, rt::Stream stream);
+
+// tiled, tiled_padded
+Status configure_tiled(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& config);
+Status launch_tiled(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig& config,
+                    const void* in, void* out, rt::Stream stream);
+
+// vendor_geam (cuBLAS or rocBLAS); handle owned by the plan
+Status configure_geam(const TransposeDesc& desc, LaunchConfig& config);
+Status create_geam_handle(std::shared_ptr<void>& handle);
+Status launch_geam(const TransposeDesc& desc, const void* handle, const void* in, void* out, rt::Stream stream);
+
+}  // namespace xpose::gpu

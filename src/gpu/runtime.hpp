@@ -1,0 +1,143 @@
+// The one place that names CUDA or HIP: a thin layer so kernels and launchers build with nvcc and hipcc.
+#pragma once
+
+#include <string>
+
+#include "xpose/status.hpp"
+
+#if defined(XPOSE_HIP)
+#include <hip/hip_runtime.h>
+#else
+#include <cuda_runtime.h>
+#endif
+
+namespace xpose::rt {
+
+#if defined(XPOSE_HIP)
+using Error = hipError_t;
+using Stream = hipStream_t;
+using Event = hipEvent_t;
+using DeviceProp = hipDeviceProp_t;
+constexpr Error kSuccess = hipSuccess;
+constexpr const char* kVendor = "AMD";
+inline const char* error_string(Error e) { return hipGetErrorString(e); }
+inline Error get_device_count(int* n) { return hipGetDeviceCount(n); }
+inline Error get_device(int* d) { return hipGetDevice(d); }
+inline Error get_device_properties(DeviceProp* p, int d) { return hipGetDeviceProperties(p, d); }
+inline Error runtime_version(int* v) { return hipRuntimeGetVersion(v); }
+inline Error driver_version(int* v) { return hipDriverGetVersion(v); }
+inline Error malloc_device(void** p, size_t n) { return hipMalloc(p, n); }
+inline Error free_device(void* p) { return hipFree(p); }
+inline Error copy_h2d(void* d, const void* s, size_t n) { return hipMemcpy(d, s, n, hipMemcpyHostToDevice); }
+inline Error copy_d2h(void* d, const void* s, size_t n) { return hipMemcpy(d, s, n, hipMemcpyDeviceToHost); }
+inline Error copy_d2d_async(void* d, const void* s, size_t n, Stream st) {
+  return hipMemcpyAsync(d, s, n, hipMemcpyDeviceToDevice, st);
+}
+inline Error memset_async(void* d, int v, size_t n, Stream st) { return hipMemsetAsync(d, v, n, st); }
+inline Error device_synchronize() { return hipDeviceSynchronize(); }
+inline Error stream_synchronize(Stream st) { return hipStreamSynchronize(st); }
+inline Error peek_at_last_error() { return hipPeekAtLastError(); }
+inline Error get_last_error() { return hipGetLastError(); }
+inline Error event_create(Event* e) { return hipEventCreate(e); }
+inline Error event_destroy(Event e) { return hipEventDestroy(e); }
+inline Error event_record(Event e, Stream st) { return hipEventRecord(e, st); }
+inline Error event_synchronize(Event e) { return hipEventSynchronize(e); }
+inline Error event_elapsed_ms(float* ms, Event a, Event b) { return hipEventElapsedTime(ms, a, b); }
+// True when `p` is device (or managed) memory the GPU can read.
+inline bool is_device_accessible(const void* p) {
+  hipPointerAttribute_t attr{};
+  if (hipPointerGetAttributes(&attr, p) != hipSuccess) {
+    (void)hipGetLastError();
+    return false;
+  }
+  return attr.type == hipMemoryTypeDevice || attr.isManaged;
+}
+// True when `p` is device memory the host cannot dereference.
+inline bool is_device_only(const void* p) {
+  hipPointerAttribute_t attr{};
+  if (hipPointerGetAttributes(&attr, p) != hipSuccess) {
+    (void)hipGetLastError();
+    return false;
+  }
+  return attr.type == hipMemoryTypeDevice && !attr.isManaged;
+}
+inline std::string arch_name(const DeviceProp& p) { return p.gcnArchName; }
+inline int memory_clock_khz(int d) {
+  int v = 0;
+  return hipDeviceGetAttribute(&v, hipDeviceAttributeMemoryClockRate, d) == hipSuccess ? v : 0;
+}
+#else
+using Error = cudaError_t;
+using Stream = cudaStream_t;
+using Event = cudaEvent_t;
+using DeviceProp = cudaDeviceProp;
+constexpr Error kSuccess = cudaSuccess;
+constexpr const char* kVendor = "NVIDIA";
+inline const char* error_string(Error e) { return cudaGetErrorString(e); }
+inline Error get_device_count(int* n) { return cudaGetDeviceCount(n); }
+inline Error get_device(int* d) { return cudaGetDevice(d); }
+inline Error get_device_properties(DeviceProp* p, int d) { return cudaGetDeviceProperties(p, d); }
+inline Error runtime_version(int* v) { return cudaRuntimeGetVersion(v); }
+inline Error driver_version(int* v) { return cudaDriverGetVersion(v); }
+inline Error malloc_device(void** p, size_t n) { return cudaMalloc(p, n); }
+inline Error free_device(void* p) { return cudaFree(p); }
+inline Error copy_h2d(void* d, const void* s, size_t n) { return cudaMemcpy(d, s, n, cudaMemcpyHostToDevice); }
+inline Error copy_d2h(void* d, const void* s, size_t n) { return cudaMemcpy(d, s, n, cudaMemcpyDeviceToHost); }
+inline Error copy_d2d_async(void* d, const void* s, size_t n, Stream st) {
+  return cudaMemcpyAsync(d, s, n, cudaMemcpyDeviceToDevice, st);
+}
+inline Error memset_async(void* d, int v, size_t n, Stream st) { return cudaMemsetAsync(d, v, n, st); }
+inline Error device_synchronize() { return cudaDeviceSynchronize(); }
+inline Error stream_synchronize(Stream st) { return cudaStreamSynchronize(st); }
+inline Error peek_at_last_error() { return cudaPeekAtLastError(); }
+inline Error get_last_error() { return cudaGetLastError(); }
+inline Error event_create(Event* e) { return cudaEventCreate(e); }
+inline Error event_destroy(Event e) { return cudaEventDestroy(e); }
+inline Error event_record(Event e, Stream st) { return cudaEventRecord(e, st); }
+inline Error event_synchronize(Event e) { return cudaEventSynchronize(e); }
+inline Error event_elapsed_ms(float* ms, Event a, Event b) { return cudaEventElapsedTime(ms, a, b); }
+inline bool is_device_accessible(const void* p) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+}
+inline bool is_device_only(const void* p) {
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return attr.type == cudaMemoryTypeDevice;
+}
+inline std::string arch_name(const DeviceProp& p) {
+  return "sm_" + std::to_string(p.major) + std::to_string(p.minor);
+}
+inline int memory_clock_khz(int d) {
+  int v = 0;
+  return cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, d) == cudaSuccess ? v : 0;
+}
+#endif
+
+// Threads that execute in lockstep: 32 on NVIDIA, 64 on AMD CDNA (gfx9).
+#if defined(XPOSE_HIP) && defined(__GFX9__)
+constexpr int kWarpSize = 64;
+#else
+constexpr int kWarpSize = 32;
+#endif
+
+inline Status to_status(Error e, const char* what) {
+  if (e == kSuccess) return Status::ok_status();
+  return Status(StatusCode::device_error, std::string(what) + " failed: " + error_string(e));
+}
+
+}  // namespace xpose::rt
+
+// Evaluates a runtime call and returns a device_error Status naming the call when it fails.
+#define XPOSE_GPU_TRY(expr)                                                  \
+  do {                                                                       \
+    ::xpose::rt::Error xpose_err_ = (expr);                                  \
+    if (xpose_err_ != ::xpose::rt::kSuccess) return ::xpose::rt::to_status(xpose_err_, #expr); \
+  } while (0)

@@ -1,0 +1,82 @@
+// make_plan: validate the descriptor, choose backend and algorithm, fix the launch config.
+#include <sstream>
+
+#include "core/validate.hpp"
+#include "cpu/blocked.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "plan/plan_state.hpp"
+#include "xpose/device.hpp"
+
+namespace xpose {
+namespace {
+
+Backend choose_backend(const PlanOptions& options) {
+  if (options.backend != Backend::automatic) return options.backend;
+  const Backend wanted = algorithm_backend(options.algorithm);
+  if (wanted != Backend::automatic) return wanted;
+  return device_count() > 0 ? Backend::cuda : Backend::cpu;
+}
+
+Algorithm choose_algorithm(Backend backend) {
+  return backend == Backend::cuda ? Algorithm::tiled_padded : Algorithm::cpu_blocked;
+}
+
+}  // namespace
+
+Plan::Plan() = default;
+Plan::~Plan() = default;
+Plan::Plan(Plan&&) noexcept = default;
+Plan& Plan::operator=(Plan&&) noexcept = default;
+
+bool Plan::valid() const { return state_ != nullptr; }
+const TransposeDesc& Plan::desc() const { return state_->desc; }
+Algorithm Plan::algorithm() const { return state_->algorithm; }
+Backend Plan::backend() const { return state_->backend; }
+const LaunchConfig& Plan::config() const { return state_->config; }
+
+std::string Plan::to_string() const {
+  if (!state_) return "<empty plan>";
+  std::ostringstream os;
+  const LaunchConfig& c = state_->config;
+  os << algorithm_name(state_->algorithm);
+  if (state_->backend == Backend::cuda && state_->algorithm != Algorithm::vendor_geam) {
+    os << '<';
+    if (c.tile_rows > 0) os << c.tile_rows << 'x' << c.tile_cols << ",pad" << c.pad << ',';
+    os << "vec" << c.vector_bytes << "B> block=(" << c.block_x << ',' << c.block_y << ") grid=("
+       << c.grid_x << ',' << c.grid_y << ',' << c.grid_z << ')';
+  } else if (state_->backend == Backend::cpu && state_->algorithm == Algorithm::cpu_blocked) {
+    os << '<' << c.tile_rows << 'x' << c.tile_cols << '>';
+  }
+  return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const Plan& plan) { return os << plan.to_string(); }
+
+Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& options) {
+  XPOSE_RETURN_IF_ERROR(core::validate_desc(desc, options.algorithm));
+
+  auto state = std::make_unique<Plan::State>();
+  state->desc = resolved(desc);
+  state->backend = choose_backend(options);
+  state->algorithm = options.algorithm == Algorithm::automatic ? choose_algorithm(state->backend)
+                                                                : options.algorithm;
+  if (algorithm_backend(state->algorithm) != state->backend)
+    return Status(StatusCode::invalid_argument,
+                  std::string("algorithm ") + algorithm_name(state->algorithm) + " does not run on the " +
+                      backend_name(state->backend) + " backend");
+
+  if (state->backend == Backend::cuda) {
+    if (device_count() == 0)
+      return Status(StatusCode::no_device,
+                    gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
+    XPOSE_RETURN_IF_ERROR(gpu::configure(state->desc, state->algorithm, state->config));
+    if (state->algorithm == Algorithm::vendor_geam)
+      XPOSE_RETURN_IF_ERROR(gpu::create_vendor_handle(state->vendor_handle));
+  } else if (state->algorithm == Algorithm::cpu_blocked) {
+    state->config.tile_rows = state->config.tile_cols = cpu::kBlockedTile;
+  }
+  plan.state_ = std::move(state);
+  return Status::ok_status();
+}
+
+}  // namespace xpose
