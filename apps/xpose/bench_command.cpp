@@ -104,8 +104,8 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
     if (!s.ok()) return fail(s.message());
     ctx.have_device = true;
   }
-  ctx.warmup = o.warmup >= 0 ? o.warmup : (gpu ? kGpuDefaultWarmup : kCpuDefaultWarmup);
-  ctx.iters = o.iters >= 1 ? o.iters : (gpu ? kGpuDefaultIters : kCpuDefaultIters);
+  ctx.warmup = o.warmup != kUnset ? o.warmup : (gpu ? kGpuDefaultWarmup : kCpuDefaultWarmup);
+  ctx.iters = o.iters != kUnset ? o.iters : (gpu ? kGpuDefaultIters : kCpuDefaultIters);
   if (o.shapes.empty())
     for (std::int64_t n : gpu ? kGpuDefaultSizes : kCpuDefaultSizes) o.shapes.push_back({n, n});
 

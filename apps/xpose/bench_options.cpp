@@ -68,11 +68,11 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
     error = "--backend '" + args.backend + "': expected auto, cuda or cpu";
     return false;
   }
-  if (args.warmup != -1 && args.warmup < 0) {
+  if (args.warmup != kUnset && args.warmup < 0) {
     error = "--warmup must be >= 0 (got " + std::to_string(args.warmup) + ")";
     return false;
   }
-  if (args.iters != -1 && args.iters < 1) {
+  if (args.iters != kUnset && args.iters < 1) {
     error = "--iters must be >= 1 (got " + std::to_string(args.iters) + ")";
     return false;
   }

@@ -13,12 +13,15 @@ struct Shape {
   std::int64_t rows = 0, cols = 0;
 };
 
+// Marks an integer option the user did not give (the backend's default applies).
+constexpr int kUnset = -2147483647 - 1;
+
 struct BenchOptions {
   std::vector<Shape> shapes;       // empty: the backend's default sweep
   xpose::DType dtype = xpose::DType::f64;
   std::string kernels = "all";     // "ladder", "all" or a comma list of algorithm names
-  int warmup = -1;                 // -1: the backend's default
-  int iters = -1;
+  int warmup = kUnset;             // kUnset: the backend's default
+  int iters = kUnset;
   xpose::Backend backend = xpose::Backend::automatic;
   std::string json_path, csv_path;
   std::uint64_t seed = 20261122;
@@ -28,7 +31,7 @@ struct BenchOptions {
 struct BenchArgs {
   std::vector<std::string> shapes;
   std::string sizes, dtype = "f64", kernels = "all", backend = "auto", json_path, csv_path;
-  int warmup = -1, iters = -1;
+  int warmup = kUnset, iters = kUnset;
   std::uint64_t seed = 20261122;
 };
 

@@ -1,0 +1,121 @@
+// The built `xpose` binary: bad arguments give exit 2 and one line on stderr; bench writes valid JSON.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "xpose/xpose.hpp"
+
+#ifndef XPOSE_CLI_PATH
+#error "XPOSE_CLI_PATH must name the built xpose binary"
+#endif
+
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+Result run_cli(const std::string& args) {
+  // ctest runs cases in parallel processes: name the capture files after this one.
+  const std::string stem = ::testing::TempDir() + "/xpose_cli_" + std::to_string(::getpid());
+  const std::string out = stem + ".out", err = stem + ".err";
+  const std::string cmd = std::string(XPOSE_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;  // -1: killed by a signal (a crash)
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char ch : s) n += ch == '\n';
+  return n;
+}
+
+class BadArguments : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BadArguments, ExitTwoWithOneLine) {
+  const Result r = run_cli(GetParam());
+  EXPECT_EQ(r.exit_code, 2) << "stderr: " << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << "stderr: " << r.err;
+  EXPECT_NE(r.err.find("error"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("terminate"), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cli, BadArguments,
+                         ::testing::Values("bench --bogus", "bench --shape 0x5", "bench --shape 3x",
+                                           "bench --shape -3x4", "bench --shape x4", "bench --shape 3x4x5",
+                                           "bench --dtype q7", "bench --sizes abc", "bench --sizes 256,,512",
+                                           "bench --sizes 0", "bench --iters 0", "bench --iters -5",
+                                           "bench --warmup -1", "bench --iters abc", "bench --backend tpu",
+                                           "bench --kernels fastest", "", "frobnicate",
+                                           "bench --backend cpu --kernels tiled",
+                                           "bench --backend cpu --sizes 8 --json /nonexistent-dir/x.json"));
+
+TEST(Cli, CudaBackendWithoutDeviceIsExitTwo) {
+  if (xpose::device_count() > 0) GTEST_SKIP() << "a GPU is present";
+  const Result r = run_cli("bench --backend cuda --sizes 64");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+}
+
+TEST(Cli, HelpExitsZero) {
+  const Result r = run_cli("bench --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("--shape"), std::string::npos);
+}
+
+TEST(Cli, CpuBenchVerifiesAndWritesJson) {
+  const std::string json_path = ::testing::TempDir() + "/xpose_bench_" + std::to_string(::getpid()) + ".json";
+  const std::string csv_path = ::testing::TempDir() + "/xpose_bench_" + std::to_string(::getpid()) + ".csv";
+  const Result r = run_cli("bench --backend cpu --shape 33x65 --shape 128x128 --dtype f32 --iters 3 --json " +
+                           json_path + " --csv " + csv_path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Verification: PASSED"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Performance Summary"), std::string::npos) << r.out;
+
+  const auto j = nlohmann::json::parse(slurp(json_path));
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["backend"], "cpu");
+  EXPECT_TRUE(j.contains("git_commit"));
+  EXPECT_TRUE(j["argv"].is_array());
+  int transposes = 0;
+  for (const auto& rec : j["records"]) {
+    for (const char* key : {"kernel", "dtype", "rows", "cols", "time_us", "gbps", "copy_gbps", "pct_of_copy", "verified"})
+      EXPECT_TRUE(rec.contains(key)) << key;
+    EXPECT_GT(rec["time_us"].get<double>(), 0.0);
+    if (rec["kernel"] != "memcpy") {
+      ++transposes;
+      EXPECT_TRUE(rec["verified"].get<bool>()) << rec.dump();
+    }
+  }
+  EXPECT_EQ(transposes, 4);  // cpu_reference and cpu_blocked on two shapes
+  EXPECT_EQ(count_lines(slurp(csv_path)), 1 + 6);  // header + 3 records per shape
+}
+
+TEST(Cli, DefaultBenchFallsBackToCpuAndSaysSo) {
+  if (xpose::device_count() > 0) GTEST_SKIP() << "a GPU is present: the default bench runs on it";
+  const Result r = run_cli("bench --sizes 64,96 --iters 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("No GPU found: running the CPU backend"), std::string::npos) << r.out;
+}
+
+}  // namespace

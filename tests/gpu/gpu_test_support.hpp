@@ -1,0 +1,62 @@
+// GPU test helpers: skip without a device, run a plan on device buffers and read the result back.
+#pragma once
+
+#include <map>
+#include <memory>
+
+#include "test_support.hpp"
+
+namespace xpose_test {
+
+#define XPOSE_SKIP_WITHOUT_GPU()                                                                     \
+  do {                                                                                               \
+    if (xpose::device_count() == 0)                                                                  \
+      GTEST_SKIP() << (xpose::gpu_backend_built() ? "no GPU device found on this machine"           \
+                                                  : "this build of xpose has no GPU backend");       \
+  } while (0)
+
+// Random input and the expected output of one case, computed once and shared by every kernel.
+struct CaseData {
+  std::vector<unsigned char> input, expected_transpose, expected_copy;
+};
+
+inline const CaseData& case_data(const xpose::TransposeDesc& d) {
+  static std::map<std::string, std::unique_ptr<CaseData>> cache;
+  auto& slot = cache[describe(d) + " bs " + std::to_string(d.batch_stride_in) + "/" +
+                     std::to_string(d.batch_stride_out)];
+  if (!slot) {
+    slot = std::make_unique<CaseData>();
+    slot->input = random_bytes(input_bytes(d), 0x1234 + d.rows * 7 + d.cols);
+    slot->expected_transpose = expected_transpose(d, slot->input);
+    // The copy baseline writes the input's layout; untouched gaps keep the poison.
+    const auto r = xpose::resolved(d);
+    const std::size_t esize = xpose::dtype_size(r.dtype);
+    slot->expected_copy.assign(slot->input.size(), kPoison);
+    for (std::int64_t b = 0; b < r.batch; ++b)
+      for (std::int64_t row = 0; row < r.rows; ++row) {
+        const std::size_t at = static_cast<std::size_t>(b * r.batch_stride_in + row * r.ld_in) * esize;
+        std::memcpy(&slot->expected_copy[at], &slot->input[at], static_cast<std::size_t>(r.cols) * esize);
+      }
+  }
+  return *slot;
+}
+
+// Plans `algorithm` for `d` on the GPU, runs it on poisoned device buffers and returns the output
+// bytes (the output span, or the input span for the copy baseline).
+inline xpose::Status run_on_gpu(const xpose::TransposeDesc& d, xpose::Algorithm algorithm,
+                                const std::vector<unsigned char>& input, std::vector<unsigned char>& output,
+                                std::size_t out_bytes) {
+  xpose::Plan plan;
+  XPOSE_RETURN_IF_ERROR(xpose::make_plan(plan, d, {xpose::Backend::cuda, algorithm}));
+  xpose::DeviceBuffer in, out;
+  XPOSE_RETURN_IF_ERROR(in.allocate(input.size()));
+  XPOSE_RETURN_IF_ERROR(out.allocate(out_bytes));
+  XPOSE_RETURN_IF_ERROR(xpose::copy_host_to_device(in.data(), input.data(), input.size()));
+  XPOSE_RETURN_IF_ERROR(xpose::fill_device_bytes(out.data(), kPoison, out_bytes));
+  XPOSE_RETURN_IF_ERROR(xpose::execute(plan, in.data(), out.data()));
+  XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
+  output.resize(out_bytes);
+  return xpose::copy_device_to_host(output.data(), out.data(), out_bytes);
+}
+
+}  // namespace xpose_test

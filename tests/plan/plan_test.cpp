@@ -1,0 +1,65 @@
+// The planner on the CPU: backend and algorithm choice, resolved strides, printable plans.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "test_support.hpp"
+
+namespace {
+
+using xpose::Algorithm;
+using xpose::Backend;
+using xpose::DType;
+
+TEST(Plan, AutomaticPicksCpuBlockedWithoutDevice) {
+  if (xpose::device_count() > 0) GTEST_SKIP() << "a GPU is present: automatic planning picks it";
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 100, 200}).ok());
+  EXPECT_EQ(plan.backend(), Backend::cpu);
+  EXPECT_EQ(plan.algorithm(), Algorithm::cpu_blocked);
+}
+
+TEST(Plan, ResolvesPackedStrides) {
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 100, 200, 3}, {Backend::cpu, Algorithm::cpu_reference}).ok());
+  EXPECT_EQ(plan.desc().ld_in, 200);
+  EXPECT_EQ(plan.desc().ld_out, 100);
+  EXPECT_EQ(plan.desc().batch_stride_in, 100 * 200);
+  EXPECT_EQ(plan.desc().batch_stride_out, 200 * 100);
+}
+
+TEST(Plan, PrintsAlgorithmAndTile) {
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::f64, 10, 10}, {Backend::cpu, Algorithm::cpu_blocked}).ok());
+  std::ostringstream os;
+  os << plan;
+  EXPECT_EQ(os.str(), "cpu_blocked<64x64>");
+  EXPECT_EQ(xpose::Plan().to_string(), "<empty plan>");
+}
+
+TEST(Plan, NamesRoundTrip) {
+  for (const char* name : {"auto", "copy", "naive_read", "naive_write", "tiled", "tiled_padded", "geam",
+                           "cpu_reference", "cpu_blocked"}) {
+    Algorithm a;
+    ASSERT_TRUE(xpose::parse_algorithm(name, a)) << name;
+    EXPECT_STREQ(xpose::algorithm_name(a), name);
+  }
+  Algorithm a;
+  EXPECT_FALSE(xpose::parse_algorithm("fastest", a));
+}
+
+TEST(Dtype, NamesAndSizes) {
+  const std::pair<const char*, std::size_t> expected[] = {
+      {"i8", 1},  {"u8", 1},  {"f8e4m3", 1}, {"f8e5m2", 1}, {"f16", 2},  {"bf16", 2}, {"i16", 2},
+      {"f32", 4}, {"i32", 4}, {"f64", 8},    {"i64", 8},    {"c64", 8},  {"c128", 16}};
+  for (auto [name, size] : expected) {
+    DType d;
+    ASSERT_TRUE(xpose::parse_dtype(name, d)) << name;
+    EXPECT_EQ(xpose::dtype_size(d), size) << name;
+    EXPECT_STREQ(xpose::dtype_name(d), name);
+  }
+  DType d;
+  EXPECT_FALSE(xpose::parse_dtype("q7", d));
+}
+
+}  // namespace
