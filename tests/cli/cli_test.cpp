@@ -30,11 +30,17 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// XPOSE_CLI overrides the build-time path (for running the tests from a copied build tree).
+std::string cli_path() {
+  const char* env = std::getenv("XPOSE_CLI");
+  return env != nullptr && env[0] != '\0' ? env : XPOSE_CLI_PATH;
+}
+
 Result run_cli(const std::string& args) {
   // ctest runs cases in parallel processes: name the capture files after this one.
   const std::string stem = ::testing::TempDir() + "/xpose_cli_" + std::to_string(::getpid());
   const std::string out = stem + ".out", err = stem + ".err";
-  const std::string cmd = std::string(XPOSE_CLI_PATH) + " " + args + " >" + out + " 2>" + err;
+  const std::string cmd = cli_path() + " " + args + " >" + out + " 2>" + err;
   const int status = std::system(cmd.c_str());
   Result r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;  // -1: killed by a signal (a crash)
