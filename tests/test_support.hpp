@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "random_input.hpp"  // apps/xpose: the bench and the tests draw inputs alike
 #include "xpose/xpose.hpp"
 
 namespace xpose {
@@ -31,15 +32,8 @@ inline std::size_t output_bytes(const xpose::TransposeDesc& d) {
   return static_cast<std::size_t>(xpose::output_span_elements(r)) * xpose::dtype_size(r.dtype);
 }
 
-inline std::vector<unsigned char> random_bytes(std::size_t n, std::uint64_t seed) {
-  std::vector<unsigned char> v(n);
-  std::mt19937_64 rng(seed);
-  for (std::size_t i = 0; i < n; i += 8) {
-    const std::uint64_t x = rng();
-    std::memcpy(v.data() + i, &x, std::min<std::size_t>(8, n - i));
-  }
-  return v;
-}
+using xpose_cli::random_bytes;
+using xpose_cli::random_values;
 
 // Expected output of a transpose: poison everywhere but the transposed elements, which come
 // from the library's CPU reference (itself tested against hand-computed answers).

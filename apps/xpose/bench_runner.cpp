@@ -1,6 +1,8 @@
 // Runs one benchmark case: buffers, the memcpy baseline, and verify-then-time for every kernel.
 #include "bench_runner.hpp"
 
+#include "random_input.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -28,12 +30,7 @@ Status make_host_data(const xpose::Plan& reference, std::size_t in_bytes, std::s
                       std::uint64_t seed, HostData& h) {
   const xpose::TransposeDesc& d = reference.desc();
   const std::size_t esize = xpose::dtype_size(d.dtype);
-  h.input.resize(in_bytes);
-  std::mt19937_64 rng(seed);
-  for (std::size_t i = 0; i < in_bytes; i += 8) {
-    const std::uint64_t v = rng();
-    std::memcpy(h.input.data() + i, &v, std::min<std::size_t>(8, in_bytes - i));
-  }
+  h.input = random_values(d.dtype, in_bytes, seed);
   h.expected_transpose.assign(out_bytes, kPoison);
   XPOSE_RETURN_IF_ERROR(xpose::execute(reference, h.input.data(), h.expected_transpose.data()));
   h.expected_copy.assign(in_bytes, kPoison);

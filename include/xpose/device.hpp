@@ -60,6 +60,10 @@ Status fill_device_bytes(void* dst, unsigned char value, std::size_t bytes, Stre
 Status synchronize_device();
 // Errors a kernel raised since the last check (launch errors are caught by execute itself).
 Status last_device_error();
+// Open and close the range a profiler collects when started with collection off
+// (ncu --profile-from-start off, nsys --capture-range=cudaProfilerApi). Harmless without a profiler.
+Status profiler_start();
+Status profiler_stop();
 
 // A pair of GPU events around work on a stream; elapsed_ms waits for the stop event.
 class EventPair {

@@ -101,6 +101,18 @@ Status last_device_error() {
   return Status::ok_status();
 }
 
+Status profiler_start() {
+  if (device_count() == 0) return Status(StatusCode::no_device, "no GPU device found");
+  XPOSE_GPU_TRY(rt::profiler_start());
+  return Status::ok_status();
+}
+
+Status profiler_stop() {
+  if (device_count() == 0) return Status(StatusCode::no_device, "no GPU device found");
+  XPOSE_GPU_TRY(rt::profiler_stop());
+  return Status::ok_status();
+}
+
 EventPair::~EventPair() {
   if (start_) (void)rt::event_destroy(static_cast<rt::Event>(start_));
   if (stop_) (void)rt::event_destroy(static_cast<rt::Event>(stop_));

@@ -23,6 +23,8 @@ Status copy_device_to_device(void*, const void*, std::size_t, StreamHandle) { re
 Status fill_device_bytes(void*, unsigned char, std::size_t, StreamHandle) { return no_gpu(); }
 Status synchronize_device() { return no_gpu(); }
 Status last_device_error() { return no_gpu(); }
+Status profiler_start() { return no_gpu(); }
+Status profiler_stop() { return no_gpu(); }
 
 EventPair::~EventPair() = default;
 EventPair::EventPair(EventPair&&) noexcept = default;

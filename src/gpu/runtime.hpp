@@ -8,6 +8,7 @@
 #if defined(XPOSE_HIP)
 #include <hip/hip_runtime.h>
 #else
+#include <cuda_profiler_api.h>
 #include <cuda_runtime.h>
 #endif
 
@@ -43,6 +44,17 @@ inline Error event_destroy(Event e) { return hipEventDestroy(e); }
 inline Error event_record(Event e, Stream st) { return hipEventRecord(e, st); }
 inline Error event_synchronize(Event e) { return hipEventSynchronize(e); }
 inline Error event_elapsed_ms(float* ms, Event a, Event b) { return hipEventElapsedTime(ms, a, b); }
+// The range a profiler started with profiling off collects (ROCm marks these deprecated, still works).
+inline Error profiler_start() { return hipProfilerStart(); }
+inline Error profiler_stop() { return hipProfilerStop(); }
+// ROCm 6 renamed hipPointerAttribute_t::memoryType to `type`.
+inline hipMemoryType memory_type(const hipPointerAttribute_t& a) {
+#if HIP_VERSION_MAJOR >= 6
+  return a.type;
+#else
+  return a.memoryType;
+#endif
+}
 // True when `p` is device (or managed) memory the GPU can read.
 inline bool is_device_accessible(const void* p) {
   hipPointerAttribute_t attr{};
@@ -50,7 +62,7 @@ inline bool is_device_accessible(const void* p) {
     (void)hipGetLastError();
     return false;
   }
-  return attr.type == hipMemoryTypeDevice || attr.isManaged;
+  return memory_type(attr) == hipMemoryTypeDevice || attr.isManaged;
 }
 // True when `p` is device memory the host cannot dereference.
 inline bool is_device_only(const void* p) {
@@ -59,9 +71,13 @@ inline bool is_device_only(const void* p) {
     (void)hipGetLastError();
     return false;
   }
-  return attr.type == hipMemoryTypeDevice && !attr.isManaged;
+  return memory_type(attr) == hipMemoryTypeDevice && !attr.isManaged;
 }
-inline std::string arch_name(const DeviceProp& p) { return p.gcnArchName; }
+// gcnArchName carries target features ("gfx90a:sramecc+:xnack-"); the arch is the part before them.
+inline std::string arch_name(const DeviceProp& p) {
+  const std::string full = p.gcnArchName;
+  return full.substr(0, full.find(':'));
+}
 inline int memory_clock_khz(int d) {
   int v = 0;
   return hipDeviceGetAttribute(&v, hipDeviceAttributeMemoryClockRate, d) == hipSuccess ? v : 0;
@@ -96,6 +112,9 @@ inline Error event_destroy(Event e) { return cudaEventDestroy(e); }
 inline Error event_record(Event e, Stream st) { return cudaEventRecord(e, st); }
 inline Error event_synchronize(Event e) { return cudaEventSynchronize(e); }
 inline Error event_elapsed_ms(float* ms, Event a, Event b) { return cudaEventElapsedTime(ms, a, b); }
+// The range a profiler started with profiling off collects (ncu --profile-from-start off).
+inline Error profiler_start() { return cudaProfilerStart(); }
+inline Error profiler_stop() { return cudaProfilerStop(); }
 inline bool is_device_accessible(const void* p) {
   cudaPointerAttributes attr{};
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
@@ -121,12 +140,17 @@ inline int memory_clock_khz(int d) {
 }
 #endif
 
-// Threads that execute in lockstep: 32 on NVIDIA, 64 on AMD CDNA (gfx9).
-#if defined(XPOSE_HIP) && defined(__GFX9__)
+// Threads that execute in lockstep: 32 on NVIDIA, 64 on AMD gfx9 (CDNA) wavefronts. Chosen per
+// build, not per device pass, so launchers (host code) and kernels agree; the HIP build therefore
+// accepts only gfx9 targets (src/hip.cmake), since HIP on RDNA runs 32-lane wavefronts.
+#if defined(XPOSE_HIP)
 constexpr int kWarpSize = 64;
 #else
 constexpr int kWarpSize = 32;
 #endif
+// Shared-memory (LDS) banks, each 4 bytes wide: 32 on NVIDIA and on AMD gfx9 (CDNA) alike.
+// Tile edges and padding that avoid bank conflicts derive from this.
+constexpr int kSmemBanks = 32;
 
 inline Status to_status(Error e, const char* what) {
   if (e == kSuccess) return Status::ok_status();

@@ -26,7 +26,7 @@ inline const CaseData& case_data(const xpose::TransposeDesc& d) {
                      std::to_string(d.batch_stride_out)];
   if (!slot) {
     slot = std::make_unique<CaseData>();
-    slot->input = random_bytes(input_bytes(d), 0x1234 + d.rows * 7 + d.cols);
+    slot->input = random_values(d.dtype, input_bytes(d), 0x1234 + d.rows * 7 + d.cols);
     slot->expected_transpose = expected_transpose(d, slot->input);
     // The copy baseline writes the input's layout; untouched gaps keep the poison.
     const auto r = xpose::resolved(d);

@@ -2,10 +2,13 @@
 #pragma once
 
 #include "gpu/kernels/geometry.cuh"
+#include "gpu/runtime.hpp"
 
 namespace xpose::gpu {
 
-// Every ladder kernel runs blocks of kLadderBlockX x kLadderBlockY threads.
+// Every ladder kernel runs blocks of kLadderBlockX x kLadderBlockY threads. 32 along x makes a row
+// of 4-byte elements one 128-byte segment; nothing here relies on the warp width (an AMD wavefront
+// of 64 simply spans two rows).
 constexpr int kLadderBlockX = 32;
 constexpr int kLadderBlockY = 8;
 // The copy baseline moves a kLadderTile x kLadderTile tile per block, kLadderTile / kLadderBlockY rows

@@ -2,16 +2,21 @@
 #pragma once
 
 #include "gpu/kernels/geometry.cuh"
+#include "gpu/runtime.hpp"
 
 namespace xpose::gpu {
 
-constexpr int kTiledTile = 32;    // tile edge in elements
+// Tile edge in elements: one tile row of 4-byte words covers every shared-memory bank once.
+constexpr int kTiledTile = rt::kSmemBanks;
+// Padding of tiled_padded: kTiledTile + 1 is coprime with the bank count, so a tile column lands
+// in as many banks as it has elements.
+constexpr int kTiledPad = 1;
 constexpr int kTiledBlockY = 8;   // block is (kTiledTile, kTiledBlockY): each thread moves 4 rows
 
 // Moves input tile (tile_r, tile_c) to its transposed place through `tile`.
 // Read: threads along x read one input row (coalesced). Write: threads along x write one output
 // row, reading a column of `tile`: with kPad = 0 the column's elements sit kTiledTile words apart,
-// all in one bank (the conflicts the ladder shows); kPad = 1 spreads them over every bank.
+// all in one bank (the conflicts the ladder shows); kPad = kTiledPad spreads them over every bank.
 template <typename T, int kPad>
 __device__ void transpose_tile_smem(const T* in, T* out, const MatrixGeometry& g, std::int64_t tile_r,
                                     std::int64_t tile_c, int tx, int ty,
@@ -27,7 +32,8 @@ __device__ void transpose_tile_smem(const T* in, T* out, const MatrixGeometry& g
   __syncthreads();  // the tile is reused by the next loop iteration
 }
 
-// Block (32, 8); tile 32 x (32 + kPad) in shared memory. Grid (tiles of cols, tiles of rows, batch).
+// Block (kTiledTile, kTiledBlockY) = (32, 8); tile 32 x (32 + kPad) in shared memory.
+// Grid (tiles of cols, tiles of rows, batch).
 template <typename T, int kPad>
 __global__ void __launch_bounds__(kTiledTile * kTiledBlockY)
     tiled_kernel(const T* __restrict__ in, T* __restrict__ out, MatrixGeometry g) {

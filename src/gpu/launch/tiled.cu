@@ -10,7 +10,7 @@ Status configure_tiled(const TransposeDesc& d, Algorithm algorithm, LaunchConfig
     return Status(StatusCode::internal, "configure_tiled: not a tiled algorithm");
   c = LaunchConfig{};
   c.tile_rows = c.tile_cols = kTiledTile;
-  c.pad = algorithm == Algorithm::tiled_padded ? 1 : 0;
+  c.pad = algorithm == Algorithm::tiled_padded ? kTiledPad : 0;
   c.vector_bytes = static_cast<int>(dtype_size(d.dtype));
   set_grid(c, kTiledTile, kTiledBlockY, ceil_div(d.cols, kTiledTile), ceil_div(d.rows, kTiledTile), d.batch);
   return Status::ok_status();
@@ -27,8 +27,8 @@ Status launch_tiled(const TransposeDesc& d, Algorithm algorithm, const LaunchCon
       tiled_kernel<T, 0><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, g);
       return check_launch("tiled_kernel<pad0>", c, sizeof(T) * kTiledTile * kTiledTile, stream);
     }
-    tiled_kernel<T, 1><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, g);
-    return check_launch("tiled_kernel<pad1>", c, sizeof(T) * kTiledTile * (kTiledTile + 1), stream);
+    tiled_kernel<T, kTiledPad><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, g);
+    return check_launch("tiled_kernel<pad1>", c, sizeof(T) * kTiledTile * (kTiledTile + kTiledPad), stream);
   });
 }
 
