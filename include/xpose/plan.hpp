@@ -25,6 +25,8 @@ enum class Algorithm {
   naive_write,      // GPU: one thread per destination element; strided reads, coalesced writes
   tiled,            // GPU: shared-memory tile TILE x TILE, keeps its bank conflicts (the lesson)
   tiled_padded,     // GPU: shared-memory tile TILE x (TILE + 1), no bank conflicts
+  tiled_vec,        // GPU: 16-byte loads and stores, swizzled tile, packed 1-/2-byte elements (the fast path)
+  skinny,           // GPU: one side of a few elements: a thread per long index loops over the short side
   vendor_geam,      // GPU: cuBLAS geam (f32, f64, c64, c128 only)
   cpu_reference,    // CPU: plain loops, the test oracle
   cpu_blocked,      // CPU: cache-blocked tiles
@@ -38,12 +40,17 @@ Backend algorithm_backend(Algorithm algorithm);  // automatic -> Backend::automa
 struct PlanOptions {
   Backend backend = Backend::automatic;
   Algorithm algorithm = Algorithm::automatic;
+  // The alignment in bytes that the caller promises for the input and output pointers given to
+  // execute (0: 16, what cudaMalloc and the xpose allocators give). Vectorised kernels are chosen
+  // only where it allows them; execute refuses pointers that break the promise.
+  int alignment = 0;
 };
 
 // Launch geometry chosen by the planner; printed with every result.
 struct LaunchConfig {
   int tile_rows = 0, tile_cols = 0;   // elements per tile (0 when not tiled)
   int pad = 0;                        // extra shared-memory columns per tile row
+  bool swizzled = false;              // shared-memory tile addressed with an XOR swizzle instead of padding
   int block_x = 0, block_y = 0;       // threads per block
   std::int64_t grid_x = 0, grid_y = 0, grid_z = 0;
   int vector_bytes = 0;               // bytes per global access (element size when not vectorised)

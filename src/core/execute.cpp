@@ -1,4 +1,7 @@
 // execute / transpose: pointer checks, then hand the plan to its backend.
+#include <cstdint>
+#include <string>
+
 #include "core/validate.hpp"
 #include "cpu/blocked.hpp"
 #include "cpu/reference.hpp"
@@ -7,6 +10,15 @@
 #include "xpose/device.hpp"
 
 namespace xpose {
+namespace {
+
+// Largest power of two (at most 16) dividing both addresses.
+int common_alignment(const void* a, const void* b) {
+  const auto bits = reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b) | 16u;
+  return static_cast<int>(bits & (~bits + 1));
+}
+
+}  // namespace
 
 Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream) {
   if (!plan.valid()) return Status(StatusCode::invalid_argument, "plan is empty: call make_plan first");
@@ -14,6 +26,10 @@ Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream)
   XPOSE_RETURN_IF_ERROR(core::validate_pointers(s.desc, s.algorithm, in, out));
 
   if (s.backend == Backend::cuda) {
+    if (common_alignment(in, out) < s.alignment)
+      return Status(StatusCode::invalid_argument,
+                    "pointers are " + std::to_string(common_alignment(in, out)) + "-byte aligned but the plan was made "
+                    "for " + std::to_string(s.alignment) + " (set PlanOptions::alignment)");
     XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
     XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(out, "output"));
     return gpu::launch(s.desc, s.algorithm, s.config, s.vendor_handle.get(), in, out, stream);
@@ -32,7 +48,9 @@ Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream)
 Status transpose(const TransposeDesc& desc, const void* in, void* out, StreamHandle stream,
                  const PlanOptions& options) {
   Plan plan;
-  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, options));
+  PlanOptions fitted = options;
+  if (fitted.alignment == 0) fitted.alignment = common_alignment(in, out);  // plan for the pointers at hand
+  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, fitted));
   return execute(plan, in, out, stream);
 }
 

@@ -11,6 +11,8 @@ Status configure(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& c
     case Algorithm::naive_write: return configure_ladder(desc, algorithm, config);
     case Algorithm::tiled:
     case Algorithm::tiled_padded: return configure_tiled(desc, algorithm, config);
+    case Algorithm::tiled_vec: return Status(StatusCode::internal, "tiled_vec is configured by the planner");
+    case Algorithm::skinny: return configure_skinny(desc, config);
     case Algorithm::vendor_geam: return configure_geam(desc, config);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
   }
@@ -25,6 +27,8 @@ Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig
     case Algorithm::naive_write: return launch_ladder(desc, algorithm, config, in, out, s);
     case Algorithm::tiled:
     case Algorithm::tiled_padded: return launch_tiled(desc, algorithm, config, in, out, s);
+    case Algorithm::tiled_vec: return launch_tiled_vec(desc, config, in, out, s);
+    case Algorithm::skinny: return launch_skinny(desc, config, in, out, s);
     case Algorithm::vendor_geam: return launch_geam(desc, vendor_handle, in, out, s);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
   }

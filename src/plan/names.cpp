@@ -19,6 +19,8 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     {Algorithm::naive_write, "naive_write", Backend::cuda},
     {Algorithm::tiled, "tiled", Backend::cuda},
     {Algorithm::tiled_padded, "tiled_padded", Backend::cuda},
+    {Algorithm::tiled_vec, "tiled_vec", Backend::cuda},
+    {Algorithm::skinny, "skinny", Backend::cuda},
     {Algorithm::vendor_geam, "geam", Backend::cuda},
     {Algorithm::cpu_reference, "cpu_reference", Backend::cpu},
     {Algorithm::cpu_blocked, "cpu_blocked", Backend::cpu},

@@ -12,6 +12,7 @@ struct Plan::State {
   Algorithm algorithm = Algorithm::automatic;
   Backend backend = Backend::cpu;
   LaunchConfig config;
+  int alignment = 16;  // pointer alignment the plan was made for (PlanOptions::alignment)
   std::shared_ptr<void> vendor_handle;  // cuBLAS/rocBLAS handle, owned by the plan
 };
 

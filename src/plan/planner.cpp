@@ -4,6 +4,7 @@
 #include "core/validate.hpp"
 #include "cpu/blocked.hpp"
 #include "gpu/gpu_backend.hpp"
+#include "plan/gpu_planner.hpp"
 #include "plan/plan_state.hpp"
 #include "xpose/device.hpp"
 
@@ -17,8 +18,11 @@ Backend choose_backend(const PlanOptions& options) {
   return device_count() > 0 ? Backend::cuda : Backend::cpu;
 }
 
-Algorithm choose_algorithm(Backend backend) {
-  return backend == Backend::cuda ? Algorithm::tiled_padded : Algorithm::cpu_blocked;
+int effective_alignment(const PlanOptions& options) { return options.alignment > 0 ? options.alignment : 16; }
+
+Algorithm choose_algorithm(Backend backend, const TransposeDesc& desc, const PlanOptions& options) {
+  if (backend == Backend::cpu) return Algorithm::cpu_blocked;
+  return plan::choose_gpu_algorithm(desc, effective_alignment(options));
 }
 
 }  // namespace
@@ -41,7 +45,11 @@ std::string Plan::to_string() const {
   os << algorithm_name(state_->algorithm);
   if (state_->backend == Backend::cuda && state_->algorithm != Algorithm::vendor_geam) {
     os << '<';
-    if (c.tile_rows > 0) os << c.tile_rows << 'x' << c.tile_cols << ",pad" << c.pad << ',';
+    if (c.tile_rows > 0) {
+      os << c.tile_rows << 'x' << c.tile_cols << ',';
+      if (c.swizzled) os << "swizzle,";
+      else os << "pad" << c.pad << ',';
+    }
     os << "vec" << c.vector_bytes << "B> block=(" << c.block_x << ',' << c.block_y << ") grid=("
        << c.grid_x << ',' << c.grid_y << ',' << c.grid_z << ')';
   } else if (state_->backend == Backend::cpu && state_->algorithm == Algorithm::cpu_blocked) {
@@ -58,8 +66,13 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
   auto state = std::make_unique<Plan::State>();
   state->desc = resolved(desc);
   state->backend = choose_backend(options);
-  state->algorithm = options.algorithm == Algorithm::automatic ? choose_algorithm(state->backend)
-                                                                : options.algorithm;
+  if (options.alignment < 0 || (options.alignment & (options.alignment - 1)) != 0)
+    return Status(StatusCode::invalid_argument,
+                  "PlanOptions::alignment must be 0 or a power of two (got " + std::to_string(options.alignment) + ")");
+  state->alignment = effective_alignment(options);
+  state->algorithm = options.algorithm == Algorithm::automatic
+                         ? choose_algorithm(state->backend, state->desc, options)
+                         : options.algorithm;
   if (algorithm_backend(state->algorithm) != state->backend)
     return Status(StatusCode::invalid_argument,
                   std::string("algorithm ") + algorithm_name(state->algorithm) + " does not run on the " +
@@ -69,7 +82,10 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
     if (device_count() == 0)
       return Status(StatusCode::no_device,
                     gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
-    XPOSE_RETURN_IF_ERROR(gpu::configure(state->desc, state->algorithm, state->config));
+    if (state->algorithm == Algorithm::tiled_vec)
+      XPOSE_RETURN_IF_ERROR(plan::configure_tiled_vec(state->desc, state->alignment, state->config));
+    else
+      XPOSE_RETURN_IF_ERROR(gpu::configure(state->desc, state->algorithm, state->config));
     if (state->algorithm == Algorithm::vendor_geam)
       XPOSE_RETURN_IF_ERROR(gpu::create_vendor_handle(state->vendor_handle));
   } else if (state->algorithm == Algorithm::cpu_blocked) {

@@ -19,6 +19,15 @@ Status configure_tiled(const TransposeDesc& desc, Algorithm algorithm, LaunchCon
 Status launch_tiled(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig& config,
                     const void* in, void* out, rt::Stream stream);
 
+// tiled_vec (the fast path); configured by the planner (src/plan/gpu_planner.cpp)
+Status launch_tiled_vec(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
+                        rt::Stream stream);
+
+// skinny: one side of at most kSkinnyMaxShort elements
+Status configure_skinny(const TransposeDesc& desc, LaunchConfig& config);
+Status launch_skinny(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
+                     rt::Stream stream);
+
 // vendor_geam (cuBLAS or rocBLAS); handle owned by the plan
 Status configure_geam(const TransposeDesc& desc, LaunchConfig& config);
 Status create_geam_handle(std::shared_ptr<void>& handle);

@@ -1,0 +1,51 @@
+// Launcher for the tiled_vec family: the planner chose the tile (src/plan/gpu_planner.cpp); this instantiates it.
+#include "gpu/kernels/tiled_vec.cuh"
+#include "gpu/launch/launch_common.hpp"
+#include "gpu/launch/launchers.hpp"
+
+namespace xpose::gpu {
+namespace {
+
+template <int E, int kRowBytes>
+Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  using Tile = VecTile<E, kRowBytes>;
+  const MatrixGeometry g = make_geometry(d, ceil_div(d.rows, Tile::kRows));
+  tiled_vec_kernel<E, kRowBytes><<<grid_of(c), block_of(c), 0, stream>>>(
+      static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), g);
+  return check_launch("tiled_vec_kernel", c, kVecSmemBytes, stream);
+}
+
+template <int E>
+Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  switch (c.tile_cols * E) {
+    case 64: return launch_one<E, 64>(d, c, in, out, stream);
+    case 128: return launch_one<E, 128>(d, c, in, out, stream);
+    case 256:
+      if constexpr (E >= 2) return launch_one<E, 256>(d, c, in, out, stream);
+      break;
+    case 512:
+      if constexpr (E >= 4) return launch_one<E, 512>(d, c, in, out, stream);
+      break;
+    default: break;
+  }
+  return Status(StatusCode::internal, "tiled_vec: no kernel for this tile width");
+}
+
+}  // namespace
+
+Status launch_tiled_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (reinterpret_cast<std::uintptr_t>(in) % kVecBytes != 0 || reinterpret_cast<std::uintptr_t>(out) % kVecBytes != 0)
+    return Status(StatusCode::invalid_argument,
+                  "tiled_vec plan needs 16-byte aligned input and output pointers (plan with "
+                  "PlanOptions::alignment set to the pointers' alignment to get a kernel that fits)");
+  switch (dtype_size(d.dtype)) {
+    case 1: return launch_for_size<1>(d, c, in, out, stream);
+    case 2: return launch_for_size<2>(d, c, in, out, stream);
+    case 4: return launch_for_size<4>(d, c, in, out, stream);
+    case 8: return launch_for_size<8>(d, c, in, out, stream);
+    case 16: return launch_for_size<16>(d, c, in, out, stream);
+    default: return Status(StatusCode::unsupported, "tiled_vec: unsupported element size");
+  }
+}
+
+}  // namespace xpose::gpu

@@ -1,0 +1,25 @@
+// Host-side GPU planning: which algorithm and tile fit a descriptor and a pointer alignment.
+#pragma once
+
+#include <cstdint>
+
+#include "xpose/descriptor.hpp"
+#include "xpose/plan.hpp"
+#include "xpose/status.hpp"
+
+namespace xpose::plan {
+
+// True when the 16-byte kernel may run: pointers aligned to 16 and every row and batch stride a
+// multiple of 16 bytes, so every vector access stays aligned.
+bool tiled_vec_fits(const TransposeDesc& resolved_desc, int alignment);
+
+// Widest short side that the skinny kernel takes (it loops over the short side in each thread).
+constexpr std::int64_t kSkinnyMaxShort = 16;
+
+// The algorithm `automatic` becomes on the GPU.
+Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);
+
+// Tile, grid and vector width of tiled_vec for this descriptor; unsupported where it doesn't fit.
+Status configure_tiled_vec(const TransposeDesc& resolved_desc, int alignment, LaunchConfig& config);
+
+}  // namespace xpose::plan

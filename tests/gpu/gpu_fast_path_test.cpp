@@ -1,0 +1,112 @@
+// The fast path (tiled_vec) and automatic planning, element by element against the CPU reference:
+// every element size x odd shapes x batch x leading dimensions x misaligned base pointers.
+#include <gtest/gtest.h>
+
+#include "gpu_test_support.hpp"
+
+namespace {
+
+using xpose::Algorithm;
+using xpose::Backend;
+using xpose::DType;
+using namespace xpose_test;
+
+// Leading dimension >= `extent` whose byte size is a multiple of 16 (aligned) or exactly one element
+// past one (unaligned).
+std::int64_t ld_for(DType dtype, std::int64_t extent, bool aligned) {
+  const std::int64_t per16 = std::max<std::int64_t>(1, 16 / static_cast<std::int64_t>(xpose::dtype_size(dtype)));
+  const std::int64_t rounded = (extent + per16 - 1) / per16 * per16 + per16;
+  return aligned ? rounded : rounded + (per16 > 1 ? 1 : 0);
+}
+
+std::vector<xpose::TransposeDesc> fast_cases(DType t) {
+  std::vector<xpose::TransposeDesc> v;
+  for (auto [r, c] : standard_shapes()) v.push_back({t, r, c});
+  // Around every tile edge the planner may pick (32..256 rows, 64..512 bytes per row).
+  for (std::int64_t r : {127, 128, 129, 255, 257})
+    for (std::int64_t c : {31, 64, 65, 127, 128, 129, 513}) v.push_back({t, r, c});
+  v.push_back({t, 32, 70001});   // short and wide: wide tiles
+  v.push_back({t, 61, 3001});
+  v.push_back({t, 70001, 32});   // tall and narrow: tall tiles
+  v.push_back({t, 50000, 3});
+  v.push_back({t, 3, 50000});
+  v.push_back({t, 1024, 1024});
+  v.push_back({t, 2100000, 2});  // more tile rows than gridDim.y holds
+  for (auto [r, c] : random_shapes(kRandomShapeSeed + 1, 8)) v.push_back({t, r, c});
+  v.push_back({t, 129, 67, 1, ld_for(t, 67, true), ld_for(t, 129, true)});    // 16-byte multiple strides
+  v.push_back({t, 129, 67, 1, ld_for(t, 67, false), ld_for(t, 129, false)});  // strides off 16 bytes
+  v.push_back({t, 100, 300, 7});                                               // batched, packed
+  v.push_back({t, 40, 70, 3, ld_for(t, 70, true), ld_for(t, 40, true), 40 * ld_for(t, 70, true) + 64,
+               70 * ld_for(t, 40, true) + 128});                                // batched with gaps
+  v.push_back({t, 33, 65, 70000});  // batch past gridDim.z
+  return v;
+}
+
+class GpuFastPath : public ::testing::TestWithParam<DType> {};
+
+// Automatic planning on 16-byte aligned buffers: tiled_vec wherever the strides allow it.
+TEST_P(GpuFastPath, AutomaticPlanMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType dtype = GetParam();
+  std::printf("random shapes from seed 0x%llx\n", static_cast<unsigned long long>(kRandomShapeSeed + 1));
+  for (const xpose::TransposeDesc& d : fast_cases(dtype)) {
+    const CaseData& data = case_data(d);
+    std::vector<unsigned char> got;
+    const xpose::Status s = run_on_gpu(d, Algorithm::automatic, data.input, got, data.expected_transpose.size());
+    ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
+    EXPECT_EQ(first_mismatch(got, data.expected_transpose, xpose::dtype_size(dtype)), -1)
+        << describe(d) << "; reproduce: " << repro(d, Algorithm::automatic, "cuda");
+  }
+}
+
+// The planner picks the fast path for aligned strides and falls back for the rest.
+TEST_P(GpuFastPath, PlannerPicksTiledVecOnlyWhereAligned) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 1024, 1024}, {Backend::cuda}).ok());
+  EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 1024, 1024}, {Backend::cuda, Algorithm::automatic, 8}).ok());
+  EXPECT_NE(plan.algorithm(), Algorithm::tiled_vec) << "8-byte alignment must not get 16-byte accesses: " << plan;
+  if (xpose::dtype_size(t) < 16) {
+    ASSERT_TRUE(xpose::make_plan(plan, {t, 129, 67, 1, ld_for(t, 67, false), 0}, {Backend::cuda}).ok());
+    EXPECT_NE(plan.algorithm(), Algorithm::tiled_vec) << plan;
+  }
+}
+
+// Base pointers that are element-aligned but not 16-byte aligned, through the one-call API (which
+// plans for the pointers it is given) and through a plan made for 16 bytes (which must refuse them).
+TEST_P(GpuFastPath, MisalignedBasePointers) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::size_t e = xpose::dtype_size(t);
+  const std::size_t shift = e < 16 ? e : 8;  // the smallest legal misalignment
+  for (const xpose::TransposeDesc& d : {xpose::TransposeDesc{t, 257, 1023}, xpose::TransposeDesc{t, 64, 64, 3}}) {
+    const CaseData& data = case_data(d);
+    const std::size_t out_bytes = data.expected_transpose.size();
+    xpose::DeviceBuffer in, out;
+    ASSERT_TRUE(in.allocate(data.input.size() + 16).ok());
+    ASSERT_TRUE(out.allocate(out_bytes + 16).ok());
+    auto* in_ptr = static_cast<unsigned char*>(in.data()) + shift;
+    auto* out_ptr = static_cast<unsigned char*>(out.data()) + shift;
+    ASSERT_TRUE(xpose::copy_host_to_device(in_ptr, data.input.data(), data.input.size()).ok());
+    ASSERT_TRUE(xpose::fill_device_bytes(out_ptr, kPoison, out_bytes).ok());
+
+    xpose::Plan strict;
+    ASSERT_TRUE(xpose::make_plan(strict, d, {Backend::cuda, Algorithm::tiled_vec}).ok());
+    EXPECT_EQ(xpose::execute(strict, in_ptr, out_ptr).code(), xpose::StatusCode::invalid_argument);
+
+    const xpose::Status s = xpose::transpose(d, in_ptr, out_ptr, nullptr, {Backend::cuda});
+    ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
+    std::vector<unsigned char> got(out_bytes);
+    ASSERT_TRUE(xpose::synchronize_device().ok());
+    ASSERT_TRUE(xpose::copy_device_to_host(got.data(), out_ptr, out_bytes).ok());
+    EXPECT_EQ(first_mismatch(got, data.expected_transpose, e), -1) << describe(d) << " shifted by " << shift;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuFastPath,
+                         ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128),
+                         [](const auto& info) { return std::string(xpose::dtype_name(info.param)); });
+
+}  // namespace

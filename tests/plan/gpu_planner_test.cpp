@@ -1,0 +1,66 @@
+// The GPU planner's choices, on the CPU: valid tiles, and never a vector width the layout forbids.
+#include <gtest/gtest.h>
+
+#include "plan/gpu_planner.hpp"
+#include "plan/tiled_vec_shape.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using xpose::Algorithm;
+using xpose::DType;
+
+const DType kTypes[] = {DType::u8, DType::f16, DType::f32, DType::f64, DType::c128};
+
+TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
+  std::mt19937_64 rng(0x91a2);
+  std::uniform_int_distribution<std::int64_t> extent(1, 5000), pad(0, 40), batch(1, 4);
+  for (int i = 0; i < 5000; ++i) {
+    const DType t = kTypes[i % 5];
+    const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+    xpose::TransposeDesc d{t, extent(rng), extent(rng), batch(rng)};
+    d.ld_in = d.cols + pad(rng);
+    d.ld_out = d.rows + pad(rng);
+    d = xpose::resolved(d);
+    for (int alignment : {1, 2, 4, 8, 16, 256}) {
+      const Algorithm a = xpose::plan::choose_gpu_algorithm(d, alignment);
+      xpose::LaunchConfig c;
+      const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, c);
+      EXPECT_EQ(a == Algorithm::tiled_vec, s.ok());
+      if (a != Algorithm::tiled_vec) continue;
+      ASSERT_GE(alignment, 16);
+      EXPECT_EQ(d.ld_in * e % 16, 0);
+      EXPECT_EQ(d.ld_out * e % 16, 0);
+      if (d.batch > 1) EXPECT_EQ(d.batch_stride_in * e % 16, 0);
+      // The tile fills the shared memory and is wide and tall enough for the store phase.
+      EXPECT_EQ(c.tile_rows * c.tile_cols * e, xpose::kVecSmemBytes);
+      EXPECT_GE(c.tile_cols * e, xpose::kVecMinRowBytes);
+      EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e)));
+      EXPECT_EQ(c.vector_bytes, 16);
+      EXPECT_GE(c.grid_x * c.tile_cols, d.cols);
+      EXPECT_GE(c.grid_y, 1);
+      EXPECT_LE(c.grid_y, 65535);
+      EXPECT_LE(c.grid_z, 65535);
+    }
+  }
+}
+
+TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
+  xpose::LaunchConfig c;
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 32, 1048576}), 16, c).ok());
+  EXPECT_EQ(c.tile_rows, 32) << "a 32-row matrix gets 32-row tiles";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, c).ok());
+  EXPECT_EQ(c.tile_cols * 16, xpose::kVecMinRowBytes) << "a 3-column matrix gets the narrowest tiles";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 16, 100000}), 16, c).ok());
+  EXPECT_EQ(c.tile_rows, 128) << "1-byte elements need 128 rows per tile";
+}
+
+TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1048576, 3}), 16), Algorithm::skinny);
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::u8, 3, 1048576}), 16), Algorithm::skinny);
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1001, 1003}), 16),
+            Algorithm::tiled_padded);
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1024, 1024}), 8), Algorithm::tiled_padded);
+}
+
+}  // namespace
