@@ -8,6 +8,7 @@
 
 #include "bench_report.hpp"
 #include "bench_runner.hpp"
+#include "bench_suite.hpp"
 
 namespace xpose_cli {
 namespace {
@@ -24,6 +25,16 @@ const std::vector<Algorithm> kGpuLadder = {Algorithm::copy, Algorithm::naive_rea
                                            Algorithm::tiled, Algorithm::tiled_padded};
 const std::vector<Algorithm> kCpuKernels = {Algorithm::cpu_reference, Algorithm::cpu_blocked};
 
+// A case must leave room on the device: its buffers (with rotation for small ones) under 45% of memory.
+bool fits_device_memory(const xpose::TransposeDesc& desc, const xpose::DeviceInfo& device, std::string& why) {
+  const xpose::TransposeDesc d = xpose::resolved(desc);
+  const double bytes = static_cast<double>(xpose::input_span_elements(d) + xpose::output_span_elements(d)) *
+                       static_cast<double>(xpose::dtype_size(d.dtype));
+  if (bytes <= 0.45 * static_cast<double>(device.global_memory_bytes)) return true;
+  why = "needs " + std::to_string(static_cast<long long>(bytes / (1 << 20))) + " MiB of device memory";
+  return false;
+}
+
 int fail(const std::string& message) {
   std::cerr << "xpose bench: error: " << message << "\n";
   return 2;
@@ -35,7 +46,10 @@ bool resolve_kernels(const std::string& spec, xpose::Backend backend, std::vecto
   const bool gpu = backend == xpose::Backend::cuda;
   if (spec == "ladder" || spec == "all") {
     out = gpu ? kGpuLadder : kCpuKernels;
-    if (gpu && spec == "all") out.push_back(Algorithm::vendor_geam);
+    if (gpu && spec == "all") {
+      out.push_back(Algorithm::vendor_geam);
+      out.push_back(Algorithm::automatic);  // the fast path, as the planner picks it
+    }
     return true;
   }
   std::stringstream ss(spec);
@@ -44,7 +58,7 @@ bool resolve_kernels(const std::string& spec, xpose::Backend backend, std::vecto
     Algorithm a;
     if (!xpose::parse_algorithm(name, a)) {
       error = "--kernels: unknown kernel '" + name + "' (ladder, all, auto, copy, naive_read, naive_write, " +
-              "tiled, tiled_padded, geam, cpu_reference, cpu_blocked)";
+              "tiled, tiled_padded, tiled_vec, skinny, geam, cpu_reference, cpu_blocked)";
       return false;
     }
     const xpose::Backend needs = xpose::algorithm_backend(a);
@@ -69,7 +83,12 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
   bench->add_option("--sizes", a.sizes, "Square sizes, comma separated (default GPU: 256..8192, CPU: 256..4096)");
   bench->add_option("--shape", a.shapes, "ROWSxCOLS, repeatable; non-square allowed")->allow_extra_args(false);
   bench->add_option("--dtype", a.dtype, "Element type: " + xpose::dtype_names() + " (default f64)");
-  bench->add_option("--kernels", a.kernels, "ladder, all (ladder + geam) or a comma list of kernel names");
+  bench->add_option("--kernels", a.kernels,
+                    "ladder, all (ladder + geam + auto) or a comma list of kernel names; auto = the planner's choice");
+  bench->add_option("--batch", a.batch, "Matrices per case (B x R x C -> B x C x R), packed one after another");
+  bench->add_option("--ld-in", a.ld_in, "Input row stride in elements (>= cols; default packed)");
+  bench->add_option("--ld-out", a.ld_out, "Output row stride in elements (>= rows; default packed)");
+  bench->add_flag("--suite", a.suite, "Run the benchmark suite (5 dtypes x 12 shapes) with auto and geam");
   bench->add_option("--warmup", a.warmup, "Untimed runs before timing (default GPU 3, CPU 1)");
   bench->add_option("--iters", a.iters, "Timed runs; the median is reported (default GPU 25, CPU 5)");
   bench->add_option("--backend", a.backend, "auto (GPU when present), cuda or cpu");
@@ -94,7 +113,8 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
   const bool gpu = backend == xpose::Backend::cuda;
 
   std::vector<Algorithm> kernels;
-  if (!resolve_kernels(o.kernels, backend, kernels, error)) return fail(error);
+  const std::string spec = !o.kernels.empty() ? o.kernels : !o.suite ? "all" : gpu ? "auto,geam" : "auto";
+  if (!resolve_kernels(spec, backend, kernels, error)) return fail(error);
 
   RunContext ctx;
   ctx.argv = argv;
@@ -106,8 +126,20 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
   }
   ctx.warmup = o.warmup != kUnset ? o.warmup : (gpu ? kGpuDefaultWarmup : kCpuDefaultWarmup);
   ctx.iters = o.iters != kUnset ? o.iters : (gpu ? kGpuDefaultIters : kCpuDefaultIters);
-  if (o.shapes.empty())
-    for (std::int64_t n : gpu ? kGpuDefaultSizes : kCpuDefaultSizes) o.shapes.push_back({n, n});
+  std::vector<SuiteCase> cases;
+  if (o.suite) {
+    cases = suite_cases();
+  } else {
+    if (o.shapes.empty())
+      for (std::int64_t n : gpu ? kGpuDefaultSizes : kCpuDefaultSizes) o.shapes.push_back({n, n});
+    for (const Shape& shape : o.shapes) {
+      SuiteCase c;
+      c.desc = xpose::TransposeDesc{o.dtype, shape.rows, shape.cols, o.batch, o.ld_in, o.ld_out};
+      c.label = std::string(xpose::dtype_name(o.dtype)) + " " + std::to_string(shape.rows) + "x" +
+                std::to_string(shape.cols);
+      cases.push_back(c);
+    }
+  }
 
   std::cout << "xpose bench: transpose out[c][r] = in[r][c], verified against the CPU reference\n";
   if (fell_back)
@@ -119,29 +151,37 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
   } else {
     std::cout << "Device: host CPU\n";
   }
-  std::cout << "dtype " << xpose::dtype_name(o.dtype) << ", " << ctx.warmup << " warm-up + " << ctx.iters
+  std::cout << (o.suite ? std::string("suite") : "dtype " + std::string(xpose::dtype_name(o.dtype))) << ", "
+            << ctx.warmup << " warm-up + " << ctx.iters
             << " timed runs per kernel (median), input seed " << o.seed
             << "; % copy is against memcpy of the same bytes in this run\n";
 
   std::vector<BenchRecord> records;
-  for (const Shape& shape : o.shapes) {
+  for (const SuiteCase& sc : cases) {
     CaseSettings cs;
     cs.backend = backend;
-    cs.dtype = o.dtype;
-    cs.shape = shape;
+    cs.desc = sc.desc;
+    cs.label = sc.label;
     cs.kernels = kernels;
     cs.warmup = ctx.warmup;
     cs.iters = ctx.iters;
     cs.seed = o.seed;
     cs.l2_bytes = gpu ? ctx.device.l2_bytes : 0;
     const std::size_t first = records.size();
+    std::string too_big;
+    if (gpu && !fits_device_memory(sc.desc, ctx.device, too_big)) {
+      std::cout << "\n" << sc.label << ": skipped, " << too_big << "\n";
+      continue;
+    }
     const xpose::Status s = run_case(cs, records);
-    if (!s.ok())
-      return fail(std::to_string(shape.rows) + "x" + std::to_string(shape.cols) + ": " + s.message());
+    if (!s.ok()) return fail(sc.label + ": " + s.message());
     print_case_header(std::cout, records[first]);
     print_case_rows(std::cout, records, first);
   }
-  print_summary(std::cout, ctx, records);
+  if (o.suite)
+    print_suite_table(std::cout, ctx.have_device ? ctx.device.name : "host CPU", records);
+  else
+    print_summary(std::cout, ctx, records);
 
   if (!o.json_path.empty()) {
     const xpose::Status s = write_json(o.json_path, ctx, records);

@@ -76,6 +76,22 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
     error = "--iters must be >= 1 (got " + std::to_string(args.iters) + ")";
     return false;
   }
+  if (args.batch < 1) {
+    error = "--batch must be >= 1 (got " + std::to_string(args.batch) + ")";
+    return false;
+  }
+  if (args.ld_in < 0 || args.ld_out < 0) {
+    error = "--ld-in and --ld-out must be >= 0 (0 means packed)";
+    return false;
+  }
+  if (args.suite && (!o.shapes.empty() || args.batch != 1 || args.ld_in || args.ld_out)) {
+    error = "--suite runs its own cases: it takes no --sizes, --shape, --batch, --ld-in or --ld-out";
+    return false;
+  }
+  o.batch = args.batch;
+  o.ld_in = args.ld_in;
+  o.ld_out = args.ld_out;
+  o.suite = args.suite;
   o.warmup = args.warmup;
   o.iters = args.iters;
   o.kernels = args.kernels;

@@ -19,10 +19,12 @@ constexpr int kUnset = -2147483647 - 1;
 struct BenchOptions {
   std::vector<Shape> shapes;       // empty: the backend's default sweep
   xpose::DType dtype = xpose::DType::f64;
-  std::string kernels = "all";     // "ladder", "all" or a comma list of algorithm names
+  std::string kernels;             // "ladder", "all" or a comma list; empty: all (auto,geam with --suite)
   int warmup = kUnset;             // kUnset: the backend's default
   int iters = kUnset;
   xpose::Backend backend = xpose::Backend::automatic;
+  std::int64_t batch = 1, ld_in = 0, ld_out = 0;  // applied to every shape; 0 = packed
+  bool suite = false;
   std::string json_path, csv_path;
   std::uint64_t seed = 20261122;
 };
@@ -30,8 +32,10 @@ struct BenchOptions {
 // The arguments as typed, before checking.
 struct BenchArgs {
   std::vector<std::string> shapes;
-  std::string sizes, dtype = "f64", kernels = "all", backend = "auto", json_path, csv_path;
+  std::string sizes, dtype = "f64", kernels, backend = "auto", json_path, csv_path;
   int warmup = kUnset, iters = kUnset;
+  std::int64_t batch = 1, ld_in = 0, ld_out = 0;
+  bool suite = false;
   std::uint64_t seed = 20261122;
 };
 

@@ -7,11 +7,12 @@
 namespace xpose_cli {
 
 struct BenchRecord {
+  std::string case_label;    // "f32 8192x8192", "bf16 64x2048x2048", "u8 8192x8192 ld 8200"
   std::string kernel;        // algorithm name, or "memcpy" for the baseline
   std::string plan;          // the plan as printed by xpose::Plan
   std::string dtype;
   std::int64_t rows = 0, cols = 0, batch = 1;
-  std::int64_t ld_in = 0, ld_out = 0;
+  std::int64_t ld_in = 0, ld_out = 0, batch_stride_in = 0, batch_stride_out = 0;
   double bytes_moved = 0;    // useful bytes read + written
   double time_us = 0;        // median over the timed runs, per call
   double gbps = 0;           // bytes_moved / time

@@ -18,7 +18,7 @@ using xpose::Status;
 using xpose::StatusCode;
 
 constexpr unsigned char kPoison = 0xA5;  // outputs are filled with this before every verified run
-constexpr int kMaxRotatingPairs = 256;
+constexpr int kMaxRotatingPairs = 2048;
 
 struct HostData {
   std::vector<unsigned char> input, expected_transpose, expected_copy;
@@ -144,19 +144,20 @@ class Buffers {
 };
 
 std::string repro_line(const CaseSettings& s, Algorithm a) {
-  return std::string("xpose bench --backend ") + xpose::backend_name(s.backend) + " --dtype " +
-         xpose::dtype_name(s.dtype) + " --shape " + std::to_string(s.shape.rows) + "x" +
-         std::to_string(s.shape.cols) + " --kernels " + xpose::algorithm_name(a);
+  const xpose::TransposeDesc& d = s.desc;
+  std::string line = std::string("xpose bench --backend ") + xpose::backend_name(s.backend) + " --dtype " +
+                     xpose::dtype_name(d.dtype) + " --shape " + std::to_string(d.rows) + "x" + std::to_string(d.cols);
+  if (d.batch > 1) line += " --batch " + std::to_string(d.batch);
+  if (d.ld_in) line += " --ld-in " + std::to_string(d.ld_in);
+  if (d.ld_out) line += " --ld-out " + std::to_string(d.ld_out);
+  return line + " --kernels " + xpose::algorithm_name(a);
 }
 
 }  // namespace
 
 Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   const bool gpu = s.backend == xpose::Backend::cuda;
-  xpose::TransposeDesc raw;
-  raw.dtype = s.dtype;
-  raw.rows = s.shape.rows;
-  raw.cols = s.shape.cols;
+  const xpose::TransposeDesc& raw = s.desc;
   xpose::Plan reference;
   XPOSE_RETURN_IF_ERROR(xpose::make_plan(reference, raw, {xpose::Backend::cpu, Algorithm::cpu_reference}));
   const xpose::TransposeDesc& d = reference.desc();
@@ -181,12 +182,15 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   const int calls = buffers.pairs();
 
   BenchRecord base;
+  base.case_label = s.label;
   base.dtype = xpose::dtype_name(d.dtype);
   base.rows = d.rows;
   base.cols = d.cols;
   base.batch = d.batch;
   base.ld_in = d.ld_in;
   base.ld_out = d.ld_out;
+  base.batch_stride_in = d.batch_stride_in;
+  base.batch_stride_out = d.batch_stride_out;
   base.bytes_moved = 2.0 * useful_bytes;
   base.runs = s.iters;
   base.calls_per_run = calls;

@@ -10,8 +10,8 @@ namespace xpose_cli {
 
 struct CaseSettings {
   xpose::Backend backend = xpose::Backend::cpu;
-  xpose::DType dtype = xpose::DType::f64;
-  Shape shape;
+  xpose::TransposeDesc desc;  // as the user gave it (0 strides = packed)
+  std::string label;          // the case's name in tables ("f32 8192x8192 ld 8200")
   std::vector<xpose::Algorithm> kernels;
   int warmup = 1, iters = 20;
   std::uint64_t seed = 0;

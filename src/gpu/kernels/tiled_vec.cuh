@@ -157,7 +157,7 @@ template <int E, int kRowBytes>
 __global__ void __launch_bounds__(kVecThreads)
     tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g) {
   using Tile = VecTile<E, kRowBytes>;
-  __shared__ alignas(16) unsigned char tile[kVecSmemBytes];  // (kRows, kRowBytes) bytes, swizzled
+  alignas(16) __shared__ unsigned char tile[kVecSmemBytes];  // (kRows, kRowBytes) bytes, swizzled
   const std::int64_t c0 = static_cast<std::int64_t>(blockIdx.x) * Tile::kCols;
   const int bytes_valid = static_cast<int>(g.cols - c0 < Tile::kCols ? (g.cols - c0) * E : kRowBytes);
   const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
