@@ -1,7 +1,7 @@
 # The AMD (HIP) build of the GPU backend; src/CMakeLists.txt includes it when XPOSE_GPU=hip.
 #
 # hipcc compiles the .cu files and the project's C++ compiler everything else, the same split as
-# nvcc and the host compiler in the CUDA build, so host code, tests and the CLI need no ROCm.
+# nvcc and the host compiler in the CUDA build: host code, tests and the CLI only link libamdhip64.
 # Why not CMake's HIP language: CMake 3.25 (Debian 12) accepts only a bare clang as the HIP
 # compiler and looks for ROCm's hip-lang package under <rocm>/lib/cmake, while Debian installs it
 # under /usr/lib/<multiarch>/cmake, so enable_language(HIP) fails there. Each .cu file therefore
@@ -63,11 +63,13 @@ else()
 endif()
 message(STATUS "xpose HIP: ${XPOSE_HIPCC} for ${XPOSE_HIP_ARCHITECTURES}")
 
-# Flags by configuration, like CMake's defaults for the C++ compiler (-fPIC: xpose may be shared).
+# Flags by configuration, as CMake gives the C++ compiler (and -fPIC below: xpose may be shared).
 set(xpose_hip_config_flags
     $<$<CONFIG:Debug>:-O0> $<$<CONFIG:Debug,RelWithDebInfo>:-g>
     $<$<NOT:$<CONFIG:Debug>>:-O3> $<$<NOT:$<CONFIG:Debug>>:-DNDEBUG>)
 
+# nvcc includes cuda_runtime.h in every .cu file unasked; hipcc does not, so each file gets
+# hip_runtime.h the same way and a kernel header that builds with nvcc builds here unchanged.
 set(xpose_hip_objects)
 foreach(src IN LISTS XPOSE_GPU_SOURCES xpose_vendor_source)
   set(obj "${CMAKE_CURRENT_BINARY_DIR}/hip/${src}.o")
@@ -76,8 +78,8 @@ foreach(src IN LISTS XPOSE_GPU_SOURCES xpose_vendor_source)
   add_custom_command(
     OUTPUT "${obj}"
     COMMAND "${XPOSE_HIPCC}" -x hip ${xpose_hip_arch_flags} -std=c++17 ${xpose_hip_config_flags} -fPIC
-            -DXPOSE_HIP ${xpose_hip_includes} -MD -MF "${obj}.d" -c "${CMAKE_CURRENT_SOURCE_DIR}/${src}"
-            -o "${obj}"
+            -DXPOSE_HIP ${xpose_hip_includes} -include hip/hip_runtime.h -MD -MF "${obj}.d"
+            -c "${CMAKE_CURRENT_SOURCE_DIR}/${src}" -o "${obj}"
     DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/${src}"
     DEPFILE "${obj}.d"
     COMMENT "hipcc ${src}"

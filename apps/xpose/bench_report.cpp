@@ -1,30 +1,19 @@
 // Printing and saving `xpose bench` results (text tables, JSON with a device header, CSV).
 #include "bench_report.hpp"
 
-#include <chrono>
-#include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
 
-#ifndef XPOSE_GIT_COMMIT
-#define XPOSE_GIT_COMMIT "unknown"
-#endif
+#include "json_header.hpp"
 
 namespace xpose_cli {
 namespace {
 
 constexpr int kJsonSchemaVersion = 1;
 constexpr double kMiB = 1024.0 * 1024.0;
-
-std::string utc_now() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 }  // namespace
 
@@ -89,32 +78,12 @@ void print_summary(std::ostream& os, const RunContext& ctx, const std::vector<Be
 }
 
 xpose::Status write_json(const std::string& path, const RunContext& ctx, const std::vector<BenchRecord>& records) {
-  nlohmann::json j;
-  j["schema_version"] = kJsonSchemaVersion;
-  j["tool"] = "xpose bench";
-  j["git_commit"] = XPOSE_GIT_COMMIT;
-  j["timestamp_utc"] = utc_now();
-  j["argv"] = ctx.argv;
+  nlohmann::json j =
+      result_header("xpose bench", kJsonSchemaVersion, ctx.argv, ctx.have_device ? &ctx.device : nullptr);
   j["backend"] = ctx.backend;
   j["warmup"] = ctx.warmup;
   j["iters"] = ctx.iters;
   j["statistic"] = "median per call";
-  if (ctx.have_device) {
-    const auto& d = ctx.device;
-    j["device"] = {{"vendor", d.vendor},
-                   {"name", d.name},
-                   {"arch", d.arch},
-                   {"sm_count", d.sm_count},
-                   {"l2_bytes", d.l2_bytes},
-                   {"global_memory_bytes", d.global_memory_bytes},
-                   {"memory_bus_width_bits", d.memory_bus_width_bits},
-                   {"memory_clock_khz", d.memory_clock_khz},
-                   {"theoretical_gbps", d.theoretical_gbps},
-                   {"runtime_version", d.runtime_version},
-                   {"driver_version", d.driver_version}};
-  } else {
-    j["device"] = {{"vendor", "CPU"}, {"name", "host CPU"}};
-  }
   auto& out = j["records"] = nlohmann::json::array();
   for (const auto& r : records) {
     out.push_back({{"kernel", r.kernel},
@@ -136,11 +105,7 @@ xpose::Status write_json(const std::string& path, const RunContext& ctx, const s
                    {"verification", r.verification},
                    {"note", r.note}});
   }
-  std::ofstream f(path);
-  if (!f) return xpose::Status(xpose::StatusCode::invalid_argument, "cannot write --json file '" + path + "'");
-  f << j.dump(2) << "\n";
-  return f ? xpose::Status::ok_status()
-           : xpose::Status(xpose::StatusCode::invalid_argument, "failed writing --json file '" + path + "'");
+  return write_json_file(path, j, "--json");
 }
 
 xpose::Status write_csv(const std::string& path, const std::vector<BenchRecord>& records) {

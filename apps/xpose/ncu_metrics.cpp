@@ -157,7 +157,7 @@ std::map<std::string, std::string> parse_run_kernel_line(const std::string& line
 bool parse_ncu_output(const std::string& text, std::vector<NcuCapture>& out, std::string& error) {
   std::vector<NcuCapture> captures;
   CaptureBuilder cur;
-  bool header_seen = false;
+  bool header_seen = false, marker_seen = false;
   const auto flush = [&] {
     if (cur.touched || !cur.capture.launches.empty()) captures.push_back(std::move(cur.capture));
     cur = CaptureBuilder{};
@@ -178,7 +178,7 @@ bool parse_ncu_output(const std::string& text, std::vector<NcuCapture>& out, std
     }
     if (starts_with(line, kRunKernelMarker)) {
       cur.capture.marker = parse_run_kernel_line(line);
-      cur.touched = true;
+      cur.touched = marker_seen = true;
       continue;
     }
     if (line.empty() || line[0] != '"') continue;  // ==PROF== notes, program output, comments
@@ -216,7 +216,7 @@ bool parse_ncu_output(const std::string& text, std::vector<NcuCapture>& out, std
     cur.capture.launches.push_back(std::move(launch));
   }
   flush();
-  if (!header_seen) {
+  if (!header_seen && !marker_seen) {
     error = "no raw-page table in the ncu output (expected a CSV header starting \"ID\",\"Process ID\")";
     return false;
   }

@@ -97,8 +97,9 @@ std::map<std::string, std::string> parse_run_kernel_line(const std::string& line
 
 // Parses ncu's stdout: other lines (==PROF== notes, the program's own output) are skipped, the
 // raw page's header, units line and data lines are read. A text with several captures, each after
-// a kCaptureDelimiter line, gives one NcuCapture each. False with a one-line message when no
-// raw-page header is found or a value cannot be read.
+// a kCaptureDelimiter line, gives one NcuCapture each. A capture may hold a run-kernel line and no
+// table (the kernel skipped the case). False with a one-line message when there is neither a
+// raw-page header nor a run-kernel line, or a value cannot be read.
 bool parse_ncu_output(const std::string& text, std::vector<NcuCapture>& out, std::string& error);
 
 // The table's counters over all launches of one capture.

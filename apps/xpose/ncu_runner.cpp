@@ -76,7 +76,7 @@ NcuSearch default_ncu_search(const std::string& option_path) {
   }
   s.path_env = env_or_empty("PATH");
   const std::string cuda_home = env_or_empty("CUDA_HOME");
-  if (!cuda_home.empty()) s.fallbacks.push_back(cuda_home + "/bin/ncu");
+  if (!cuda_home.empty() && cuda_home != "/usr/local/cuda") s.fallbacks.push_back(cuda_home + "/bin/ncu");
   s.fallbacks.push_back("/usr/local/cuda/bin/ncu");
   s.fallbacks.push_back("/usr/local/cuda-*/bin/ncu");
   s.fallbacks.push_back("/opt/nvidia/nsight-compute/*/ncu");
@@ -98,8 +98,8 @@ bool locate_ncu(const NcuSearch& search, std::string& path, std::string& error) 
           return true;
         }
     }
-    error = "Nsight Compute not found: " + search.explicit_origin + "=" + search.explicit_path +
-            " is not an executable file";
+    error = "Nsight Compute not found: " + search.explicit_origin + " '" + search.explicit_path +
+            "' is not an executable file";
     return false;
   }
   std::stringstream dirs(search.path_env);

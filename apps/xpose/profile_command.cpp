@@ -1,6 +1,8 @@
 // `xpose profile`: options, one ncu run per kernel over `xpose run-kernel`, the table and its JSON.
 #include "profile_command.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -12,6 +14,7 @@
 #include "json_header.hpp"
 #include "ncu_metrics.hpp"
 #include "ncu_runner.hpp"
+#include "profile_run.hpp"
 #include "profile_table.hpp"
 #include "xpose/xpose.hpp"
 
@@ -27,24 +30,30 @@ int fail(const std::string& message) {
   return 2;
 }
 
-// "ladder", "all" (ladder + geam) or a comma list of GPU kernel names, "auto" included.
+// A comma list of GPU kernel names, "auto" (the planner's choice) and the groups "ladder" (the five
+// rungs) and "all" (ladder + geam + auto, as in bench).
 bool resolve_kernels(const std::string& spec, std::vector<std::string>& out, std::string& error) {
-  if (spec == "ladder" || spec == "all") {
-    out = kLadder;
-    if (spec == "all") out.push_back(xpose::algorithm_name(xpose::Algorithm::vendor_geam));
-    return true;
-  }
   std::stringstream ss(spec);
   std::string name;
   while (std::getline(ss, name, ',')) {
+    if (name == "ladder" || name == "all") {
+      out.insert(out.end(), kLadder.begin(), kLadder.end());
+      if (name == "all") out.insert(out.end(), {"geam", "auto"});
+      continue;
+    }
     xpose::Algorithm a;
     if (!xpose::parse_algorithm(name, a) || xpose::algorithm_backend(a) == xpose::Backend::cpu) {
-      error = "--kernels: '" + name + "' is not a GPU kernel (ladder, all, auto, copy, naive_read, naive_write, " +
-              "tiled, tiled_padded, geam)";
+      error = "--kernels: '" + name + "' is not a GPU kernel (ladder, all, auto, or names such as copy, " +
+              "naive_read, naive_write, tiled, tiled_padded, geam)";
       return false;
     }
     out.push_back(xpose::algorithm_name(a));
   }
+  // Each kernel once, in the order first named.
+  std::vector<std::string> unique;
+  for (const std::string& k : out)
+    if (std::find(unique.begin(), unique.end(), k) == unique.end()) unique.push_back(k);
+  out = std::move(unique);
   if (out.empty()) {
     error = "--kernels: empty list";
     return false;
@@ -62,28 +71,6 @@ bool read_file(const std::string& path, std::string& text) {
 }
 
 std::string shape_text(const Shape& s) { return std::to_string(s.rows) + "x" + std::to_string(s.cols); }
-
-// The first line of `text` that starts with `prefix`, trimmed; "" when none.
-std::string first_line_with(const std::string& text, const std::string& prefix) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(prefix, 0) == 0) {
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-      return line;
-    }
-  return "";
-}
-
-// The most telling line of a failed ncu run: our own error, then ncu's error, then its warning.
-std::string ncu_failure_reason(const ProcessResult& pr) {
-  for (const char* prefix : {"xpose run-kernel: error:", "==ERROR==", "==WARNING=="})
-    for (const std::string* text : {&pr.err, &pr.out}) {
-      const std::string line = first_line_with(*text, prefix);
-      if (!line.empty()) return line;
-    }
-  return "ncu exited with status " + std::to_string(pr.exit_code);
-}
 
 // Keeps a failed run's full output for the user to read; returns its path ("" when not written).
 std::string keep_log(const std::string& kernel, const ProcessResult& pr) {
@@ -162,8 +149,9 @@ int profile_from_file(const ProfileArgs& args, const Shape& shape, xpose::DType 
     std::string label = !c.label.empty() ? c.label : get("kernel");
     if (label.empty()) label = c.launches.empty() ? "kernel" : c.launches.front().kernel_name;
     if (c.launches.empty()) {
-      t.records.push_back(skipped_profile_record(label, xpose::dtype_name(dt), s.rows, s.cols, xpose::dtype_size(dt),
-                                                 "no profiled kernel launch in the capture"));
+      const std::string why = get("skipped").empty() ? "no profiled kernel launch in the capture" : get("skipped");
+      t.records.push_back(
+          skipped_profile_record(label, xpose::dtype_name(dt), s.rows, s.cols, xpose::dtype_size(dt), why));
       continue;
     }
     ProfileInput in;
@@ -184,6 +172,7 @@ int profile_from_file(const ProfileArgs& args, const Shape& shape, xpose::DType 
   print_profile_table(std::cout, t.records);
   if (!args.json_path.empty()) {
     xpose::DeviceInfo device;
+    device.vendor = "unknown";
     device.name = device_name.empty() ? "unknown" : device_name;
     nlohmann::json j = table_json(t, argv, &device);
     j["source"] = {{"from_csv", args.from_csv_path}};
@@ -200,7 +189,8 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& a) {
   cmd->add_option("--shape", a.shape, "ROWSxCOLS (default 8192x8192)");
   cmd->add_option("--dtype", a.dtype, "Element type: " + xpose::dtype_names() + " (default f64)");
   cmd->add_option("--kernels", a.kernels,
-                  "all (ladder + geam, the default), ladder, or a comma list of GPU kernel names; auto allowed");
+                  "Comma list of GPU kernel names, auto, ladder (the 5 rungs) or all (ladder + geam + auto); "
+                  "default ladder,geam");
   cmd->add_option("--json", a.json_path, "Write the table as JSON to this file");
   cmd->add_option("--ncu", a.ncu_path, "Path of ncu (default: $XPOSE_NCU, PATH, then the CUDA toolkit)");
   cmd->add_option("--save-raw", a.save_raw_path, "Also store ncu's own output per kernel in this file");
@@ -219,6 +209,13 @@ int run_profile(const ProfileArgs& args, const std::vector<std::string>& argv) {
     return fail("--dtype '" + args.dtype + "': unknown type (known: " + xpose::dtype_names() + ")");
   std::vector<std::string> kernels;
   if (!resolve_kernels(args.kernels, kernels, error)) return fail(error);
+  if (!args.from_csv_path.empty() && !args.save_raw_path.empty())
+    return fail("--save-raw stores a live ncu run; it cannot be combined with --from-csv");
+  // Profiling takes minutes: find an unwritable output now, not at the end.
+  for (const auto& [path, option] :
+       {std::pair{args.json_path, "--json"}, std::pair{args.save_raw_path, "--save-raw"}})
+    if (!path.empty() && !std::ofstream(path, std::ios::app))
+      return fail(std::string("cannot write ") + option + " file '" + path + "'");
   if (!args.from_csv_path.empty()) return profile_from_file(args, shape, dtype, argv);
 
   std::string ncu;
@@ -255,63 +252,39 @@ int run_profile(const ProfileArgs& args, const std::vector<std::string>& argv) {
   raw << "# xpose profile --save-raw: ncu's stdout for each kernel, after a '" << kCaptureDelimiter << "K' line\n"
       << "# ncu: " << ncu_version << "\n# device: " << device.name << "\n# shape " << shape_text(shape) << " dtype "
       << t.dtype << "\n";
+  ProfileCase pcase;
+  pcase.dtype = t.dtype;
+  pcase.rows = shape.rows;
+  pcase.cols = shape.cols;
+  pcase.element_bytes = xpose::dtype_size(dtype);
+  pcase.fallback_peak_gbps = device.theoretical_gbps;
+  const auto save_capture = [&](const std::string& kernel, const std::string& out) {
+    raw << kCaptureDelimiter << kernel << "\n" << out << (out.empty() || out.back() == '\n' ? "" : "\n");
+  };
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const std::string& k = kernels[i];
     std::cout << "[" << i + 1 << "/" << kernels.size() << "] " << k << " ..." << std::flush;
-    xpose::Algorithm algorithm = xpose::Algorithm::automatic;
-    xpose::parse_algorithm(k, algorithm);
-    xpose::TransposeDesc desc;
-    desc.dtype = dtype;
-    desc.rows = shape.rows;
-    desc.cols = shape.cols;
-    xpose::Plan plan;
-    const xpose::Status planned = xpose::make_plan(plan, desc, {xpose::Backend::cuda, algorithm});
-    if (planned.code() == xpose::StatusCode::unsupported) {
-      std::cout << " skipped: " << planned.message() << "\n";
-      t.records.push_back(
-          skipped_profile_record(k, t.dtype, shape.rows, shape.cols, xpose::dtype_size(dtype), planned.message()));
-      continue;
-    }
-    if (!planned.ok()) return fail(k + ": " + planned.message());
-
+    // This process only launches ncu: the child plans, runs and checks, and says on its
+    // run-kernel line when the kernel cannot serve the case.
     std::vector<std::string> cmd = {ncu};
     cmd.insert(cmd.end(), ncu_args.begin(), ncu_args.end());
     cmd.insert(cmd.end(), {self, "run-kernel", "--kernel", k, "--shape", shape_text(shape), "--dtype", t.dtype,
                            "--seed", std::to_string(args.seed)});
     ProcessResult pr;
     if (!run_process(cmd, pr, error)) return fail(error);
-    std::vector<NcuCapture> captures;
-    std::string parse_error;
-    const bool parsed = parse_ncu_output(pr.out, captures, parse_error);
-    const NcuCapture* c = parsed && !captures.empty() ? &captures.back() : nullptr;
-    const auto marker = [&](const char* key) {
-      if (c == nullptr) return std::string();
-      const auto it = c->marker.find(key);
-      return it == c->marker.end() ? std::string() : it->second;
-    };
-    const bool failed_check = marker("verification") == "FAILED";
-    if (c == nullptr || c->launches.empty() || (pr.exit_code != 0 && !failed_check)) {
+    const RunOutcome o = interpret_ncu_run(k, pr, pcase);
+    if (o.kind == RunOutcome::Kind::failed) {
       std::cout << " failed\n";
       const std::string log = keep_log(k, pr);
-      std::string why = ncu_failure_reason(pr);
-      if (pr.exit_code == 0 && !parsed) why = parse_error;
-      return fail("ncu on kernel " + k + ": " + why + (log.empty() ? "" : " (full output: " + log + ")"));
+      return fail("ncu on kernel " + k + ": " + o.error + (log.empty() ? "" : " (full output: " + log + ")"));
     }
-    raw << kCaptureDelimiter << k << "\n" << pr.out << (pr.out.empty() || pr.out.back() == '\n' ? "" : "\n");
-
-    ProfileInput in;
-    in.kernel = k;
-    in.plan = marker("plan").empty() ? plan.to_string() : marker("plan");
-    in.dtype = t.dtype;
-    in.rows = shape.rows;
-    in.cols = shape.cols;
-    in.element_bytes = xpose::dtype_size(dtype);
-    in.verification = marker("verification").empty() ? "-" : marker("verification");
-    in.counters = combine_launches(c->launches);
-    in.fallback_peak_gbps = device.theoretical_gbps;
-    t.records.push_back(build_profile_record(in));
-    std::cout << " " << c->launches.size() << (c->launches.size() == 1 ? " launch" : " launches") << ", "
-              << in.verification << "\n";
+    save_capture(k, pr.out);
+    t.records.push_back(o.record);
+    if (o.kind == RunOutcome::Kind::skipped)
+      std::cout << " skipped: " << o.record.note << "\n";
+    else
+      std::cout << " " << o.launches << (o.launches == 1 ? " launch" : " launches") << ", verification "
+                << o.record.verification << "\n";
   }
   std::cout << "\n";
   print_profile_table(std::cout, t.records);

@@ -15,7 +15,7 @@ namespace xpose_cli {
 struct ProfileArgs {
   std::string shape = "8192x8192";
   std::string dtype = "f64";
-  std::string kernels = "all";  // "ladder", "all" (ladder + geam) or a comma list; "auto" allowed
+  std::string kernels = "ladder,geam";  // names, "auto", "ladder" (5 rungs), "all" (ladder + geam + auto)
   std::string json_path;
   std::string ncu_path;         // empty: $XPOSE_NCU, PATH, the CUDA toolkit
   std::string save_raw_path;    // store ncu's own output, one capture per kernel (test fixtures)

@@ -2,6 +2,7 @@
 #include "profile_table.hpp"
 
 #include <iomanip>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 

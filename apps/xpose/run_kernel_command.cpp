@@ -32,7 +32,7 @@ CLI::App* add_run_kernel_command(CLI::App& app, RunKernelArgs& a) {
   cmd->add_option("--shape", a.shape, "ROWSxCOLS");
   cmd->add_option("--dtype", a.dtype, "Element type");
   cmd->add_option("--seed", a.seed, "Seed of the random input");
-  cmd->add_flag("--no-verify", a.no_verify, "Skip the check against the CPU reference");
+  cmd->add_flag("--no-verify", a.no_verify, "Skip the check against the CPU transpose");
   return cmd;
 }
 
@@ -55,9 +55,18 @@ int run_kernel(const RunKernelArgs& args) {
   desc.dtype = dtype;
   desc.rows = shape.rows;
   desc.cols = shape.cols;
+  const auto marker = [&](const std::string& rest) {
+    std::cout << kRunKernelMarker << "kernel=" << args.kernel << " | shape=" << shape.rows << "x" << shape.cols
+              << " | dtype=" << xpose::dtype_name(dtype) << " | device=" << device.name << " | " << rest
+              << std::endl;
+  };
   xpose::Plan plan;
-  if (const xpose::Status s = xpose::make_plan(plan, desc, {xpose::Backend::cuda, algorithm}); !s.ok())
-    return fail(args.kernel + ": " + s.message());
+  const xpose::Status planned = xpose::make_plan(plan, desc, {xpose::Backend::cuda, algorithm});
+  if (planned.code() == xpose::StatusCode::unsupported) {  // e.g. geam on f16: a row that says so
+    marker("skipped=" + planned.message());
+    return 0;
+  }
+  if (!planned.ok()) return fail(args.kernel + ": " + planned.message());
   const xpose::TransposeDesc& d = plan.desc();
   const std::size_t esize = xpose::dtype_size(d.dtype);
   const std::size_t in_bytes = static_cast<std::size_t>(xpose::input_span_elements(d)) * esize;
@@ -65,7 +74,7 @@ int run_kernel(const RunKernelArgs& args) {
       std::max(in_bytes, static_cast<std::size_t>(xpose::output_span_elements(d)) * esize);
 
   // Everything but the one execute() happens outside the profiler's range, so ncu sees only the kernel.
-  const std::vector<unsigned char> input = random_input(d.dtype, in_bytes, args.seed);
+  const std::vector<unsigned char> input = random_values(d.dtype, in_bytes, args.seed);
   xpose::DeviceBuffer in, out;
   const auto setup = [&]() -> xpose::Status {
     XPOSE_RETURN_IF_ERROR(in.allocate(in_bytes));
@@ -93,16 +102,16 @@ int run_kernel(const RunKernelArgs& args) {
       want.assign(out_bytes, kPoison);  // the copy baseline writes the input's layout
       std::memcpy(want.data(), input.data(), in_bytes);
     } else {
+      // The blocked CPU backend (checked against the plain-loop reference by the tests): the reference
+      // itself takes seconds at 8192x8192, once per profiled kernel.
       want.assign(out_bytes, kPoison);
       const xpose::Status s = xpose::transpose(desc, input.data(), want.data(), nullptr,
-                                               {xpose::Backend::cpu, xpose::Algorithm::cpu_reference});
-      if (!s.ok()) return fail("CPU reference: " + s.message());
+                                               {xpose::Backend::cpu, xpose::Algorithm::cpu_blocked});
+      if (!s.ok()) return fail("CPU transpose: " + s.message());
     }
     verification = got == want ? "PASSED" : "FAILED";
   }
-  std::cout << kRunKernelMarker << "kernel=" << args.kernel << " | shape=" << d.rows << "x" << d.cols
-            << " | dtype=" << xpose::dtype_name(d.dtype) << " | plan=" << plan.to_string()
-            << " | device=" << device.name << " | verification=" << verification << std::endl;
+  marker("plan=" + plan.to_string() + " | verification=" + verification);
   return verification == "FAILED" ? 1 : 0;
 }
 

@@ -45,8 +45,11 @@ inline Error event_record(Event e, Stream st) { return hipEventRecord(e, st); }
 inline Error event_synchronize(Event e) { return hipEventSynchronize(e); }
 inline Error event_elapsed_ms(float* ms, Event a, Event b) { return hipEventElapsedTime(ms, a, b); }
 // The range a profiler started with profiling off collects (ROCm marks these deprecated, still works).
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"  // once per .cu file otherwise
 inline Error profiler_start() { return hipProfilerStart(); }
 inline Error profiler_stop() { return hipProfilerStop(); }
+#pragma clang diagnostic pop
 // ROCm 6 renamed hipPointerAttribute_t::memoryType to `type`.
 inline hipMemoryType memory_type(const hipPointerAttribute_t& a) {
 #if HIP_VERSION_MAJOR >= 6

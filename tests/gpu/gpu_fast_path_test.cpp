@@ -81,7 +81,8 @@ TEST_P(GpuFastPath, MisalignedBasePointers) {
   const DType t = GetParam();
   const std::size_t e = xpose::dtype_size(t);
   const std::size_t shift = e < 16 ? e : 8;  // the smallest legal misalignment
-  for (const xpose::TransposeDesc& d : {xpose::TransposeDesc{t, 257, 1023}, xpose::TransposeDesc{t, 64, 64, 3}}) {
+  // Strides that are multiples of 16 bytes, so only the base pointers keep the fast path out.
+  for (const xpose::TransposeDesc& d : {xpose::TransposeDesc{t, 256, 1024}, xpose::TransposeDesc{t, 64, 64, 3}}) {
     const CaseData& data = case_data(d);
     const std::size_t out_bytes = data.expected_transpose.size();
     xpose::DeviceBuffer in, out;

@@ -25,7 +25,7 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
     for (int alignment : {1, 2, 4, 8, 16, 256}) {
       const Algorithm a = xpose::plan::choose_gpu_algorithm(d, alignment);
       xpose::LaunchConfig c;
-      const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, c);
+      const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, 132, c);
       EXPECT_EQ(a == Algorithm::tiled_vec, s.ok());
       if (a != Algorithm::tiled_vec) continue;
       ASSERT_GE(alignment, 16);
@@ -37,22 +37,26 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       EXPECT_GE(c.tile_cols * e, xpose::kVecMinRowBytes);
       EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e)));
       EXPECT_EQ(c.vector_bytes, 16);
-      EXPECT_GE(c.grid_x * c.tile_cols, d.cols);
-      EXPECT_GE(c.grid_y, 1);
-      EXPECT_LE(c.grid_y, 65535);
-      EXPECT_LE(c.grid_z, 65535);
+      // Persistent grid: never more blocks than tiles or than the SMs hold at once.
+      const std::int64_t tiles = d.batch * ((d.rows + c.tile_rows - 1) / c.tile_rows) *
+                                 ((d.cols + c.tile_cols - 1) / c.tile_cols);
+      EXPECT_GE(c.grid_x, 1);
+      EXPECT_LE(c.grid_x, xpose::kVecBlocksPerSm > 0 ? std::min<std::int64_t>(tiles, 132 * xpose::kVecBlocksPerSm) : tiles);
+      EXPECT_EQ(c.grid_y, 1);
     }
   }
 }
 
 TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   xpose::LaunchConfig c;
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 32, 1048576}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 32, 1048576}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 32) << "a 32-row matrix gets 32-row tiles";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols * 16, xpose::kVecMinRowBytes) << "a 3-column matrix gets the narrowest tiles";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 16, 100000}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 16, 100000}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 128) << "1-byte elements need 128 rows per tile";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1048576, 32}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_cols, 32) << "tiles no wider than the rows";
 }
 
 TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {

@@ -79,30 +79,61 @@ __device__ __forceinline__ uint4 gather_column<4>(const std::uint32_t* w, int) {
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-// Load phase: the tile's input rows, 16 bytes per access, into the swizzled tile. Chunks cut by
-// the matrix edge are copied element by element.
+// Where one tile of the flattened (batch, tile row, tile column) order lies, and how much of it
+// is inside the matrix.
+struct VecTilePos {
+  const unsigned char* src;  // input element (r0, c0) of the tile
+  unsigned char* dst;        // output element (c0, r0)
+  int rows_valid, bytes_valid;
+};
+
 template <int E, int kRowBytes>
-__device__ void vec_load_tile(const unsigned char* in, std::int64_t ld_in_bytes, int rows_valid, int bytes_valid,
-                              unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid) {
+__device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* out, const MatrixGeometry& g,
+                                        std::int64_t tiles_c, std::int64_t tile) {
   using Tile = VecTile<E, kRowBytes>;
-  uint4 v[Tile::kLoadsPerThread];
-#pragma unroll
-  for (int k = 0; k < Tile::kLoadsPerThread; ++k) {  // all loads first: more bytes in flight
-    const int idx = k * kVecThreads + tid;
-    const int r = idx / Tile::kChunksPerRow, cb = (idx % Tile::kChunksPerRow) * kVecBytes;
-    if (r < rows_valid && cb + kVecBytes <= bytes_valid)
-      v[k] = *reinterpret_cast<const uint4*>(in + r * ld_in_bytes + cb);
-  }
+  const std::int64_t tc = tile % tiles_c, rest = tile / tiles_c;
+  const std::int64_t tr = rest % g.tiles_y, b = rest / g.tiles_y;
+  const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
+  VecTilePos p;
+  p.src = in + (b * g.bs_in + r0 * g.ld_in + c0) * E;
+  p.dst = out + (b * g.bs_out + c0 * g.ld_out + r0) * E;
+  p.rows_valid = static_cast<int>(g.rows - r0 < Tile::kRows ? g.rows - r0 : Tile::kRows);
+  p.bytes_valid = static_cast<int>(g.cols - c0 < Tile::kCols ? (g.cols - c0) * E : kRowBytes);
+  return p;
+}
+
+// Load phase, first half: issue the tile's whole 16-byte chunks into registers (no wait yet, so
+// the loads fly while the previous tile is being stored).
+template <int E, int kRowBytes>
+__device__ __forceinline__ void vec_issue_loads(const VecTilePos& p, std::int64_t ld_in_bytes, int tid,
+                                                uint4 (&v)[VecTile<E, kRowBytes>::kLoadsPerThread]) {
+  using Tile = VecTile<E, kRowBytes>;
 #pragma unroll
   for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
     const int idx = k * kVecThreads + tid;
     const int r = idx / Tile::kChunksPerRow, cb = (idx % Tile::kChunksPerRow) * kVecBytes;
-    if (r >= rows_valid || cb >= bytes_valid) continue;
-    if (cb + kVecBytes <= bytes_valid) {
+    if (r < p.rows_valid && cb + kVecBytes <= p.bytes_valid)
+      v[k] = *reinterpret_cast<const uint4*>(p.src + r * ld_in_bytes + cb);
+  }
+}
+
+// Load phase, second half: the registers into the swizzled tile; chunks cut by the matrix edge are
+// copied element by element from global memory.
+template <int E, int kRowBytes>
+__device__ __forceinline__ void vec_commit_loads(const VecTilePos& p, std::int64_t ld_in_bytes, int tid,
+                                                 const uint4 (&v)[VecTile<E, kRowBytes>::kLoadsPerThread],
+                                                 unsigned char* tile /* (kRows, kRowBytes) bytes */) {
+  using Tile = VecTile<E, kRowBytes>;
+#pragma unroll
+  for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
+    const int idx = k * kVecThreads + tid;
+    const int r = idx / Tile::kChunksPerRow, cb = (idx % Tile::kChunksPerRow) * kVecBytes;
+    if (r >= p.rows_valid || cb >= p.bytes_valid) continue;
+    if (cb + kVecBytes <= p.bytes_valid) {
       *reinterpret_cast<uint4*>(tile + vec_tile_offset<E, kRowBytes>(r, cb)) = v[k];
     } else {
-      for (int b = cb; b < bytes_valid; b += E)
-        copy_element<E>(tile + vec_tile_offset<E, kRowBytes>(r, b), in + r * ld_in_bytes + b);
+      for (int b = cb; b < p.bytes_valid; b += E)
+        copy_element<E>(tile + vec_tile_offset<E, kRowBytes>(r, b), p.src + r * ld_in_bytes + b);
     }
   }
 }
@@ -151,27 +182,38 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
 }
 
 // Block (kVecThreads); tile VecTile<E, kRowBytes>::kRows x kRowBytes bytes of input, swizzled, in
-// kVecSmemBytes of shared memory. Grid (tiles of cols, tiles of rows, batch); y and z loop.
-// Needs 16-byte aligned base pointers and row/batch strides that are multiples of 16 bytes.
+// kVecSmemBytes of shared memory. Persistent: grid (blocks, 1, 1) walks the flattened
+// (batch, tile row, tile column) order, and each block loads its next tile into registers while it
+// stores the current one. Needs 16-byte aligned base pointers and row/batch strides that are
+// multiples of 16 bytes. kMinBlocks keeps registers low enough for that many blocks per SM.
 template <int E, int kRowBytes>
-__global__ void __launch_bounds__(kVecThreads)
-    tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g) {
+__global__ void __launch_bounds__(kVecThreads, kVecMinBlocksPerSm)
+    tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
+                     std::int64_t tiles_c) {
   using Tile = VecTile<E, kRowBytes>;
   alignas(16) __shared__ unsigned char tile[kVecSmemBytes];  // (kRows, kRowBytes) bytes, swizzled
-  const std::int64_t c0 = static_cast<std::int64_t>(blockIdx.x) * Tile::kCols;
-  const int bytes_valid = static_cast<int>(g.cols - c0 < Tile::kCols ? (g.cols - c0) * E : kRowBytes);
   const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
-  for (std::int64_t b = blockIdx.z; b < g.batch; b += gridDim.z) {
-    for (std::int64_t tr = blockIdx.y; tr < g.tiles_y; tr += gridDim.y) {
-      const std::int64_t r0 = tr * Tile::kRows;
-      const int rows_valid = static_cast<int>(g.rows - r0 < Tile::kRows ? g.rows - r0 : Tile::kRows);
-      const unsigned char* src = in + (b * g.bs_in + r0 * g.ld_in + c0) * E;
-      unsigned char* dst = out + (b * g.bs_out + c0 * g.ld_out + r0) * E;
-      vec_load_tile<E, kRowBytes>(src, ld_in_bytes, rows_valid, bytes_valid, tile, threadIdx.x);
-      __syncthreads();
-      vec_store_tile<E, kRowBytes>(dst, ld_out_bytes, rows_valid, bytes_valid, tile, threadIdx.x);
-      __syncthreads();  // the tile is refilled by the next iteration
+  const std::int64_t tiles = g.batch * g.tiles_y * tiles_c;
+  const int tid = threadIdx.x;
+  uint4 v[Tile::kLoadsPerThread];
+  std::int64_t t = blockIdx.x;
+  if (t >= tiles) return;
+  VecTilePos p = vec_tile_position<E, kRowBytes>(in, out, g, tiles_c, t);
+  vec_issue_loads<E, kRowBytes>(p, ld_in_bytes, tid, v);
+  for (;;) {
+    vec_commit_loads<E, kRowBytes>(p, ld_in_bytes, tid, v, tile);
+    __syncthreads();
+    const std::int64_t next = t + gridDim.x;
+    VecTilePos q{};
+    if (next < tiles) {
+      q = vec_tile_position<E, kRowBytes>(in, out, g, tiles_c, next);
+      vec_issue_loads<E, kRowBytes>(q, ld_in_bytes, tid, v);  // in flight during the stores below
     }
+    vec_store_tile<E, kRowBytes>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid);
+    if (next >= tiles) break;
+    __syncthreads();  // the tile is refilled by the next iteration
+    t = next;
+    p = q;
   }
 }
 

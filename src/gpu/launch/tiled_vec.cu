@@ -11,7 +11,7 @@ Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in,
   using Tile = VecTile<E, kRowBytes>;
   const MatrixGeometry g = make_geometry(d, ceil_div(d.rows, Tile::kRows));
   tiled_vec_kernel<E, kRowBytes><<<grid_of(c), block_of(c), 0, stream>>>(
-      static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), g);
+      static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), g, ceil_div(d.cols, Tile::kCols));
   return check_launch("tiled_vec_kernel", c, kVecSmemBytes, stream);
 }
 
