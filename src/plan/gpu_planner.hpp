@@ -13,7 +13,7 @@ namespace xpose::plan {
 // multiple of 16 bytes, so every vector access stays aligned.
 bool tiled_vec_fits(const TransposeDesc& resolved_desc, int alignment);
 
-// Widest short side that the skinny kernel takes (it loops over the short side in each thread).
+// Widest short side for which the planner picks the skinny kernel (slabs of the whole short side).
 constexpr std::int64_t kSkinnyMaxShort = 16;
 
 // The algorithm `automatic` becomes on the GPU.

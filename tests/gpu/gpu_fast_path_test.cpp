@@ -106,6 +106,28 @@ TEST_P(GpuFastPath, MisalignedBasePointers) {
   }
 }
 
+// The skinny kernel asked for by name, on every short side it is picked for and a few past it.
+TEST_P(GpuFastPath, SkinnyMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  std::vector<xpose::TransposeDesc> cases;
+  for (std::int64_t s : {1, 2, 3, 5, 8, 13, 16, 31}) {
+    cases.push_back({t, s, 40000});
+    cases.push_back({t, 40001, s});
+  }
+  cases.push_back({t, 3, 5000, 4});                // batched
+  cases.push_back({t, 4, 3000, 2, 3001, 7});       // leading dimensions
+  cases.push_back({t, 3000, 5, 3, 9, 3003, 3000 * 9 + 11, 5 * 3003 + 2});
+  for (const xpose::TransposeDesc& d : cases) {
+    const CaseData& data = case_data(d);
+    std::vector<unsigned char> got;
+    const xpose::Status s = run_on_gpu(d, Algorithm::skinny, data.input, got, data.expected_transpose.size());
+    ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
+    EXPECT_EQ(first_mismatch(got, data.expected_transpose, xpose::dtype_size(t)), -1)
+        << describe(d) << "; reproduce: " << repro(d, Algorithm::skinny, "cuda");
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuFastPath,
                          ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128),
                          [](const auto& info) { return std::string(xpose::dtype_name(info.param)); });

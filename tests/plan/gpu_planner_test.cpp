@@ -26,7 +26,9 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       const Algorithm a = xpose::plan::choose_gpu_algorithm(d, alignment);
       xpose::LaunchConfig c;
       const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, 132, c);
-      EXPECT_EQ(a == Algorithm::tiled_vec, s.ok());
+      if (!s.ok()) EXPECT_NE(a, Algorithm::tiled_vec) << "picked a kernel that cannot run";
+      if (a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort)
+        EXPECT_FALSE(s.ok()) << "passed over the fast path where it fits";
       if (a != Algorithm::tiled_vec) continue;
       ASSERT_GE(alignment, 16);
       EXPECT_EQ(d.ld_in * e % 16, 0);
@@ -62,6 +64,9 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
 TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1048576, 3}), 16), Algorithm::skinny);
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::u8, 3, 1048576}), 16), Algorithm::skinny);
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::c128, 3, 1048576}), 16), Algorithm::skinny)
+      << "a few rows: skinny even where 16-byte accesses would fit";
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::c128, 1048576, 3}), 16), Algorithm::tiled_vec);
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1001, 1003}), 16),
             Algorithm::tiled_padded);
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1024, 1024}), 8), Algorithm::tiled_padded);
