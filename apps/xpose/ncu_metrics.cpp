@@ -24,7 +24,13 @@ bool is_raw_header(const std::vector<std::string>& fields) {
 }
 
 // Metric columns are the ones with ncu's "unit__counter" names; the rest describe the launch.
-bool is_metric_column(const std::string& name) { return name.find("__") != std::string::npos; }
+// Only the counters of kCounterTable are read: ncu's raw page also carries device__/launch__
+// attributes with units of their own ("SM", "block", ...) that the table never uses.
+bool is_metric_column(const std::string& name) {
+  for (const CounterSpec& spec : kCounterTable)
+    if (name == spec.ncu_metric) return true;
+  return false;
+}
 
 struct CaptureBuilder {
   NcuCapture capture;

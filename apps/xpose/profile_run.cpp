@@ -1,6 +1,7 @@
 // Turning one ncu run's exit status and output into a profile row or the reason it failed.
 #include "profile_run.hpp"
 
+#include <initializer_list>
 #include <sstream>
 #include <vector>
 
@@ -19,9 +20,9 @@ std::string first_line_with(const std::string& text, const std::string& prefix) 
   return "";
 }
 
-// The most telling line of a failed run: run-kernel's own error, then ncu's error, then its warning.
-std::string failure_reason(const ProcessResult& run) {
-  for (const char* prefix : {"xpose run-kernel: error:", "==ERROR==", "==WARNING=="})
+// The first line of a run's output (stderr, then stdout) that starts with one of `prefixes`.
+std::string first_reason(const ProcessResult& run, std::initializer_list<const char*> prefixes) {
+  for (const char* prefix : prefixes)
     for (const std::string* text : {&run.err, &run.out}) {
       const std::string line = first_line_with(*text, prefix);
       if (!line.empty()) return line;
@@ -52,12 +53,13 @@ RunOutcome interpret_ncu_run(const std::string& kernel, const ProcessResult& run
   const bool failed_check = marker("verification") == "FAILED";
   if (cap == nullptr || cap->launches.empty() || (run.exit_code != 0 && !failed_check)) {
     o.kind = RunOutcome::Kind::failed;
-    o.error = failure_reason(run);  // an error line printed by run-kernel or ncu says it best
-    if (o.error.empty()) {
-      if (!parsed) o.error = parse_error;
-      else if (run.exit_code != 0) o.error = "ncu exited with status " + std::to_string(run.exit_code);
-      else o.error = "ncu profiled no kernel launch";
-    }
+    // An error printed by run-kernel or ncu says it best, then a parse error; ncu's warnings come
+    // last, since one (about unlocked clocks) accompanies every run, good or bad.
+    o.error = first_reason(run, {"xpose run-kernel: error:", "==ERROR=="});
+    if (o.error.empty() && !parsed) o.error = parse_error;
+    if (o.error.empty()) o.error = first_reason(run, {"==WARNING== No kernels"});
+    if (o.error.empty() && run.exit_code != 0) o.error = "ncu exited with status " + std::to_string(run.exit_code);
+    if (o.error.empty()) o.error = "ncu profiled no kernel launch";
     return o;
   }
   ProfileInput in;
