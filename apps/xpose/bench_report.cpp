@@ -86,7 +86,8 @@ xpose::Status write_json(const std::string& path, const RunContext& ctx, const s
   j["statistic"] = "median per call";
   auto& out = j["records"] = nlohmann::json::array();
   for (const auto& r : records) {
-    out.push_back({{"kernel", r.kernel},
+    out.push_back({{"case", r.case_label},
+                   {"kernel", r.kernel},
                    {"plan", r.plan},
                    {"dtype", r.dtype},
                    {"rows", r.rows},
@@ -94,6 +95,8 @@ xpose::Status write_json(const std::string& path, const RunContext& ctx, const s
                    {"batch", r.batch},
                    {"ld_in", r.ld_in},
                    {"ld_out", r.ld_out},
+                   {"batch_stride_in", r.batch_stride_in},
+                   {"batch_stride_out", r.batch_stride_out},
                    {"bytes_moved", r.bytes_moved},
                    {"time_us", r.time_us},
                    {"gbps", r.gbps},

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Markdown table of a `xpose bench --suite` JSON, with the peers of bench/peers.py beside it."""
+import argparse
+import collections
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def label_of(r):
+    shape = f"{r['batch']}x" if r["batch"] > 1 else ""
+    shape += f"{r['rows']}x{r['cols']}"
+    if r["ld_in"] != r["cols"]:
+        shape += f" ld {r['ld_in']}"
+    return f"{r['dtype']} {shape}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("suite", help="JSON written by `xpose bench --suite --json`")
+    ap.add_argument("--peers", help="JSON written by bench/peers.py in the same session")
+    args = ap.parse_args()
+
+    suite = load(args.suite)
+    cases = collections.OrderedDict()
+    for r in suite["records"]:
+        cases.setdefault(r.get("case") or label_of(r), {})[r["kernel"]] = r
+    peers = collections.defaultdict(dict)
+    if args.peers:
+        for r in load(args.peers)["records"]:
+            if r.get("gbps") and not r.get("skipped") and not r["system"].startswith("xpose") \
+                    and "memcpy" not in r["system"]:
+                peers[(r["dtype"], r["rows"], r["cols"], r["batch"], r["ld_in"])][r["system"]] = r
+
+    print(f"Device: {suite['device']['name']}; median of {suite['iters']} runs; ratios to a device-to-device "
+          "memcpy of the same bytes in the same process.\n")
+    print("| case | plan | GB/s | x memcpy | x geam | best peer (x memcpy) | verified |")
+    print("|---|---|---:|---:|---:|---|---|")
+    for label, k in cases.items():
+        fast, geam = k.get("auto"), k.get("geam")
+        if fast is None or fast["verification"] == "SKIPPED":
+            print(f"| {label} | skipped | | | | | |")
+            continue
+        plan = fast["plan"].split(" block")[0]
+        x_geam = f"{geam['time_us'] / fast['time_us']:.2f}" if geam and geam["verification"] == "PASSED" else "-"
+        key = (fast["dtype"], fast["rows"], fast["cols"], fast["batch"], fast["ld_in"])
+        best = max(peers[key].values(), key=lambda r: r["gbps"], default=None)
+        best_txt = f"{best['system']} {best['ratio_to_memcpy']:.3f}" if best else "-"
+        print(f"| {label} | `{plan}` | {fast['gbps']:.0f} | {fast['pct_of_copy'] / 100:.3f} | {x_geam} | "
+              f"{best_txt} | {fast['verification']} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
