@@ -9,17 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(cmake g++ ninja-build libgtest-dev libcli11-dev nlohmann-json3-dev)
 # ROCm installed elsewhere (/opt/rocm) brings its own hipcc: only fall back to Debian's packages.
 command -v hipcc >/dev/null 2>&1 || packages+=(hipcc libamdhip64-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "build_hip: installing ${missing[*]}"
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
-fi
+bash scripts/install_packages.sh "${packages[@]}"
 
 build_dir="${1:-build-hip}"
 shift || true

@@ -19,6 +19,12 @@ bool parse_extent(const std::string& text, std::int64_t& out) {
 
 }  // namespace
 
+bool parse_dtype_option(const std::string& text, xpose::DType& out, std::string& error) {
+  if (xpose::parse_dtype(text, out)) return true;
+  error = "--dtype '" + text + "': unknown type (known: " + xpose::dtype_names() + ")";
+  return false;
+}
+
 bool parse_shape(const std::string& text, Shape& out, std::string& error) {
   const auto x = text.find_first_of("xX");
   if (x == std::string::npos || !parse_extent(text.substr(0, x), out.rows) ||
@@ -57,10 +63,7 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
     if (!parse_shape(text, shape, error)) return false;
     o.shapes.push_back(shape);
   }
-  if (!xpose::parse_dtype(args.dtype, o.dtype)) {
-    error = "--dtype '" + args.dtype + "': unknown type (known: " + xpose::dtype_names() + ")";
-    return false;
-  }
+  if (!parse_dtype_option(args.dtype, o.dtype, error)) return false;
   if (args.backend == "auto") o.backend = xpose::Backend::automatic;
   else if (args.backend == "cuda") o.backend = xpose::Backend::cuda;
   else if (args.backend == "cpu") o.backend = xpose::Backend::cpu;

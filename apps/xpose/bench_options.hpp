@@ -42,6 +42,9 @@ struct BenchArgs {
 // Checks and converts every argument; false with a one-line message on the first bad one.
 bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string& error);
 
+// Parses a --dtype value; false with a message listing the known names.
+bool parse_dtype_option(const std::string& text, xpose::DType& out, std::string& error);
+
 // Parses "RxC" ("8192x8192"); false with a message when malformed or not positive.
 bool parse_shape(const std::string& text, Shape& out, std::string& error);
 // Parses "256,512" into square shapes.

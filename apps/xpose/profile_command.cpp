@@ -205,8 +205,7 @@ int run_profile(const ProfileArgs& args, const std::vector<std::string>& argv) {
   std::string error;
   if (!parse_shape(args.shape, shape, error)) return fail(error);
   xpose::DType dtype;
-  if (!xpose::parse_dtype(args.dtype, dtype))
-    return fail("--dtype '" + args.dtype + "': unknown type (known: " + xpose::dtype_names() + ")");
+  if (!parse_dtype_option(args.dtype, dtype, error)) return fail(error);
   std::vector<std::string> kernels;
   if (!resolve_kernels(args.kernels, kernels, error)) return fail(error);
   if (!args.from_csv_path.empty() && !args.save_raw_path.empty())

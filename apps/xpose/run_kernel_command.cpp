@@ -41,8 +41,7 @@ int run_kernel(const RunKernelArgs& args) {
   std::string error;
   if (!parse_shape(args.shape, shape, error)) return fail(error);
   xpose::DType dtype;
-  if (!xpose::parse_dtype(args.dtype, dtype))
-    return fail("--dtype '" + args.dtype + "': unknown type (known: " + xpose::dtype_names() + ")");
+  if (!parse_dtype_option(args.dtype, dtype, error)) return fail(error);
   xpose::Algorithm algorithm;
   if (!xpose::parse_algorithm(args.kernel, algorithm) || xpose::algorithm_backend(algorithm) == xpose::Backend::cpu)
     return fail("--kernel '" + args.kernel + "': not a GPU kernel name");
