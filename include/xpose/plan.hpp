@@ -26,6 +26,7 @@ enum class Algorithm {
   tiled,            // GPU: shared-memory tile TILE x TILE, keeps its bank conflicts (the lesson)
   tiled_padded,     // GPU: shared-memory tile TILE x (TILE + 1), no bank conflicts
   tiled_vec,        // GPU: 16-byte loads and stores, swizzled tile, packed 1-/2-byte elements (the fast path)
+  tiled_unaligned,  // GPU: aligned 16-byte chunks for any strides; row shifts undone in shared memory
   skinny,           // GPU: one side of a few elements: a thread per long index loops over the short side
   vendor_geam,      // GPU: cuBLAS geam (f32, f64, c64, c128 only)
   cpu_reference,    // CPU: plain loops, the test oracle

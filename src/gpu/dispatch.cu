@@ -12,6 +12,7 @@ Status configure(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& c
     case Algorithm::tiled:
     case Algorithm::tiled_padded: return configure_tiled(desc, algorithm, config);
     case Algorithm::tiled_vec: return Status(StatusCode::internal, "tiled_vec is configured by the planner");
+    case Algorithm::tiled_unaligned: return configure_tiled_unaligned(desc, config);
     case Algorithm::skinny: return configure_skinny(desc, config);
     case Algorithm::vendor_geam: return configure_geam(desc, config);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
@@ -28,6 +29,7 @@ Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig
     case Algorithm::tiled:
     case Algorithm::tiled_padded: return launch_tiled(desc, algorithm, config, in, out, s);
     case Algorithm::tiled_vec: return launch_tiled_vec(desc, config, in, out, s);
+    case Algorithm::tiled_unaligned: return launch_tiled_unaligned(desc, config, in, out, s);
     case Algorithm::skinny: return launch_skinny(desc, config, in, out, s);
     case Algorithm::vendor_geam: return launch_geam(desc, vendor_handle, in, out, s);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));

@@ -51,9 +51,13 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // A tile of a matrix a few elements tall or wide is mostly empty: stage slabs of the whole short
   // side instead. A few columns still suit tiled_vec when their rows are whole 16-byte chunks
   // (measured on an H200: c128 1048576x3 at 0.91 of memcpy), a few rows never do.
+  // Strides off the 16-byte grid (odd extents, leading dimensions) or base pointers aligned only to
+  // their element still move aligned 16-byte chunks through tiled_unaligned; only a 16-byte element
+  // on an 8-byte aligned pointer is left to the element-wise tile.
   if (d.rows <= kSkinnyMaxShort) return Algorithm::skinny;
   if (tiled_vec_fits(d, alignment)) return Algorithm::tiled_vec;
   if (d.cols <= kSkinnyMaxShort) return Algorithm::skinny;
+  if (alignment >= static_cast<int>(dtype_size(d.dtype))) return Algorithm::tiled_unaligned;
   return Algorithm::tiled_padded;
 }
 

@@ -20,6 +20,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     {Algorithm::tiled, "tiled", Backend::cuda},
     {Algorithm::tiled_padded, "tiled_padded", Backend::cuda},
     {Algorithm::tiled_vec, "tiled_vec", Backend::cuda},
+    {Algorithm::tiled_unaligned, "tiled_unaligned", Backend::cuda},
     {Algorithm::skinny, "skinny", Backend::cuda},
     {Algorithm::vendor_geam, "geam", Backend::cuda},
     {Algorithm::cpu_reference, "cpu_reference", Backend::cpu},

@@ -42,21 +42,26 @@ inline const CaseData& case_data(const xpose::TransposeDesc& d) {
 }
 
 // Plans `algorithm` for `d` on the GPU, runs it on poisoned device buffers and returns the output
-// bytes (the output span, or the input span for the copy baseline).
+// bytes (the output span, or the input span for the copy baseline). With `shift`, both buffers
+// start that many bytes past an allocation (and the plan is made for that alignment); the input
+// always ends exactly where its allocation does, so memcheck sees any read past it.
 inline xpose::Status run_on_gpu(const xpose::TransposeDesc& d, xpose::Algorithm algorithm,
                                 const std::vector<unsigned char>& input, std::vector<unsigned char>& output,
-                                std::size_t out_bytes) {
+                                std::size_t out_bytes, std::size_t shift = 0) {
   xpose::Plan plan;
-  XPOSE_RETURN_IF_ERROR(xpose::make_plan(plan, d, {xpose::Backend::cuda, algorithm}));
+  const int alignment = shift == 0 ? 0 : static_cast<int>(shift & (~shift + 1));  // lowest set bit
+  XPOSE_RETURN_IF_ERROR(xpose::make_plan(plan, d, {xpose::Backend::cuda, algorithm, alignment}));
   xpose::DeviceBuffer in, out;
-  XPOSE_RETURN_IF_ERROR(in.allocate(input.size()));
-  XPOSE_RETURN_IF_ERROR(out.allocate(out_bytes));
-  XPOSE_RETURN_IF_ERROR(xpose::copy_host_to_device(in.data(), input.data(), input.size()));
-  XPOSE_RETURN_IF_ERROR(xpose::fill_device_bytes(out.data(), kPoison, out_bytes));
-  XPOSE_RETURN_IF_ERROR(xpose::execute(plan, in.data(), out.data()));
+  XPOSE_RETURN_IF_ERROR(in.allocate(input.size() + shift));
+  XPOSE_RETURN_IF_ERROR(out.allocate(out_bytes + shift));
+  auto* in_ptr = static_cast<unsigned char*>(in.data()) + shift;
+  auto* out_ptr = static_cast<unsigned char*>(out.data()) + shift;
+  XPOSE_RETURN_IF_ERROR(xpose::copy_host_to_device(in_ptr, input.data(), input.size()));
+  XPOSE_RETURN_IF_ERROR(xpose::fill_device_bytes(out_ptr, kPoison, out_bytes));
+  XPOSE_RETURN_IF_ERROR(xpose::execute(plan, in_ptr, out_ptr));
   XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
   output.resize(out_bytes);
-  return xpose::copy_device_to_host(output.data(), out.data(), out_bytes);
+  return xpose::copy_device_to_host(output.data(), out_ptr, out_bytes);
 }
 
 }  // namespace xpose_test

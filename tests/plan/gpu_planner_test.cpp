@@ -29,6 +29,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       if (!s.ok()) EXPECT_NE(a, Algorithm::tiled_vec) << "picked a kernel that cannot run";
       if (a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort)
         EXPECT_FALSE(s.ok()) << "passed over the fast path where it fits";
+      if (a == Algorithm::tiled_unaligned)
+        EXPECT_GE(alignment, e) << "tiled_unaligned reads whole elements from element-aligned pointers";
       if (a != Algorithm::tiled_vec) continue;
       ASSERT_GE(alignment, 16);
       EXPECT_EQ(d.ld_in * e % 16, 0);
@@ -68,8 +70,13 @@ TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
       << "a few rows: skinny even where 16-byte accesses would fit";
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::c128, 1048576, 3}), 16), Algorithm::tiled_vec);
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1001, 1003}), 16),
-            Algorithm::tiled_padded);
-  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1024, 1024}), 8), Algorithm::tiled_padded);
+            Algorithm::tiled_unaligned);
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1024, 1024}), 8),
+            Algorithm::tiled_unaligned);
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::u8, 8192, 8192, 1, 8200, 8200}), 16),
+            Algorithm::tiled_unaligned);
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::c128, 1024, 1024}), 8), Algorithm::tiled_padded)
+      << "a 16-byte element on 8-byte aligned pointers cannot move in whole aligned chunks";
 }
 
 }  // namespace

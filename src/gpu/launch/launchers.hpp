@@ -23,6 +23,11 @@ Status launch_tiled(const TransposeDesc& desc, Algorithm algorithm, const Launch
 Status launch_tiled_vec(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                         rt::Stream stream);
 
+// tiled_unaligned: 16-byte chunks on both sides for any strides and element-aligned pointers
+Status configure_tiled_unaligned(const TransposeDesc& desc, LaunchConfig& config);
+Status launch_tiled_unaligned(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
+                              rt::Stream stream);
+
 // skinny: one side of at most kSkinnyMaxShort elements
 Status configure_skinny(const TransposeDesc& desc, LaunchConfig& config);
 Status launch_skinny(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,

@@ -1,0 +1,181 @@
+// The fast path where 16-byte strides are not to be had: odd extents, leading dimensions and batch
+// strides of any value, base pointers aligned only to their element. Global memory still moves in
+// aligned 16-byte chunks on both sides; the shift of each row against the 16-byte grid is undone in
+// shared memory. Each output row's 32-byte sectors belong to the tile their first byte falls in,
+// which loads the few input rows of the next tile those sectors reach into (a halo), so every
+// sector is written whole by one block: only the matrix's first and last rows go element by element.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/kernels/element.cuh"
+#include "gpu/kernels/geometry.cuh"
+
+namespace xpose::gpu {
+
+constexpr int kUnalignedThreads = 256;
+
+// A tile of kInBytes bytes per input row (kCols elements) and kOutBytes bytes per output row
+// (kRows input rows) for E-byte elements.
+template <int E, int kInBytes, int kOutBytes>
+struct UnalignedTile {
+  static constexpr int kRows = kOutBytes / E;
+  static constexpr int kCols = kInBytes / E;
+  // Rows loaded: the tile's own and the halo a sector starting in its last row reaches.
+  static constexpr int kHalo = E < 32 ? 32 / E - 1 : 0;
+  static constexpr int kLoadRows = kRows + kHalo;
+  // A run of kInBytes starting anywhere touches at most this many aligned 16-byte chunks.
+  static constexpr int kInChunks = kInBytes / 16 + 1;
+  // Sectors of one output row owned by a tile: those starting in its kOutBytes, one more for the
+  // first tile (the sector holding the row's start).
+  static constexpr int kOutSectors = kOutBytes / 32 + 1;
+  // Words per shared-memory row: the raw chunks of one input row, plus one word so that the rows of
+  // a column fall in different banks.
+  static constexpr int kPitchWords = 4 * kInChunks + 1;
+  static constexpr int kLoadItems = kLoadRows * kInChunks;
+  static constexpr int kLoadsPerThread = (kLoadItems + kUnalignedThreads - 1) / kUnalignedThreads;
+  static constexpr int kColGroups = kCols / 16;  // a warp stores 16 output rows x one sector
+  static_assert(kCols % 16 == 0 && kInBytes % 16 == 0 && kOutBytes % 16 == 0, "tile edges must be chunk multiples");
+};
+
+// One aligned 16-byte chunk of the input; where it reaches outside [lo, hi) (the matrix's first and
+// last bytes) only the bytes of [need_lo, need_hi) are read, one at a time.
+__device__ __forceinline__ uint4 load_chunk(const unsigned char* chunk, const unsigned char* lo,
+                                            const unsigned char* hi, const unsigned char* need_lo,
+                                            const unsigned char* need_hi) {
+  if (chunk >= lo && chunk + 16 <= hi) return *reinterpret_cast<const uint4*>(chunk);
+  std::uint32_t w[4] = {0, 0, 0, 0};
+#pragma unroll
+  for (int q = 0; q < 16; ++q)
+    if (chunk + q >= need_lo && chunk + q < need_hi) w[q / 4] |= static_cast<std::uint32_t>(chunk[q]) << (8 * (q % 4));
+  return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+__device__ __forceinline__ std::uint32_t word_of(const uint4& v, int i) {
+  return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
+// Element m (of 16 / E) of an output chunk, read from input row r, column byte `col_byte` of the
+// shared rows (which hold each input row as it lay in memory, shifted by `shift` bytes), placed
+// into the chunk's words.
+template <int E>
+__device__ __forceinline__ void gather_element(const std::uint32_t* row_words, int byte, int m, std::uint32_t (&w)[4]) {
+  if constexpr (E == 1) {
+    const std::uint32_t word = row_words[byte >> 2];
+    w[m / 4] |= ((word >> (8 * (byte & 3))) & 0xffu) << (8 * (m % 4));
+  } else if constexpr (E == 2) {
+    const std::uint32_t word = row_words[byte >> 2];
+    w[m / 2] |= ((word >> (8 * (byte & 2))) & 0xffffu) << (16 * (m % 2));
+  } else {
+#pragma unroll
+    for (int u = 0; u < E / 4; ++u) w[m * (E / 4) + u] = row_words[(byte >> 2) + u];
+  }
+}
+
+template <int E>
+__device__ __forceinline__ void store_element(unsigned char* dst, const std::uint32_t* row_words, int byte) {
+  if constexpr (E == 1) {
+    *dst = static_cast<unsigned char>(row_words[byte >> 2] >> (8 * (byte & 3)));
+  } else if constexpr (E == 2) {
+    *reinterpret_cast<std::uint16_t*>(dst) = static_cast<std::uint16_t>(row_words[byte >> 2] >> (8 * (byte & 2)));
+  } else {
+    // 4-byte aligned at least (validate asks min(E, 8) of the pointers), so word by word.
+#pragma unroll
+    for (int u = 0; u < E / 4; ++u) reinterpret_cast<std::uint32_t*>(dst)[u] = row_words[(byte >> 2) + u];
+  }
+}
+
+// Block (kUnalignedThreads), one tile per block; grid (tiles): the flattened (batch, tile row,
+// tile column) order. in_end is one past the input's last byte: chunks never reach past it or
+// before `in`, so no byte outside the caller's buffers is touched.
+template <int E, int kInBytes, int kOutBytes>
+__global__ void __launch_bounds__(kUnalignedThreads)
+    tiled_unaligned_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
+                           unsigned char* __restrict__ out, MatrixGeometry g, std::int64_t tiles_c) {
+  using Tile = UnalignedTile<E, kInBytes, kOutBytes>;
+  __shared__ std::uint32_t tile[Tile::kLoadRows * Tile::kPitchWords];
+  const int tid = threadIdx.x;
+
+  const std::int64_t t = blockIdx.x;
+  const std::int64_t tc = t % tiles_c, rest = t / tiles_c;
+  const std::int64_t tr = rest % g.tiles_y, b = rest / g.tiles_y;
+  const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
+  // Rows loaded (the tile's and its halo, as far as the matrix goes).
+  const int rows_valid = static_cast<int>(g.rows - r0 < Tile::kLoadRows ? g.rows - r0 : Tile::kLoadRows);
+  const int cols_valid = static_cast<int>(g.cols - c0 < Tile::kCols ? g.cols - c0 : Tile::kCols);
+  const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
+  const unsigned char* src = in + (b * g.bs_in + r0 * g.ld_in + c0) * E;
+  unsigned char* dst = out + (b * g.bs_out + c0 * g.ld_out + r0) * E;
+  // Input row r of the tile starts `shift(r)` bytes into its first aligned chunk.
+  const int shift0 = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
+  const int shift_step = static_cast<int>(ld_in_bytes & 15);
+  const int in_bytes = cols_valid * E;
+
+  // Load: the aligned chunks covering each row's bytes, as they lie, into the row's shared words.
+  uint4 v[Tile::kLoadsPerThread];
+#pragma unroll
+  for (int j = 0; j < Tile::kLoadsPerThread; ++j) {
+    const int idx = j * kUnalignedThreads + tid;
+    const int r = idx / Tile::kInChunks, k = idx % Tile::kInChunks;
+    const int shift = (shift0 + r * shift_step) & 15;
+    if (idx < Tile::kLoadItems && r < rows_valid && 16 * k < shift + in_bytes) {
+      const unsigned char* row = src + r * ld_in_bytes;
+      v[j] = load_chunk(row - shift + 16 * k, in, in_end, row, row + in_bytes);
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < Tile::kLoadsPerThread; ++j) {
+    const int idx = j * kUnalignedThreads + tid;
+    const int r = idx / Tile::kInChunks, k = idx % Tile::kInChunks;
+    const int shift = (shift0 + r * shift_step) & 15;
+    if (idx < Tile::kLoadItems && r < rows_valid && 16 * k < shift + in_bytes) {
+      // Word order rotated by k / 8 so that the 32 lanes of a row hit 32 different banks.
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int wi = (i + k / 8) & 3;
+        tile[r * Tile::kPitchWords + 4 * k + wi] = word_of(v[j], wi);
+      }
+    }
+  }
+  __syncthreads();
+
+  // Store: lane (c, half) of a warp writes half `half` of the tile's sector `sector` of output row c,
+  // so two lanes fill one sector.
+  const int lane = tid % 32, warp = tid / 32;
+  const int c_in_group = lane % 16, half = lane / 16;
+  const int out_bytes = rows_valid * E;
+  for (int item = warp; item < Tile::kColGroups * Tile::kOutSectors; item += kUnalignedThreads / 32) {
+    const int c = (item % Tile::kColGroups) * 16 + c_in_group;
+    const int sector = item / Tile::kColGroups;
+    if (c >= cols_valid) continue;
+    unsigned char* row = dst + c * ld_out_bytes;
+    const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(row) & 31);
+    // The tile's first sector starts at its first byte's sector boundary: the one before it for the
+    // first tile of the row, the one after it otherwise (the one before belongs to the tile above).
+    const int start = lead == 0 ? 0 : tr == 0 ? -lead : 32 - lead;
+    if (start + 32 * sector >= kOutBytes) continue;
+    const int first = start + 32 * sector + 16 * half;  // byte of the tile's output row; may be < 0
+    if (first + 16 <= 0 || first >= out_bytes) continue;
+    unsigned char* chunk = row + first;
+    if (first >= 0 && first + 16 <= out_bytes) {
+      std::uint32_t w[4] = {0, 0, 0, 0};
+#pragma unroll
+      for (int m = 0; m < 16 / E; ++m) {
+        const int r = first / E + m;
+        const int shift = (shift0 + r * shift_step) & 15;
+        gather_element<E>(tile + r * Tile::kPitchWords, shift + c * E, m, w);
+      }
+      *reinterpret_cast<uint4*>(chunk) = make_uint4(w[0], w[1], w[2], w[3]);
+    } else {
+      for (int m = 0; m < 16 / E; ++m) {
+        const int byte = first + m * E;
+        if (byte < 0 || byte >= out_bytes) continue;
+        const int r = byte / E;
+        const int shift = (shift0 + r * shift_step) & 15;
+        store_element<E>(chunk + m * E, tile + r * Tile::kPitchWords, shift + c * E);
+      }
+    }
+  }
+}
+
+}  // namespace xpose::gpu

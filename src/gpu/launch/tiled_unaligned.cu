@@ -1,0 +1,75 @@
+// Launcher for tiled_unaligned: one tile shape per element size, one block per tile.
+#include "gpu/kernels/tiled_unaligned.cuh"
+#include "gpu/launch/launch_common.hpp"
+#include "gpu/launch/launchers.hpp"
+
+namespace xpose::gpu {
+namespace {
+
+// Bytes per input row and per output row of a tile, per element size: 16 KiB of data per tile
+// (128 x 128 elements for 1 byte, 32 x 32 for 16), rows of 128 to 512 bytes on both sides.
+template <int E> struct UnalignedShape;
+template <> struct UnalignedShape<1> { static constexpr int kIn = 128, kOut = 128; };
+template <> struct UnalignedShape<2> { static constexpr int kIn = 256, kOut = 128; };
+template <> struct UnalignedShape<4> { static constexpr int kIn = 256, kOut = 256; };
+template <> struct UnalignedShape<8> { static constexpr int kIn = 512, kOut = 256; };
+template <> struct UnalignedShape<16> { static constexpr int kIn = 512, kOut = 512; };
+
+template <int E>
+using ShapeTile = UnalignedTile<E, UnalignedShape<E>::kIn, UnalignedShape<E>::kOut>;
+
+template <int E>
+Status configure_for_size(const TransposeDesc& d, LaunchConfig& c) {
+  using Tile = ShapeTile<E>;
+  c = LaunchConfig{};
+  c.tile_rows = Tile::kRows;
+  c.tile_cols = Tile::kCols;
+  c.pad = 1;  // one word per shared row
+  c.vector_bytes = 16;
+  c.block_x = kUnalignedThreads;
+  c.block_y = 1;
+  c.grid_x = d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kCols);
+  c.grid_y = c.grid_z = 1;
+  return Status::ok_status();
+}
+
+template <int E>
+Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  using Tile = ShapeTile<E>;
+  const auto* in_bytes = static_cast<const unsigned char*>(in);
+  const std::int64_t span = ((d.batch - 1) * d.batch_stride_in + (d.rows - 1) * d.ld_in + d.cols) * E;
+  const MatrixGeometry g = make_geometry(d, ceil_div(d.rows, Tile::kRows));
+  tiled_unaligned_kernel<E, UnalignedShape<E>::kIn, UnalignedShape<E>::kOut><<<grid_of(c), block_of(c), 0, stream>>>(
+      in_bytes, in_bytes + span, static_cast<unsigned char*>(out), g, ceil_div(d.cols, Tile::kCols));
+  return check_launch("tiled_unaligned_kernel", c, sizeof(std::uint32_t) * Tile::kLoadRows * Tile::kPitchWords, stream);
+}
+
+template <typename F>
+Status by_size(std::size_t esize, F&& f) {
+  switch (esize) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    case 16: return f(std::integral_constant<int, 16>{});
+    default: return Status(StatusCode::unsupported, "tiled_unaligned: unsupported element size");
+  }
+}
+
+}  // namespace
+
+Status configure_tiled_unaligned(const TransposeDesc& d, LaunchConfig& c) {
+  return by_size(dtype_size(d.dtype), [&](auto e) { return configure_for_size<decltype(e)::value>(d, c); });
+}
+
+Status launch_tiled_unaligned(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
+                              rt::Stream stream) {
+  // Elements are read and written whole: a 16-byte element needs 16-byte aligned pointers here.
+  const std::size_t e = dtype_size(d.dtype);
+  if (reinterpret_cast<std::uintptr_t>(in) % e != 0 || reinterpret_cast<std::uintptr_t>(out) % e != 0)
+    return Status(StatusCode::invalid_argument, "tiled_unaligned needs pointers aligned to the element size (" +
+                                                    std::to_string(e) + " bytes)");
+  return by_size(e, [&](auto size) { return launch_for_size<decltype(size)::value>(d, c, in, out, stream); });
+}
+
+}  // namespace xpose::gpu
