@@ -14,20 +14,20 @@ namespace {
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Tuning knobs for measuring alternatives on a new GPU without rebuilding (unset in normal use):
-// XPOSE_TILED_VEC_ROW_BYTES forces the tile row width, XPOSE_TILED_VEC_BLOCKS_PER_SM the
-// persistent grid (0: one block per tile).
+// XPOSE_TILED_VEC_ROW_BYTES forces the tile row width.
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
   return v != nullptr && v[0] != '\0' ? std::atoi(v) : fallback;
 }
 
-// Row width of the tile in bytes. Measured on an H200 (8192^2, bench/results/): longer contiguous
-// runs per row help both sides, and the write side most; these widths were the fastest per element
-// size (1 B: 64, 2 B: 128, 8 and 16 B: 512; 4 B, not measured, between). Narrow matrices get no
-// wider tiles than their rows, short ones wide tiles, so a tile lies mostly inside the matrix.
-int choose_row_bytes(const TransposeDesc& d) {
+// Row width of the tile in bytes. Measured at 8192^2 (H200 and H100, bench/results/): longer
+// contiguous runs per row help both sides, and the write side most; the fastest widths per element
+// size: 1 B: 128 (64 was faster only while the 1-byte kernel spilled registers), 2 B: 128,
+// 4 B: 256, 8 and 16 B: 512. Narrow matrices get no wider tiles than their rows, short ones wide
+// tiles, so a tile lies mostly inside the matrix.
+int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
-  int rb = esize == 1 ? 64 : esize == 2 ? 128 : esize == 4 ? 256 : 512;
+  int rb = esize <= 2 ? 128 : esize == 4 ? 256 : 512;
   std::int64_t row_bytes_pow2 = kVecMinRowBytes;
   while (row_bytes_pow2 < d.cols * esize && row_bytes_pow2 < 512) row_bytes_pow2 *= 2;
   rb = static_cast<int>(std::min<std::int64_t>(rb, row_bytes_pow2));
@@ -35,7 +35,7 @@ int choose_row_bytes(const TransposeDesc& d) {
   else if (d.rows <= 64) rb = std::max(rb, 256);
   const int forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0);
   if (forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
-  return std::min(rb, tiled_vec_max_row_bytes(esize));
+  return std::min(rb, tiled_vec_max_row_bytes(esize, tile_bytes));
 }
 
 }  // namespace
@@ -61,23 +61,23 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   return Algorithm::tiled_padded;
 }
 
-Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, LaunchConfig& c) {
+Status configure_tiled_vec(const TransposeDesc& d, int alignment, LaunchConfig& c) {
   if (!tiled_vec_fits(d, alignment))
     return Status(StatusCode::unsupported,
                   "tiled_vec needs 16-byte aligned pointers and leading dimensions / batch strides that are "
                   "multiples of 16 bytes");
   const int esize = static_cast<int>(dtype_size(d.dtype));
-  const int rb = choose_row_bytes(d);
+  const int tile_bytes = kVecTileBytes;
+  const int rb = choose_row_bytes(d, tile_bytes);
   c = LaunchConfig{};
   c.tile_cols = rb / esize;
-  c.tile_rows = kVecSmemBytes / rb;
+  c.tile_rows = tile_bytes / rb;
   c.swizzled = true;
   c.vector_bytes = kVecBytes;
   c.block_x = kVecThreads;
   c.block_y = 1;
   const std::int64_t tiles = d.batch * ceil_div(d.rows, c.tile_rows) * ceil_div(d.cols, c.tile_cols);
-  const int per_sm = env_int("XPOSE_TILED_VEC_BLOCKS_PER_SM", kVecBlocksPerSm);
-  c.grid_x = per_sm <= 0 ? tiles : std::min<std::int64_t>(tiles, static_cast<std::int64_t>(std::max(sm_count, 1)) * per_sm);
+  c.grid_x = tiles;  // one block per tile
   c.grid_y = 1;
   c.grid_z = 1;
   return Status::ok_status();

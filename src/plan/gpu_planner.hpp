@@ -20,7 +20,7 @@ constexpr std::int64_t kSkinnyMaxShort = 16;
 Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);
 
 // Tile, grid and vector width of tiled_vec for this descriptor; unsupported where it doesn't fit.
-// The grid is persistent: `sm_count` x kVecMinBlocksPerSm blocks (fewer when there are fewer tiles).
-Status configure_tiled_vec(const TransposeDesc& resolved_desc, int alignment, int sm_count, LaunchConfig& config);
+// One block per tile.
+Status configure_tiled_vec(const TransposeDesc& resolved_desc, int alignment, LaunchConfig& config);
 
 }  // namespace xpose::plan

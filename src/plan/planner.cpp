@@ -11,12 +11,6 @@
 namespace xpose {
 namespace {
 
-// Multiprocessors of the current device, which the persistent grids are sized by.
-int device_sm_count() {
-  DeviceInfo info;
-  return device_info(info).ok() ? info.sm_count : 0;
-}
-
 Backend choose_backend(const PlanOptions& options) {
   if (options.backend != Backend::automatic) return options.backend;
   const Backend wanted = algorithm_backend(options.algorithm);
@@ -89,8 +83,7 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
       return Status(StatusCode::no_device,
                     gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
     if (state->algorithm == Algorithm::tiled_vec)
-      XPOSE_RETURN_IF_ERROR(
-          plan::configure_tiled_vec(state->desc, state->alignment, device_sm_count(), state->config));
+      XPOSE_RETURN_IF_ERROR(plan::configure_tiled_vec(state->desc, state->alignment, state->config));
     else
       XPOSE_RETURN_IF_ERROR(gpu::configure(state->desc, state->algorithm, state->config));
     if (state->algorithm == Algorithm::vendor_geam)

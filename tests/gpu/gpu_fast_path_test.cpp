@@ -139,13 +139,20 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 3, 5000, 4});                // batched
   cases.push_back({t, 4, 3000, 2, 3001, 7});       // leading dimensions
   cases.push_back({t, 3000, 5, 3, 9, 3003, 3000 * 9 + 11, 5 * 3003 + 2});
+  cases.push_back({t, 5, 3000, 3, 3001, 5, 5 * 3001 + 3, 5 * 3000 + 1});  // odd strides, packed output rows
+  cases.push_back({t, 16, 17});
+  cases.push_back({t, 7, 100003});
+  const std::size_t e = xpose::dtype_size(t);
   for (const xpose::TransposeDesc& d : cases) {
     const CaseData& data = case_data(d);
-    std::vector<unsigned char> got;
-    const xpose::Status s = run_on_gpu(d, Algorithm::skinny, data.input, got, data.expected_transpose.size());
-    ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
-    EXPECT_EQ(first_mismatch(got, data.expected_transpose, xpose::dtype_size(t)), -1)
-        << describe(d) << "; reproduce: " << repro(d, Algorithm::skinny, "cuda");
+    for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 8}) {
+      std::vector<unsigned char> got;
+      const xpose::Status s =
+          run_on_gpu(d, Algorithm::skinny, data.input, got, data.expected_transpose.size(), shift);
+      ASSERT_TRUE(s.ok()) << describe(d) << " shifted by " << shift << ": " << s.message();
+      EXPECT_EQ(first_mismatch(got, data.expected_transpose, e), -1)
+          << describe(d) << " shifted by " << shift << "; reproduce: " << repro(d, Algorithm::skinny, "cuda");
+    }
   }
 }
 

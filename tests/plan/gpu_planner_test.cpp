@@ -25,7 +25,7 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
     for (int alignment : {1, 2, 4, 8, 16, 256}) {
       const Algorithm a = xpose::plan::choose_gpu_algorithm(d, alignment);
       xpose::LaunchConfig c;
-      const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, 132, c);
+      const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, c);
       if (!s.ok()) EXPECT_NE(a, Algorithm::tiled_vec) << "picked a kernel that cannot run";
       if (a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort)
         EXPECT_FALSE(s.ok()) << "passed over the fast path where it fits";
@@ -37,15 +37,15 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       EXPECT_EQ(d.ld_out * e % 16, 0);
       if (d.batch > 1) EXPECT_EQ(d.batch_stride_in * e % 16, 0);
       // The tile fills the shared memory and is wide and tall enough for the store phase.
-      EXPECT_EQ(c.tile_rows * c.tile_cols * e, xpose::kVecSmemBytes);
+      const std::int64_t tile_bytes = c.tile_rows * c.tile_cols * e;
+      EXPECT_EQ(tile_bytes, xpose::kVecTileBytes);
       EXPECT_GE(c.tile_cols * e, xpose::kVecMinRowBytes);
-      EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e)));
+      EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e), static_cast<int>(tile_bytes)));
       EXPECT_EQ(c.vector_bytes, 16);
-      // Persistent grid: never more blocks than tiles or than the SMs hold at once.
+      // One block per tile.
       const std::int64_t tiles = d.batch * ((d.rows + c.tile_rows - 1) / c.tile_rows) *
                                  ((d.cols + c.tile_cols - 1) / c.tile_cols);
-      EXPECT_GE(c.grid_x, 1);
-      EXPECT_LE(c.grid_x, xpose::kVecBlocksPerSm > 0 ? std::min<std::int64_t>(tiles, 132 * xpose::kVecBlocksPerSm) : tiles);
+      EXPECT_EQ(c.grid_x, tiles);
       EXPECT_EQ(c.grid_y, 1);
     }
   }
@@ -53,13 +53,13 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
 
 TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   xpose::LaunchConfig c;
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 32, 1048576}), 16, 132, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 32, 1048576}), 16, c).ok());
   EXPECT_EQ(c.tile_rows, 32) << "a 32-row matrix gets 32-row tiles";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, 132, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, c).ok());
   EXPECT_EQ(c.tile_cols * 16, xpose::kVecMinRowBytes) << "a 3-column matrix gets the narrowest tiles";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 16, 100000}), 16, 132, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 16, 100000}), 16, c).ok());
   EXPECT_EQ(c.tile_rows, 128) << "1-byte elements need 128 rows per tile";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1048576, 32}), 16, 132, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1048576, 32}), 16, c).ok());
   EXPECT_EQ(c.tile_cols, 32) << "tiles no wider than the rows";
 }
 

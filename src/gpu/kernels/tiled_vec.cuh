@@ -6,7 +6,7 @@
 
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
-#include "plan/tiled_vec_shape.hpp"  // kVecThreads, kVecSmemBytes, kVecBytes: the planner sizes grids by them
+#include "plan/tiled_vec_shape.hpp"  // kVecThreads, kVecBytes, tile sizes: the planner sizes grids by them
 
 namespace xpose::gpu {
 
@@ -15,10 +15,10 @@ namespace xpose::gpu {
 // which bank each thread touches; correctness does not depend on the hardware warp width.
 constexpr int kLaneGroup = 32;
 
-// Shape of a tile of kRowBytes bytes per input row for E-byte elements.
-template <int E, int kRowBytes>
+// Shape of a tile of kTileBytes bytes, kRowBytes bytes per input row, for E-byte elements.
+template <int E, int kRowBytes, int kTileBytes>
 struct VecTile {
-  static constexpr int kRows = kVecSmemBytes / kRowBytes;     // input rows per tile
+  static constexpr int kRows = kTileBytes / kRowBytes;        // input rows per tile
   static constexpr int kCols = kRowBytes / E;                 // input columns per tile
   static constexpr int kV = kVecBytes / E;                    // input rows per 16-byte output vector
   static constexpr int kUnit = E < 4 ? 4 : E;                 // bytes per shared-memory read
@@ -30,14 +30,14 @@ struct VecTile {
   static constexpr int kSwizzle = (kChunksPerRow < 8 ? kChunksPerRow : 8) - 1;
   static constexpr int kRowGroups = kRows / (8 * kV);         // 8 threads x kV rows each
   static constexpr int kUnitGroups = kRowBytes / kUnit / 4;   // 4 threads x one unit each
-  static constexpr int kLoadsPerThread = kVecSmemBytes / kVecBytes / kVecThreads;
+  static constexpr int kLoadsPerThread = kTileBytes / kVecBytes / kVecThreads;
   static_assert(kRowGroups >= 1 && kUnitGroups >= 1, "tile too small for this element size");
-  static_assert(kLoadsPerThread * kVecBytes * kVecThreads == kVecSmemBytes, "tile must split evenly");
+  static_assert(kLoadsPerThread * kVecBytes * kVecThreads == kTileBytes, "tile must split evenly");
 };
 
-template <int E, int kRowBytes>
+template <int E, int kRowBytes, int kTileBytes>
 __device__ __forceinline__ int vec_tile_offset(int r, int byte_col) {
-  using Tile = VecTile<E, kRowBytes>;
+  using Tile = VecTile<E, kRowBytes, kTileBytes>;
   const int chunk = (byte_col >> 4) ^ ((r / Tile::kV) & Tile::kSwizzle);
   return r * kRowBytes + (chunk << 4) + (byte_col & 15);
 }
@@ -87,10 +87,10 @@ struct VecTilePos {
   int rows_valid, bytes_valid;
 };
 
-template <int E, int kRowBytes>
+template <int E, int kRowBytes, int kTileBytes>
 __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* out, const MatrixGeometry& g,
                                         std::int64_t tiles_c, std::int64_t tile) {
-  using Tile = VecTile<E, kRowBytes>;
+  using Tile = VecTile<E, kRowBytes, kTileBytes>;
   const std::int64_t tc = tile % tiles_c, rest = tile / tiles_c;
   const std::int64_t tr = rest % g.tiles_y, b = rest / g.tiles_y;
   const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
@@ -102,12 +102,12 @@ __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* 
   return p;
 }
 
-// Load phase, first half: issue the tile's whole 16-byte chunks into registers (no wait yet, so
-// the loads fly while the previous tile is being stored).
-template <int E, int kRowBytes>
+// Load phase, first half: issue the tile's whole 16-byte chunks into registers, all before any is
+// used, so they are in flight together.
+template <int E, int kRowBytes, int kTileBytes>
 __device__ __forceinline__ void vec_issue_loads(const VecTilePos& p, std::int64_t ld_in_bytes, int tid,
-                                                uint4 (&v)[VecTile<E, kRowBytes>::kLoadsPerThread]) {
-  using Tile = VecTile<E, kRowBytes>;
+                                                uint4 (&v)[VecTile<E, kRowBytes, kTileBytes>::kLoadsPerThread]) {
+  using Tile = VecTile<E, kRowBytes, kTileBytes>;
 #pragma unroll
   for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
     const int idx = k * kVecThreads + tid;
@@ -119,21 +119,21 @@ __device__ __forceinline__ void vec_issue_loads(const VecTilePos& p, std::int64_
 
 // Load phase, second half: the registers into the swizzled tile; chunks cut by the matrix edge are
 // copied element by element from global memory.
-template <int E, int kRowBytes>
+template <int E, int kRowBytes, int kTileBytes>
 __device__ __forceinline__ void vec_commit_loads(const VecTilePos& p, std::int64_t ld_in_bytes, int tid,
-                                                 const uint4 (&v)[VecTile<E, kRowBytes>::kLoadsPerThread],
+                                                 const uint4 (&v)[VecTile<E, kRowBytes, kTileBytes>::kLoadsPerThread],
                                                  unsigned char* tile /* (kRows, kRowBytes) bytes */) {
-  using Tile = VecTile<E, kRowBytes>;
+  using Tile = VecTile<E, kRowBytes, kTileBytes>;
 #pragma unroll
   for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
     const int idx = k * kVecThreads + tid;
     const int r = idx / Tile::kChunksPerRow, cb = (idx % Tile::kChunksPerRow) * kVecBytes;
     if (r >= p.rows_valid || cb >= p.bytes_valid) continue;
     if (cb + kVecBytes <= p.bytes_valid) {
-      *reinterpret_cast<uint4*>(tile + vec_tile_offset<E, kRowBytes>(r, cb)) = v[k];
+      *reinterpret_cast<uint4*>(tile + vec_tile_offset<E, kRowBytes, kTileBytes>(r, cb)) = v[k];
     } else {
       for (int b = cb; b < p.bytes_valid; b += E)
-        copy_element<E>(tile + vec_tile_offset<E, kRowBytes>(r, b), p.src + r * ld_in_bytes + b);
+        copy_element<E>(tile + vec_tile_offset<E, kRowBytes, kTileBytes>(r, b), p.src + r * ld_in_bytes + b);
     }
   }
 }
@@ -141,10 +141,10 @@ __device__ __forceinline__ void vec_commit_loads(const VecTilePos& p, std::int64
 // Store phase: thread (t8, t4) of each group of 32 reads kV rows of one unit (kColsPerUnit input
 // columns) and writes kColsPerUnit 16-byte output vectors; the 8 t8-threads write 128 contiguous
 // bytes of each output row. Blocks cut by the matrix edge are written element by element.
-template <int E, int kRowBytes>
+template <int E, int kRowBytes, int kTileBytes>
 __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, int rows_valid, int bytes_valid,
                                const unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid) {
-  using Tile = VecTile<E, kRowBytes>;
+  using Tile = VecTile<E, kRowBytes, kTileBytes>;
   const int lane = tid % kLaneGroup, group = tid / kLaneGroup;
   const int t8 = lane % 8, t4 = lane / 8;
   constexpr int kGroups = kVecThreads / kLaneGroup;
@@ -159,15 +159,15 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
         std::uint32_t w[Tile::kV];
 #pragma unroll
         for (int i = 0; i < Tile::kV; ++i)
-          w[i] = *reinterpret_cast<const std::uint32_t*>(tile + vec_tile_offset<E, kRowBytes>(rb + i, cb));
+          w[i] = *reinterpret_cast<const std::uint32_t*>(tile + vec_tile_offset<E, kRowBytes, kTileBytes>(rb + i, cb));
 #pragma unroll
         for (int j = 0; j < Tile::kColsPerUnit; ++j) vec[j] = gather_column<E>(w, j);
       } else if constexpr (E == 8) {
-        const uint2 a = *reinterpret_cast<const uint2*>(tile + vec_tile_offset<E, kRowBytes>(rb, cb));
-        const uint2 b = *reinterpret_cast<const uint2*>(tile + vec_tile_offset<E, kRowBytes>(rb + 1, cb));
+        const uint2 a = *reinterpret_cast<const uint2*>(tile + vec_tile_offset<E, kRowBytes, kTileBytes>(rb, cb));
+        const uint2 b = *reinterpret_cast<const uint2*>(tile + vec_tile_offset<E, kRowBytes, kTileBytes>(rb + 1, cb));
         vec[0] = make_uint4(a.x, a.y, b.x, b.y);
       } else {
-        vec[0] = *reinterpret_cast<const uint4*>(tile + vec_tile_offset<E, kRowBytes>(rb, cb));
+        vec[0] = *reinterpret_cast<const uint4*>(tile + vec_tile_offset<E, kRowBytes, kTileBytes>(rb, cb));
       }
 #pragma unroll
       for (int j = 0; j < Tile::kColsPerUnit; ++j)
@@ -176,45 +176,33 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
       for (int j = 0; j < Tile::kColsPerUnit && cb + j * E < bytes_valid; ++j)
         for (int r = rb; r < rb + Tile::kV && r < rows_valid; ++r)
           copy_element<E>(out + (col0 + j) * ld_out_bytes + r * E,
-                          tile + vec_tile_offset<E, kRowBytes>(r, cb + j * E));
+                          tile + vec_tile_offset<E, kRowBytes, kTileBytes>(r, cb + j * E));
     }
   }
 }
 
-// Block (kVecThreads); tile VecTile<E, kRowBytes>::kRows x kRowBytes bytes of input, swizzled, in
-// kVecSmemBytes of shared memory. Persistent: grid (blocks, 1, 1) walks the flattened
-// (batch, tile row, tile column) order, and each block loads its next tile into registers while it
-// stores the current one. Needs 16-byte aligned base pointers and row/batch strides that are
-// multiples of 16 bytes. kMinBlocks keeps registers low enough for that many blocks per SM.
-template <int E, int kRowBytes>
+// Block (kVecThreads), one tile per block; tile VecTile<E, kRowBytes, kTileBytes>::kRows x kRowBytes
+// bytes of input, swizzled, in kTileBytes of shared memory; grid (tiles): the flattened (batch, tile
+// row, tile column) order. Needs 16-byte aligned base pointers and row/batch strides that are
+// multiples of 16 bytes. The register cap keeps kVecMinBlocksPerSm blocks per SM resident.
+// (A persistent variant that loaded the next tile while storing this one measured slower on an
+// H200 and needed registers enough to spill the 1-byte kernels: gone.)
+template <int E, int kRowBytes, int kTileBytes>
 __global__ void __launch_bounds__(kVecThreads, kVecMinBlocksPerSm)
     tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
                      std::int64_t tiles_c) {
-  using Tile = VecTile<E, kRowBytes>;
-  alignas(16) __shared__ unsigned char tile[kVecSmemBytes];  // (kRows, kRowBytes) bytes, swizzled
+  using Tile = VecTile<E, kRowBytes, kTileBytes>;
+  alignas(16) __shared__ unsigned char tile[kTileBytes];  // (kRows, kRowBytes) bytes, swizzled
   const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
-  const std::int64_t tiles = g.batch * g.tiles_y * tiles_c;
   const int tid = threadIdx.x;
-  uint4 v[Tile::kLoadsPerThread];
-  std::int64_t t = blockIdx.x;
-  if (t >= tiles) return;
-  VecTilePos p = vec_tile_position<E, kRowBytes>(in, out, g, tiles_c, t);
-  vec_issue_loads<E, kRowBytes>(p, ld_in_bytes, tid, v);
-  for (;;) {
-    vec_commit_loads<E, kRowBytes>(p, ld_in_bytes, tid, v, tile);
-    __syncthreads();
-    const std::int64_t next = t + gridDim.x;
-    VecTilePos q{};
-    if (next < tiles) {
-      q = vec_tile_position<E, kRowBytes>(in, out, g, tiles_c, next);
-      vec_issue_loads<E, kRowBytes>(q, ld_in_bytes, tid, v);  // in flight during the stores below
-    }
-    vec_store_tile<E, kRowBytes>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid);
-    if (next >= tiles) break;
-    __syncthreads();  // the tile is refilled by the next iteration
-    t = next;
-    p = q;
+  const VecTilePos p = vec_tile_position<E, kRowBytes, kTileBytes>(in, out, g, tiles_c, blockIdx.x);
+  {
+    uint4 v[Tile::kLoadsPerThread];
+    vec_issue_loads<E, kRowBytes, kTileBytes>(p, ld_in_bytes, tid, v);
+    vec_commit_loads<E, kRowBytes, kTileBytes>(p, ld_in_bytes, tid, v, tile);
   }
+  __syncthreads();
+  vec_store_tile<E, kRowBytes, kTileBytes>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid);
 }
 
 }  // namespace xpose::gpu

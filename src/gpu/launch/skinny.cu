@@ -1,5 +1,6 @@
 // Launcher for the skinny family: the direct kernel, or slabs of the whole short side in shared memory.
 #include "gpu/kernels/skinny.cuh"
+#include "gpu/kernels/skinny_rows_vec.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
 
@@ -18,11 +19,66 @@ int slab_span(const TransposeDesc& d) {
 // run faster with one thread per long-side index (measured on an H200, bench/results/).
 bool use_staged(const TransposeDesc& d) { return d.rows < d.cols && dtype_size(d.dtype) >= 4; }
 
+// A few rows with packed output rows: the output of a slab is one run, written in 16-byte chunks.
+bool use_rows_vec(const TransposeDesc& d) {
+  return d.rows < d.cols && d.rows <= kSkinnyVecMaxRows && d.ld_out == d.rows;
+}
+
+// Output bytes per slab; XPOSE_SKINNY_SLAB_BYTES overrides it to measure alternatives on a new GPU.
+int rows_vec_slab_bytes() {
+  static const int bytes = [] {
+    const char* v = std::getenv("XPOSE_SKINNY_SLAB_BYTES");
+    const int n = v != nullptr ? std::atoi(v) : 0;
+    return n >= 512 && n <= 65536 ? n : 8192;
+  }();
+  return bytes;
+}
+
+// About 8 KiB of output per slab (many blocks even for a few MiB), in whole 16-byte runs of columns.
+SkinnyVecSlab rows_vec_slab(const TransposeDesc& d) {
+  const int row_bytes = static_cast<int>(d.rows * static_cast<std::int64_t>(dtype_size(d.dtype)));
+  const int e = static_cast<int>(dtype_size(d.dtype));
+  SkinnyVecSlab s{};
+  s.span = std::max(16, rows_vec_slab_bytes() / row_bytes / 16 * 16);
+  s.halo = (32 + row_bytes - 1) / row_bytes;
+  for (;;) {  // narrower slabs until the raw rows fit the shared memory
+    s.chunks = ((s.span + s.halo) * e + 15) / 16 + 1;
+    s.pitch = 4 * s.chunks + 1;
+    if (d.rows * s.pitch <= kSkinnyVecSmemWords || s.span <= 16) break;
+    s.span -= 16;
+  }
+  const std::uint64_t rows = static_cast<std::uint64_t>(d.rows);
+  s.div_rows = rows < 2 ? 0 : static_cast<std::uint32_t>(((std::uint64_t{1} << 32) + rows - 1) / rows);
+  return s;
+}
+
+template <int E>
+Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  const SkinnyVecSlab s = rows_vec_slab(d);
+  const auto* src = static_cast<const unsigned char*>(in);
+  const std::int64_t span_bytes = ((d.batch - 1) * d.batch_stride_in + (d.rows - 1) * d.ld_in + d.cols) * E;
+  skinny_rows_vec_kernel<E><<<grid_of(c), block_of(c), 0, stream>>>(
+      src, src + span_bytes, static_cast<unsigned char*>(out), make_geometry(d, 1), s, ceil_div(d.cols, s.span));
+  return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecSmemWords, stream);
+}
+
 }  // namespace
 
 Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
   const std::int64_t short_n = std::min(d.rows, d.cols);
   const std::int64_t long_n = std::max(d.rows, d.cols);
+  if (use_rows_vec(d)) {
+    const SkinnyVecSlab s = rows_vec_slab(d);
+    c = LaunchConfig{};
+    c.vector_bytes = 16;
+    c.tile_rows = static_cast<int>(d.rows);
+    c.tile_cols = s.span;
+    c.block_x = kSkinnyVecThreads;
+    c.block_y = 1;
+    c.grid_x = d.batch * ceil_div(d.cols, s.span);
+    c.grid_y = c.grid_z = 1;
+    return Status::ok_status();
+  }
   if (!use_staged(d)) {
     c = LaunchConfig{};
     c.vector_bytes = static_cast<int>(dtype_size(d.dtype));
@@ -42,6 +98,20 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
 }
 
 Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (use_rows_vec(d)) {
+    switch (dtype_size(d.dtype)) {
+      case 1: return launch_rows_vec<1>(d, c, in, out, stream);
+      case 2: return launch_rows_vec<2>(d, c, in, out, stream);
+      case 4: return launch_rows_vec<4>(d, c, in, out, stream);
+      case 8: return launch_rows_vec<8>(d, c, in, out, stream);
+      // 16-byte elements move whole 16-byte words, which needs 16-byte aligned pointers.
+      case 16:
+        if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0)
+          return launch_rows_vec<16>(d, c, in, out, stream);
+        break;
+      default: break;
+    }
+  }
   const bool short_cols = d.cols <= d.rows;
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
     using T = decltype(tag);

@@ -6,29 +6,39 @@
 namespace xpose::gpu {
 namespace {
 
-template <int E, int kRowBytes>
+template <int E, int kRowBytes, int kTileBytes>
 Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  using Tile = VecTile<E, kRowBytes>;
+  using Tile = VecTile<E, kRowBytes, kTileBytes>;
   const MatrixGeometry g = make_geometry(d, ceil_div(d.rows, Tile::kRows));
-  tiled_vec_kernel<E, kRowBytes><<<grid_of(c), block_of(c), 0, stream>>>(
+  tiled_vec_kernel<E, kRowBytes, kTileBytes><<<grid_of(c), block_of(c), 0, stream>>>(
       static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), g, ceil_div(d.cols, Tile::kCols));
-  return check_launch("tiled_vec_kernel", c, kVecSmemBytes, stream);
+  return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
 }
 
-template <int E>
-Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+template <int E, int kTileBytes>
+Status launch_for_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  constexpr int kMax = tiled_vec_max_row_bytes(E, kTileBytes);
   switch (c.tile_cols * E) {
-    case 64: return launch_one<E, 64>(d, c, in, out, stream);
-    case 128: return launch_one<E, 128>(d, c, in, out, stream);
+    case 64: return launch_one<E, 64, kTileBytes>(d, c, in, out, stream);
+    case 128:
+      if constexpr (kMax >= 128) return launch_one<E, 128, kTileBytes>(d, c, in, out, stream);
+      break;
     case 256:
-      if constexpr (E >= 2) return launch_one<E, 256>(d, c, in, out, stream);
+      if constexpr (kMax >= 256) return launch_one<E, 256, kTileBytes>(d, c, in, out, stream);
       break;
     case 512:
-      if constexpr (E >= 4) return launch_one<E, 512>(d, c, in, out, stream);
+      if constexpr (kMax >= 512) return launch_one<E, 512, kTileBytes>(d, c, in, out, stream);
       break;
     default: break;
   }
   return Status(StatusCode::internal, "tiled_vec: no kernel for this tile width");
+}
+
+template <int E>
+Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (c.tile_rows * c.tile_cols * E != kVecTileBytes)
+    return Status(StatusCode::internal, "tiled_vec: no kernel for this tile size");
+  return launch_for_tile<E, kVecTileBytes>(d, c, in, out, stream);
 }
 
 }  // namespace

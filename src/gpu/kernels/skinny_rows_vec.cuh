@@ -1,0 +1,108 @@
+// A matrix of a few rows whose output rows are packed (ld_out == rows): the output of a slab of
+// columns is one contiguous run of bytes, so it is written as aligned 16-byte chunks whatever the
+// element size, and read as aligned 16-byte chunks of each input row, shifts undone in shared
+// memory as in tiled_unaligned.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/kernels/geometry.cuh"
+#include "gpu/kernels/tiled_unaligned.cuh"  // load_chunk, word_of, gather_element, store_element
+
+namespace xpose::gpu {
+
+constexpr int kSkinnyVecThreads = 256;
+constexpr int kSkinnyVecSmemWords = 4096;  // 16 KiB: the raw input rows of one slab
+constexpr int kSkinnyVecMaxRows = 16;
+
+// Slab geometry, computed once on the host: `span` columns per slab; each loads `span + halo`
+// columns (the halo: columns an output sector starting in the slab reaches into), as `chunks`
+// aligned 16-byte chunks per row at `pitch` words per shared row.
+struct SkinnyVecSlab {
+  int span, halo, chunks, pitch;
+  std::uint32_t div_rows;  // ceil(2^32 / rows) for rows >= 2: q / rows as a high multiply, exact for q < 2^28 / rows
+};
+
+// Column and row of element q of a slab's output run.
+__device__ __forceinline__ void run_position(unsigned q, int rows, std::uint32_t div_rows, int& c, int& r) {
+  c = rows == 1 ? static_cast<int>(q) : static_cast<int>(__umulhi(q, div_rows));
+  r = static_cast<int>(q) - c * rows;
+}
+
+template <int E>
+__global__ void __launch_bounds__(kSkinnyVecThreads)
+    skinny_rows_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
+                           unsigned char* __restrict__ out, MatrixGeometry g, SkinnyVecSlab s,
+                           std::int64_t slabs) {
+  __shared__ std::uint32_t tile[kSkinnyVecSmemWords];
+  const int tid = threadIdx.x;
+  const int rows = static_cast<int>(g.rows);
+  const std::int64_t b = blockIdx.x / slabs, c0 = (blockIdx.x % slabs) * s.span;
+  const int own_cols = static_cast<int>(g.cols - c0 < s.span ? g.cols - c0 : s.span);
+  const int load_cols = static_cast<int>(g.cols - c0 < s.span + s.halo ? g.cols - c0 : s.span + s.halo);
+  const std::int64_t ld_in_bytes = g.ld_in * E;
+  const unsigned char* src = in + (b * g.bs_in + c0) * E;
+  unsigned char* dst = out + (b * g.bs_out + c0 * rows) * E;  // ld_out == rows
+  const int in_bytes = load_cols * E;
+
+  // Load: the aligned chunks of each input row's slab, as they lie, four at a time per thread.
+  const int items = rows * s.chunks;
+  for (int base = 0; base < items; base += 4 * kSkinnyVecThreads) {
+    uint4 v[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int idx = base + j * kSkinnyVecThreads + tid;
+      const int r = idx / s.chunks, k = idx - r * s.chunks;
+      const unsigned char* row = src + r * ld_in_bytes;
+      const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(row) & 15);
+      if (idx < items && 16 * k < shift + in_bytes) v[j] = load_chunk(row - shift + 16 * k, in, in_end, row, row + in_bytes);
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int idx = base + j * kSkinnyVecThreads + tid;
+      const int r = idx / s.chunks, k = idx - r * s.chunks;
+      const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src + r * ld_in_bytes) & 15);
+      if (idx < items && 16 * k < shift + in_bytes) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const int wi = (i + k / 8) & 3;
+          tile[r * s.pitch + 4 * k + wi] = word_of(v[j], wi);
+        }
+      }
+    }
+  }
+  __syncthreads();
+
+  // Store: the slab's sectors of the output run (from the sector boundary after its first byte, or
+  // before it for the first slab), one 16-byte chunk per thread, in order.
+  const int own_bytes = own_cols * rows * E, avail_bytes = load_cols * rows * E;
+  const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(dst) & 31);
+  const int start = lead == 0 ? 0 : c0 == 0 ? -lead : 32 - lead;
+  const int chunks_out = start < own_bytes ? 2 * ((own_bytes - start + 31) / 32) : 0;
+  for (int k = tid; k < chunks_out; k += kSkinnyVecThreads) {
+    const int first = start + 16 * k;  // byte of the slab's output run; may be < 0
+    if (first + 16 <= 0 || first >= avail_bytes) continue;
+    if (first >= 0 && first + 16 <= avail_bytes) {
+      std::uint32_t w[4] = {0, 0, 0, 0};
+#pragma unroll
+      for (int m = 0; m < 16 / E; ++m) {
+        int c, r;
+        run_position(static_cast<unsigned>(first / E + m), rows, s.div_rows, c, r);
+        const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src + r * ld_in_bytes) & 15);
+        gather_element<E>(tile + r * s.pitch, shift + c * E, m, w);
+      }
+      *reinterpret_cast<uint4*>(dst + first) = make_uint4(w[0], w[1], w[2], w[3]);
+    } else {
+      for (int m = 0; m < 16 / E; ++m) {
+        const int byte = first + m * E;
+        if (byte < 0 || byte >= avail_bytes) continue;
+        int c, r;
+        run_position(static_cast<unsigned>(byte / E), rows, s.div_rows, c, r);
+        const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src + r * ld_in_bytes) & 15);
+        store_element<E>(dst + byte, tile + r * s.pitch, shift + c * E);
+      }
+    }
+  }
+}
+
+}  // namespace xpose::gpu
