@@ -13,6 +13,9 @@ namespace xpose::plan {
 // multiple of 16 bytes, so every vector access stays aligned.
 bool tiled_vec_fits(const TransposeDesc& resolved_desc, int alignment);
 
+// True when every output row (and matrix) starts on a 32-byte sector boundary, given an aligned base.
+bool output_rows_sector_aligned(const TransposeDesc& resolved_desc);
+
 // Widest short side for which the planner picks the skinny kernel (slabs of the whole short side).
 constexpr std::int64_t kSkinnyMaxShort = 16;
 

@@ -27,7 +27,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       xpose::LaunchConfig c;
       const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, c);
       if (!s.ok()) EXPECT_NE(a, Algorithm::tiled_vec) << "picked a kernel that cannot run";
-      if (a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort)
+      if (a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort &&
+          !(a == Algorithm::tiled_unaligned && !xpose::plan::output_rows_sector_aligned(d)))
         EXPECT_FALSE(s.ok()) << "passed over the fast path where it fits";
       if (a == Algorithm::tiled_unaligned)
         EXPECT_GE(alignment, e) << "tiled_unaligned reads whole elements from element-aligned pointers";
@@ -61,6 +62,25 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   EXPECT_EQ(c.tile_rows, 128) << "1-byte elements need 128 rows per tile";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1048576, 32}), 16, c).ok());
   EXPECT_EQ(c.tile_cols, 32) << "tiles no wider than the rows";
+}
+
+TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
+  using xpose::plan::choose_gpu_algorithm;
+  // 16-byte strides, but output rows starting mid-sector: 4- to 16-byte elements go to tiled_unaligned.
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f32, 8192, 8192, 1, 8196, 8196}), 16),
+            Algorithm::tiled_unaligned);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::c128, 8191, 8193}), 16), Algorithm::tiled_unaligned);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f64, 1002, 1002, 64}), 16), Algorithm::tiled_unaligned);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f64, 8192, 8192, 1, 8200, 8200}), 16), Algorithm::tiled_vec);
+  // 1- and 2-byte elements stay on tiled_vec with narrower tile rows.
+  const xpose::TransposeDesc bf16 = xpose::resolved({DType::bf16, 1000, 1000, 64});
+  EXPECT_FALSE(xpose::plan::output_rows_sector_aligned(bf16));
+  EXPECT_EQ(choose_gpu_algorithm(bf16, 16), Algorithm::tiled_vec);
+  xpose::LaunchConfig c;
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(bf16, 16, c).ok());
+  EXPECT_EQ(c.tile_cols * 2, 64);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1024, 1024}), 16, c).ok());
+  EXPECT_EQ(c.tile_cols * 2, 128);
 }
 
 TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
