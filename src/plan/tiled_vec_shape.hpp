@@ -11,10 +11,10 @@ constexpr int kVecBytes = 16;         // bytes per global load and store
 // Register cap: at least this many blocks resident per SM.
 constexpr int kVecMinBlocksPerSm = 4;
 
-// Widest tile row (bytes) an element size allows: the store phase spans 8 * (16 / esize) input rows,
-// so the tile (tile_bytes / row bytes rows) must have at least that many; 512 at most.
+// Widest tile row (bytes) an element size allows: one 16-byte output vector spans 16 / esize input
+// rows, so the tile (tile_bytes / row bytes rows) must have at least that many; 512 at most.
 constexpr int tiled_vec_max_row_bytes(int esize, int tile_bytes = kVecTileBytes) {
-  return tile_bytes * esize / 128 < 512 ? tile_bytes * esize / 128 : 512;
+  return tile_bytes * esize / 16 < 512 ? tile_bytes * esize / 16 : 512;
 }
 constexpr int kVecMinRowBytes = 64;
 

@@ -59,7 +59,7 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, c).ok());
   EXPECT_EQ(c.tile_cols * 16, xpose::kVecMinRowBytes) << "a 3-column matrix gets the narrowest tiles";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 16, 100000}), 16, c).ok());
-  EXPECT_EQ(c.tile_rows, 128) << "1-byte elements need 128 rows per tile";
+  EXPECT_EQ(c.tile_rows, 32) << "a short matrix gets the widest tile rows: 512 bytes, 32 rows of 1-byte elements";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1048576, 32}), 16, c).ok());
   EXPECT_EQ(c.tile_cols, 32) << "tiles no wider than the rows";
 }

@@ -28,10 +28,14 @@ struct VecTile {
   // column in the store phase (rows kV apart) then hit 8 different chunks, i.e. different banks,
   // while the 16-byte writes of the load phase stay whole.
   static constexpr int kSwizzle = (kChunksPerRow < 8 ? kChunksPerRow : 8) - 1;
-  static constexpr int kRowGroups = kRows / (8 * kV);         // 8 threads x kV rows each
-  static constexpr int kUnitGroups = kRowBytes / kUnit / 4;   // 4 threads x one unit each
+  // Store phase: a group of 32 threads is kRowThreads (8, fewer for tiles of few rows) threads
+  // down the rows, kV rows each, by kUnitThreads across the units.
+  static constexpr int kRowThreads = kRows / kV < 8 ? kRows / kV : 8;
+  static constexpr int kUnitThreads = kLaneGroup / kRowThreads;
+  static constexpr int kRowGroups = kRows / (kRowThreads * kV);
+  static constexpr int kUnitGroups = kRowBytes / kUnit / kUnitThreads;
   static constexpr int kLoadsPerThread = kTileBytes / kVecBytes / kVecThreads;
-  static_assert(kRowGroups >= 1 && kUnitGroups >= 1, "tile too small for this element size");
+  static_assert(kRowThreads >= 1 && kRowGroups >= 1 && kUnitGroups >= 1, "tile too small for this element size");
   static_assert(kLoadsPerThread * kVecBytes * kVecThreads == kTileBytes, "tile must split evenly");
 };
 
@@ -138,19 +142,20 @@ __device__ __forceinline__ void vec_commit_loads(const VecTilePos& p, std::int64
   }
 }
 
-// Store phase: thread (t8, t4) of each group of 32 reads kV rows of one unit (kColsPerUnit input
-// columns) and writes kColsPerUnit 16-byte output vectors; the 8 t8-threads write 128 contiguous
-// bytes of each output row. Blocks cut by the matrix edge are written element by element.
+// Store phase: thread (tr, tu) of each group of 32 reads kV rows of one unit (kColsPerUnit input
+// columns) and writes kColsPerUnit 16-byte output vectors; the kRowThreads tr-threads write
+// kRowThreads x 16 contiguous bytes of each output row. Blocks cut by the matrix edge are written
+// element by element.
 template <int E, int kRowBytes, int kTileBytes>
 __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, int rows_valid, int bytes_valid,
                                const unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid) {
   using Tile = VecTile<E, kRowBytes, kTileBytes>;
   const int lane = tid % kLaneGroup, group = tid / kLaneGroup;
-  const int t8 = lane % 8, t4 = lane / 8;
+  const int tr = lane % Tile::kRowThreads, tu = lane / Tile::kRowThreads;
   constexpr int kGroups = kVecThreads / kLaneGroup;
   for (int s = group; s < Tile::kRowGroups * Tile::kUnitGroups; s += kGroups) {
-    const int rb = (s % Tile::kRowGroups) * 8 * Tile::kV + t8 * Tile::kV;  // first input row of the block
-    const int cb = ((s / Tile::kRowGroups) * 4 + t4) * Tile::kUnit;        // byte column of the unit
+    const int rb = ((s % Tile::kRowGroups) * Tile::kRowThreads + tr) * Tile::kV;      // first input row of the block
+    const int cb = ((s / Tile::kRowGroups) * Tile::kUnitThreads + tu) * Tile::kUnit;  // byte column of the unit
     if (rb >= rows_valid || cb >= bytes_valid) continue;
     const int col0 = cb / E;  // first input column of the unit = first output row
     if (rb + Tile::kV <= rows_valid && cb + Tile::kUnit <= bytes_valid) {
