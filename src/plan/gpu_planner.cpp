@@ -14,7 +14,7 @@ namespace {
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // Tuning knobs for measuring alternatives on a new GPU without rebuilding (unset in normal use):
-// XPOSE_TILED_VEC_ROW_BYTES forces the tile row width.
+// XPOSE_TILED_VEC_ROW_BYTES forces the tile row width, XPOSE_TILED_VEC_TILE_BYTES the tile size.
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
   return v != nullptr && v[0] != '\0' ? std::atoi(v) : fallback;
@@ -81,7 +81,10 @@ Status configure_tiled_vec(const TransposeDesc& d, int alignment, LaunchConfig& 
                   "tiled_vec needs 16-byte aligned pointers and leading dimensions / batch strides that are "
                   "multiples of 16 bytes");
   const int esize = static_cast<int>(dtype_size(d.dtype));
-  const int tile_bytes = kVecTileBytes;
+  const std::int64_t bytes = d.batch * d.rows * d.cols * esize;
+  int tile_bytes = bytes < kVecSmallMatrixBytes ? kVecTileBytesSmall : kVecTileBytes;
+  const int forced_tile = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
+  if (forced_tile == kVecTileBytesSmall || forced_tile == kVecTileBytes) tile_bytes = forced_tile;
   const int rb = choose_row_bytes(d, tile_bytes);
   c = LaunchConfig{};
   c.tile_cols = rb / esize;

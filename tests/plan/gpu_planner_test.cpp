@@ -39,7 +39,9 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       if (d.batch > 1) EXPECT_EQ(d.batch_stride_in * e % 16, 0);
       // The tile fills the shared memory and is wide and tall enough for the store phase.
       const std::int64_t tile_bytes = c.tile_rows * c.tile_cols * e;
-      EXPECT_EQ(tile_bytes, xpose::kVecTileBytes);
+      EXPECT_EQ(tile_bytes, d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ? xpose::kVecTileBytesSmall
+                                                                                      : xpose::kVecTileBytes);
+      EXPECT_GE(c.tile_rows * e, 16) << "one 16-byte output vector spans 16 / e tile rows";
       EXPECT_GE(c.tile_cols * e, xpose::kVecMinRowBytes);
       EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e), static_cast<int>(tile_bytes)));
       EXPECT_EQ(c.vector_bytes, 16);
@@ -59,7 +61,8 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, c).ok());
   EXPECT_EQ(c.tile_cols * 16, xpose::kVecMinRowBytes) << "a 3-column matrix gets the narrowest tiles";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 16, 100000}), 16, c).ok());
-  EXPECT_EQ(c.tile_rows, 32) << "a short matrix gets the widest tile rows: 512 bytes, 32 rows of 1-byte elements";
+  EXPECT_EQ(c.tile_cols, 512) << "a short matrix gets the widest tile rows";
+  EXPECT_EQ(c.tile_rows, 16) << "a small matrix gets half-size tiles: 8 KiB, 16 rows of 512 bytes";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1048576, 32}), 16, c).ok());
   EXPECT_EQ(c.tile_cols, 32) << "tiles no wider than the rows";
 }

@@ -36,9 +36,11 @@ Status launch_for_tile(const TransposeDesc& d, const LaunchConfig& c, const void
 
 template <int E>
 Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  if (c.tile_rows * c.tile_cols * E != kVecTileBytes)
-    return Status(StatusCode::internal, "tiled_vec: no kernel for this tile size");
-  return launch_for_tile<E, kVecTileBytes>(d, c, in, out, stream);
+  switch (c.tile_rows * c.tile_cols * E) {
+    case kVecTileBytesSmall: return launch_for_tile<E, kVecTileBytesSmall>(d, c, in, out, stream);
+    case kVecTileBytes: return launch_for_tile<E, kVecTileBytes>(d, c, in, out, stream);
+    default: return Status(StatusCode::internal, "tiled_vec: no kernel for this tile size");
+  }
 }
 
 }  // namespace
