@@ -5,9 +5,7 @@
 #include <ctime>
 #include <fstream>
 
-#ifndef XPOSE_GIT_COMMIT
-#define XPOSE_GIT_COMMIT "unknown"
-#endif
+#include "git_commit.inc"  // XPOSE_GIT_COMMIT, written at build time (cmake/git_commit.cmake)
 
 namespace xpose_cli {
 namespace {
