@@ -750,7 +750,11 @@ def plot(doc, path):
 # ---------------------------------------------------------------------------------------------------
 # Driver
 
-def git_commit():
+def git_commit(xpose_commit=None):
+    """The commit this run measured: the xpose build's own stamp when there is one (a copy of the tree
+    on a GPU machine may carry a stale .git), else the checkout's HEAD."""
+    if xpose_commit and xpose_commit != "unknown":
+        return xpose_commit
     try:
         return subprocess.check_output(["git", "-C", REPO, "rev-parse", "HEAD"], stderr=subprocess.DEVNULL,
                                        text=True).strip()
@@ -779,7 +783,7 @@ def run(args):
     doc = {
         "schema_version": SCHEMA_VERSION,
         "tool": "bench/peers.py",
-        "git_commit": git_commit(),
+        "git_commit": git_commit(xdoc.get("git_commit")),
         "timestamp_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "argv": sys.argv,
         "device": dev,
