@@ -14,6 +14,9 @@
 namespace xpose::gpu {
 
 constexpr int kUnalignedThreads = 256;
+// Threads that store 16 output rows x one 32-byte sector together (16 rows x 2 halves). A mapping
+// choice, not the hardware warp width: correct for any width, and a 64-wide wavefront simply takes two.
+constexpr int kSectorLaneGroup = 32;
 
 // A tile of kInBytes bytes per input row (kCols elements) and kOutBytes bytes per output row
 // (kRows input rows) for E-byte elements.
@@ -55,9 +58,9 @@ __device__ __forceinline__ std::uint32_t word_of(const uint4& v, int i) {
   return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
 }
 
-// Element m (of 16 / E) of an output chunk, read from input row r, column byte `col_byte` of the
-// shared rows (which hold each input row as it lay in memory, shifted by `shift` bytes), placed
-// into the chunk's words.
+// Element m (of 16 / E) of an output chunk, read at byte `byte` of its input row's shared words
+// (which hold the row as it lay in memory, so `byte` counts the row's shift in), placed into the
+// chunk's words.
 template <int E>
 __device__ __forceinline__ void gather_element(const std::uint32_t* row_words, int byte, int m, std::uint32_t (&w)[4]) {
   if constexpr (E == 1) {
@@ -141,10 +144,10 @@ __global__ void __launch_bounds__(kUnalignedThreads)
 
   // Store: lane (c, half) of a warp writes half `half` of the tile's sector `sector` of output row c,
   // so two lanes fill one sector.
-  const int lane = tid % 32, warp = tid / 32;
+  const int lane = tid % kSectorLaneGroup, group = tid / kSectorLaneGroup;
   const int c_in_group = lane % 16, half = lane / 16;
   const int out_bytes = rows_valid * E;
-  for (int item = warp; item < Tile::kColGroups * Tile::kOutSectors; item += kUnalignedThreads / 32) {
+  for (int item = group; item < Tile::kColGroups * Tile::kOutSectors; item += kUnalignedThreads / kSectorLaneGroup) {
     const int c = (item % Tile::kColGroups) * 16 + c_in_group;
     const int sector = item / Tile::kColGroups;
     if (c >= cols_valid) continue;
