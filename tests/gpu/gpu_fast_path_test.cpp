@@ -44,6 +44,17 @@ std::vector<xpose::TransposeDesc> fast_cases(DType t) {
   return v;
 }
 
+// Runs `algorithm` on `d` with both buffers `shift` bytes past an allocation and checks every
+// element against the CPU reference (call through ASSERT_NO_FATAL_FAILURE).
+void expect_matches_reference(const xpose::TransposeDesc& d, Algorithm algorithm, std::size_t shift) {
+  const CaseData& data = case_data(d);
+  std::vector<unsigned char> got;
+  const xpose::Status s = run_on_gpu(d, algorithm, data.input, got, data.expected_transpose.size(), shift);
+  ASSERT_TRUE(s.ok()) << describe(d) << " shifted by " << shift << ": " << s.message();
+  EXPECT_EQ(first_mismatch(got, data.expected_transpose, xpose::dtype_size(d.dtype)), -1)
+      << describe(d) << " shifted by " << shift << "; reproduce: " << repro(d, algorithm, "cuda");
+}
+
 class GpuFastPath : public ::testing::TestWithParam<DType> {};
 
 // Automatic planning on 16-byte aligned buffers: tiled_vec wherever the strides allow it.
@@ -114,17 +125,9 @@ TEST_P(GpuFastPath, TiledUnalignedMatchesReference) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const std::size_t e = xpose::dtype_size(t);
-  for (const xpose::TransposeDesc& d : fast_cases(t)) {
-    const CaseData& data = case_data(d);
-    for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 0, e < 8 ? 8 - e : 0}) {
-      std::vector<unsigned char> got;
-      const xpose::Status s =
-          run_on_gpu(d, Algorithm::tiled_unaligned, data.input, got, data.expected_transpose.size(), shift);
-      ASSERT_TRUE(s.ok()) << describe(d) << " shifted by " << shift << ": " << s.message();
-      EXPECT_EQ(first_mismatch(got, data.expected_transpose, e), -1)
-          << describe(d) << " shifted by " << shift << "; reproduce: " << repro(d, Algorithm::tiled_unaligned, "cuda");
-    }
-  }
+  for (const xpose::TransposeDesc& d : fast_cases(t))
+    for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 0, e < 8 ? 8 - e : 0})
+      ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, shift));
 }
 
 // The skinny kernel asked for by name, on every short side it is picked for and a few past it.
@@ -143,17 +146,9 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 16, 17});
   cases.push_back({t, 7, 100003});
   const std::size_t e = xpose::dtype_size(t);
-  for (const xpose::TransposeDesc& d : cases) {
-    const CaseData& data = case_data(d);
-    for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 8}) {
-      std::vector<unsigned char> got;
-      const xpose::Status s =
-          run_on_gpu(d, Algorithm::skinny, data.input, got, data.expected_transpose.size(), shift);
-      ASSERT_TRUE(s.ok()) << describe(d) << " shifted by " << shift << ": " << s.message();
-      EXPECT_EQ(first_mismatch(got, data.expected_transpose, e), -1)
-          << describe(d) << " shifted by " << shift << "; reproduce: " << repro(d, Algorithm::skinny, "cuda");
-    }
-  }
+  for (const xpose::TransposeDesc& d : cases)
+    for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 8})
+      ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
 }
 
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuFastPath,

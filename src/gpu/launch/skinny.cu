@@ -57,9 +57,8 @@ template <int E>
 Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   const SkinnyVecSlab s = rows_vec_slab(d);
   const auto* src = static_cast<const unsigned char*>(in);
-  const std::int64_t span_bytes = ((d.batch - 1) * d.batch_stride_in + (d.rows - 1) * d.ld_in + d.cols) * E;
   skinny_rows_vec_kernel<E><<<grid_of(c), block_of(c), 0, stream>>>(
-      src, src + span_bytes, static_cast<unsigned char*>(out), make_geometry(d, 1), s, ceil_div(d.cols, s.span));
+      src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), make_geometry(d, 1), s, ceil_div(d.cols, s.span));
   return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecSmemWords, stream);
 }
 
@@ -99,20 +98,13 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
 }
 
 Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  if (use_rows_vec(d)) {
-    switch (dtype_size(d.dtype)) {
-      case 1: return launch_rows_vec<1>(d, c, in, out, stream);
-      case 2: return launch_rows_vec<2>(d, c, in, out, stream);
-      case 4: return launch_rows_vec<4>(d, c, in, out, stream);
-      case 8: return launch_rows_vec<8>(d, c, in, out, stream);
-      // 16-byte elements move whole 16-byte words, which needs 16-byte aligned pointers.
-      case 16:
-        if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0)
-          return launch_rows_vec<16>(d, c, in, out, stream);
-        break;
-      default: break;
-    }
-  }
+  // 16-byte elements move as whole 16-byte words there, which needs 16-byte aligned pointers; on
+  // 8-byte aligned ones they take the staged kernel below (its loops cover any grid).
+  const bool words_aligned = (reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16 == 0;
+  if (use_rows_vec(d) && (dtype_size(d.dtype) < 16 || words_aligned))
+    return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
+      return launch_rows_vec<sizeof(decltype(tag))>(d, c, in, out, stream);
+    });
   const bool short_cols = d.cols <= d.rows;
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
     using T = decltype(tag);

@@ -37,29 +37,18 @@ template <int E>
 Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   using Tile = ShapeTile<E>;
   const auto* in_bytes = static_cast<const unsigned char*>(in);
-  const std::int64_t span = ((d.batch - 1) * d.batch_stride_in + (d.rows - 1) * d.ld_in + d.cols) * E;
+  const std::int64_t span = input_span_elements(d) * E;
   const MatrixGeometry g = make_geometry(d, ceil_div(d.rows, Tile::kRows));
   tiled_unaligned_kernel<E, UnalignedShape<E>::kIn, UnalignedShape<E>::kOut><<<grid_of(c), block_of(c), 0, stream>>>(
       in_bytes, in_bytes + span, static_cast<unsigned char*>(out), g, ceil_div(d.cols, Tile::kCols));
   return check_launch("tiled_unaligned_kernel", c, sizeof(std::uint32_t) * Tile::kLoadRows * Tile::kPitchWords, stream);
 }
 
-template <typename F>
-Status by_size(std::size_t esize, F&& f) {
-  switch (esize) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 4: return f(std::integral_constant<int, 4>{});
-    case 8: return f(std::integral_constant<int, 8>{});
-    case 16: return f(std::integral_constant<int, 16>{});
-    default: return Status(StatusCode::unsupported, "tiled_unaligned: unsupported element size");
-  }
-}
-
 }  // namespace
 
 Status configure_tiled_unaligned(const TransposeDesc& d, LaunchConfig& c) {
-  return by_size(dtype_size(d.dtype), [&](auto e) { return configure_for_size<decltype(e)::value>(d, c); });
+  return dispatch_element_size(dtype_size(d.dtype),
+                               [&](auto tag) { return configure_for_size<sizeof(decltype(tag))>(d, c); });
 }
 
 Status launch_tiled_unaligned(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
@@ -69,7 +58,7 @@ Status launch_tiled_unaligned(const TransposeDesc& d, const LaunchConfig& c, con
   if (reinterpret_cast<std::uintptr_t>(in) % e != 0 || reinterpret_cast<std::uintptr_t>(out) % e != 0)
     return Status(StatusCode::invalid_argument, "tiled_unaligned needs pointers aligned to the element size (" +
                                                     std::to_string(e) + " bytes)");
-  return by_size(e, [&](auto size) { return launch_for_size<decltype(size)::value>(d, c, in, out, stream); });
+  return dispatch_element_size(e, [&](auto tag) { return launch_for_size<sizeof(decltype(tag))>(d, c, in, out, stream); });
 }
 
 }  // namespace xpose::gpu
