@@ -143,12 +143,28 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 4, 3000, 2, 3001, 7});       // leading dimensions
   cases.push_back({t, 3000, 5, 3, 9, 3003, 3000 * 9 + 11, 5 * 3003 + 2});
   cases.push_back({t, 5, 3000, 3, 3001, 5, 5 * 3001 + 3, 5 * 3000 + 1});  // odd strides, packed output rows
+  cases.push_back({t, 3000, 5, 3, 5, 3003, 3000 * 5 + 11, 5 * 3003 + 2});  // packed input rows, odd output strides
+  cases.push_back({t, 100003, 7});                 // many slabs, the last one short
+  cases.push_back({t, 33, 3, 2, 3, 35, 33 * 3 + 1, 3 * 35 + 5});  // less than one slab
   cases.push_back({t, 16, 17});
   cases.push_back({t, 7, 100003});
   const std::size_t e = xpose::dtype_size(t);
   for (const xpose::TransposeDesc& d : cases)
     for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 8})
       ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
+}
+
+// A few columns of packed input rows move in 16-byte chunks (up to 4-byte elements: 8-byte ones ran
+// faster element by element on an H200, 16-byte ones take tiled_vec where they can), and so do a few
+// rows whose output rows are packed.
+TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 1048575, 3}, {Backend::cuda, Algorithm::skinny}).ok());
+  if (xpose::dtype_size(t) <= 4) EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048575}, {Backend::cuda, Algorithm::skinny}).ok());
+  EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
 }
 
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuFastPath,

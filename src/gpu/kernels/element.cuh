@@ -17,4 +17,11 @@ template <> struct ElementStorage<4> { using type = std::uint32_t; };
 template <> struct ElementStorage<8> { using type = std::uint64_t; };
 template <> struct ElementStorage<16> { using type = Bytes16; };
 
+// One E-byte element from src to dst, both aligned to min(E, 8) bytes.
+template <int E>
+__device__ __forceinline__ void copy_element(unsigned char* dst, const unsigned char* src) {
+  using T = typename ElementStorage<E>::type;
+  *reinterpret_cast<T*>(dst) = *reinterpret_cast<const T*>(src);
+}
+
 }  // namespace xpose::gpu

@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
         int c, r;
         run_position(static_cast<unsigned>(first / E + m), rows, s.div_rows, c, r);
         const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src + r * ld_in_bytes) & 15);
-        gather_element<E>(tile + r * s.pitch, shift + c * E, m, w);
+        gather_element<E>(reinterpret_cast<const unsigned char*>(tile + r * s.pitch) + shift + c * E, m, w);
       }
       *reinterpret_cast<uint4*>(dst + first) = make_uint4(w[0], w[1], w[2], w[3]);
     } else {
@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
         int c, r;
         run_position(static_cast<unsigned>(byte / E), rows, s.div_rows, c, r);
         const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src + r * ld_in_bytes) & 15);
-        store_element<E>(dst + byte, tile + r * s.pitch, shift + c * E);
+        store_element<E>(dst + byte, reinterpret_cast<const unsigned char*>(tile + r * s.pitch) + shift + c * E);
       }
     }
   }

@@ -14,6 +14,11 @@
 namespace xpose::gpu {
 
 constexpr int kUnalignedThreads = 256;
+// Register cap: blocks resident per SM. Measured on an H200 (8191x8193): five blocks make 4- and
+// 8-byte elements 7% faster (f32 0.76 -> 0.81 of memcpy, f64 0.78 -> 0.83); 1- and 2-byte ones
+// spill at five and run best at four (u8 0.60 against 0.57, bf16 0.67 against 0.61); without a cap
+// they took up to 82 registers, three blocks.
+constexpr int unaligned_min_blocks_per_sm(int element_bytes) { return element_bytes >= 4 ? 5 : 4; }
 // Threads that store 16 output rows x one 32-byte sector together (16 rows x 2 halves). A mapping
 // choice, not the hardware warp width: correct for any width, and a 64-wide wavefront simply takes two.
 constexpr int kSectorLaneGroup = 32;
@@ -32,9 +37,12 @@ struct UnalignedTile {
   // Sectors of one output row owned by a tile: those starting in its kOutBytes, one more for the
   // first tile (the sector holding the row's start).
   static constexpr int kOutSectors = kOutBytes / 32 + 1;
-  // Words per shared-memory row: the raw chunks of one input row, plus one word so that the rows of
-  // a column fall in different banks.
-  static constexpr int kPitchWords = 4 * kInChunks + 1;
+  // Words per shared-memory row: the 4-word margin of raw_row_words, the raw chunks of one input
+  // row, and padding. The padding was picked by counting bank
+  // conflicts of both phases over a dozen (ld_in, ld_out) pairs (bench/smem_banks.py): for 4-byte
+  // elements 4 words make the store phase conflict-free (2 wavefronts per read with 1), for 2-byte
+  // elements 1 word halves them on odd strides.
+  static constexpr int kPitchWords = 4 * kInChunks + 4 + (E == 4 ? 4 : 1);
   static constexpr int kLoadItems = kLoadRows * kInChunks;
   static constexpr int kLoadsPerThread = (kLoadItems + kUnalignedThreads - 1) / kUnalignedThreads;
   static constexpr int kColGroups = kCols / 16;  // a warp stores 16 output rows x one sector
@@ -54,37 +62,50 @@ __device__ __forceinline__ uint4 load_chunk(const unsigned char* chunk, const un
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
+// Shared-memory rows of raw input chunks. A row whose data starts `shift` bytes into its first
+// chunk is stored shift / 4 words early, behind a 4-word margin: its element x then lies at byte
+// 16 + shift % 4 + x * E of the row's slot whatever the shift, so rows of one column stay in step
+// across the banks.
+__device__ __forceinline__ std::uint32_t* raw_row_words(std::uint32_t* tile, int pitch_words, int r, int shift) {
+  return tile + r * pitch_words + 4 - (shift >> 2);
+}
+// The row's first element (its data start), as bytes.
+__device__ __forceinline__ const unsigned char* raw_row_data(const std::uint32_t* tile, int pitch_words, int r,
+                                                             int shift) {
+  return reinterpret_cast<const unsigned char*>(tile + r * pitch_words + 4) + (shift & 3);
+}
+
 __device__ __forceinline__ std::uint32_t word_of(const uint4& v, int i) {
   return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
 }
 
-// Element m (of 16 / E) of an output chunk, read at byte `byte` of its input row's shared words
-// (which hold the row as it lay in memory, so `byte` counts the row's shift in), placed into the
-// chunk's words.
+// Element m (of 16 / E) of an output chunk, read at `p` in shared memory (aligned to min(E, 4)),
+// placed into the chunk's words. 1- and 2-byte elements are read as bytes and halfwords: no
+// shifting and masking of a whole word.
 template <int E>
-__device__ __forceinline__ void gather_element(const std::uint32_t* row_words, int byte, int m, std::uint32_t (&w)[4]) {
+__device__ __forceinline__ void gather_element(const unsigned char* p, int m, std::uint32_t (&w)[4]) {
   if constexpr (E == 1) {
-    const std::uint32_t word = row_words[byte >> 2];
-    w[m / 4] |= ((word >> (8 * (byte & 3))) & 0xffu) << (8 * (m % 4));
+    w[m / 4] |= static_cast<std::uint32_t>(*p) << (8 * (m % 4));
   } else if constexpr (E == 2) {
-    const std::uint32_t word = row_words[byte >> 2];
-    w[m / 2] |= ((word >> (8 * (byte & 2))) & 0xffffu) << (16 * (m % 2));
+    w[m / 2] |= static_cast<std::uint32_t>(*reinterpret_cast<const std::uint16_t*>(p)) << (16 * (m % 2));
   } else {
 #pragma unroll
-    for (int u = 0; u < E / 4; ++u) w[m * (E / 4) + u] = row_words[(byte >> 2) + u];
+    for (int u = 0; u < E / 4; ++u) w[m * (E / 4) + u] = reinterpret_cast<const std::uint32_t*>(p)[u];
   }
 }
 
+// One element from shared `p` to global `dst` (4-byte aligned at least for 4- to 16-byte elements:
+// validate asks min(E, 8) of the pointers), word by word.
 template <int E>
-__device__ __forceinline__ void store_element(unsigned char* dst, const std::uint32_t* row_words, int byte) {
+__device__ __forceinline__ void store_element(unsigned char* dst, const unsigned char* p) {
   if constexpr (E == 1) {
-    *dst = static_cast<unsigned char>(row_words[byte >> 2] >> (8 * (byte & 3)));
+    *dst = *p;
   } else if constexpr (E == 2) {
-    *reinterpret_cast<std::uint16_t*>(dst) = static_cast<std::uint16_t>(row_words[byte >> 2] >> (8 * (byte & 2)));
+    *reinterpret_cast<std::uint16_t*>(dst) = *reinterpret_cast<const std::uint16_t*>(p);
   } else {
-    // 4-byte aligned at least (validate asks min(E, 8) of the pointers), so word by word.
 #pragma unroll
-    for (int u = 0; u < E / 4; ++u) reinterpret_cast<std::uint32_t*>(dst)[u] = row_words[(byte >> 2) + u];
+    for (int u = 0; u < E / 4; ++u)
+      reinterpret_cast<std::uint32_t*>(dst)[u] = reinterpret_cast<const std::uint32_t*>(p)[u];
   }
 }
 
@@ -92,7 +113,7 @@ __device__ __forceinline__ void store_element(unsigned char* dst, const std::uin
 // tile column) order. in_end is one past the input's last byte: chunks never reach past it or
 // before `in`, so no byte outside the caller's buffers is touched.
 template <int E, int kInBytes, int kOutBytes>
-__global__ void __launch_bounds__(kUnalignedThreads)
+__global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm(E))
     tiled_unaligned_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, std::int64_t tiles_c) {
   using Tile = UnalignedTile<E, kInBytes, kOutBytes>;
@@ -136,7 +157,7 @@ __global__ void __launch_bounds__(kUnalignedThreads)
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const int wi = (i + k / 8) & 3;
-        tile[r * Tile::kPitchWords + 4 * k + wi] = word_of(v[j], wi);
+        raw_row_words(tile, Tile::kPitchWords, r, shift)[4 * k + wi] = word_of(v[j], wi);
       }
     }
   }
@@ -166,7 +187,7 @@ __global__ void __launch_bounds__(kUnalignedThreads)
       for (int m = 0; m < 16 / E; ++m) {
         const int r = first / E + m;
         const int shift = (shift0 + r * shift_step) & 15;
-        gather_element<E>(tile + r * Tile::kPitchWords, shift + c * E, m, w);
+        gather_element<E>(raw_row_data(tile, Tile::kPitchWords, r, shift) + c * E, m, w);
       }
       *reinterpret_cast<uint4*>(chunk) = make_uint4(w[0], w[1], w[2], w[3]);
     } else {
@@ -175,7 +196,7 @@ __global__ void __launch_bounds__(kUnalignedThreads)
         if (byte < 0 || byte >= out_bytes) continue;
         const int r = byte / E;
         const int shift = (shift0 + r * shift_step) & 15;
-        store_element<E>(chunk + m * E, tile + r * Tile::kPitchWords, shift + c * E);
+        store_element<E>(chunk + m * E, raw_row_data(tile, Tile::kPitchWords, r, shift) + c * E);
       }
     }
   }

@@ -46,12 +46,6 @@ __device__ __forceinline__ int vec_tile_offset(int r, int byte_col) {
   return r * kRowBytes + (chunk << 4) + (byte_col & 15);
 }
 
-template <int E>
-__device__ __forceinline__ void copy_element(unsigned char* dst, const unsigned char* src) {
-  using T = typename ElementStorage<E>::type;
-  *reinterpret_cast<T*>(dst) = *reinterpret_cast<const T*>(src);
-}
-
 // Builds the 16-byte output vector for input column j of a unit from kV words read down the rows.
 template <int E>
 __device__ __forceinline__ uint4 gather_column(const std::uint32_t* w, int j);

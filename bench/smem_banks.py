@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Counts shared-memory wavefronts per warp-wide access of tiled_unaligned, on the CPU.
+
+Replays the kernel's index arithmetic (src/gpu/kernels/tiled_unaligned.cuh) for interior tiles and
+reports, per row padding, the mean wavefronts of a store-phase read (one element per lane) and of a
+load-phase write (one word per lane), over several (ld_in, ld_out) pairs. One wavefront is
+conflict-free; n means an n-way bank conflict. Used to pick the row padding (kPitchWords).
+
+  python3 bench/smem_banks.py --esize 4
+"""
+import argparse
+import random
+
+BANKS = 32
+THREADS = 256
+TILE_BYTES = {1: (128, 128), 2: (256, 128), 4: (256, 256), 8: (512, 256), 16: (512, 512)}  # (in, out) per row
+
+
+def wavefronts(words):
+    """Wavefronts for one warp-wide access: distinct words in the busiest bank (same word = broadcast)."""
+    per_bank = {}
+    for w in words:
+        per_bank.setdefault(w % BANKS, set()).add(w)
+    return max(len(s) for s in per_bank.values())
+
+
+def count(e, ld_in, ld_out, pad, realign):
+    in_bytes, out_bytes = TILE_BYTES[e]
+    rows, cols = out_bytes // e, in_bytes // e
+    halo = 32 // e - 1 if e < 32 else 0
+    chunks = in_bytes // 16 + 1
+    pitch = 4 * chunks + (4 if realign else 0) + pad
+    sectors = out_bytes // 32 + 1
+    reads = writes = n_reads = n_writes = 0
+    for tr in (1, 2):
+        for tc in (1, 2):
+            r0, c0 = tr * rows, tc * cols
+            shift0, step = ((r0 * ld_in + c0) * e) & 15, (ld_in * e) & 15
+
+            def shift(r):
+                return (shift0 + r * step) & 15
+
+            def row_word(r):  # word where the row's raw chunk 0 is stored
+                return r * pitch + (4 - (shift(r) >> 2) if realign else 0)
+
+            items = (rows + halo) * chunks
+            for base in range(0, items, THREADS):
+                for warp in range(THREADS // 32):
+                    for i in range(4):
+                        words = []
+                        for lane in range(32):
+                            idx = base + warp * 32 + lane
+                            if idx < items:
+                                r, k = divmod(idx, chunks)
+                                words.append(row_word(r) + 4 * k + ((i + k // 8) & 3))
+                        if words:
+                            writes += wavefronts(words)
+                            n_writes += 1
+            dst = (c0 * ld_out + r0) * e
+            groups = cols // 16
+            for item in range(groups * sectors):
+                for m in range(16 // e):
+                    words = []
+                    for lane in range(32):
+                        c, half, sector = (item % groups) * 16 + lane % 16, lane // 16, item // groups
+                        lead = (dst + c * ld_out * e) & 31
+                        start = 0 if lead == 0 else 32 - lead
+                        if start + 32 * sector >= out_bytes:
+                            continue
+                        r = (start + 32 * sector + 16 * half) // e + m
+                        words.append((row_word(r) * 4 + shift(r) + c * e) // 4)
+                    if words:
+                        reads += wavefronts(words)
+                        n_reads += 1
+    return reads / n_reads, writes / n_writes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--esize", type=int, choices=sorted(TILE_BYTES), required=True)
+    ap.add_argument("--max-pad", type=int, default=8)
+    args = ap.parse_args()
+    rng = random.Random(1)
+    pairs = [(8193, 8191), (8200, 8200), (1000, 1000), (8191, 8193), (8196, 8196), (1001, 1003), (4097, 4099)]
+    pairs += [(rng.randint(1000, 9000), rng.randint(1000, 9000)) for _ in range(5)]
+    print(f"{args.esize}-byte elements, {len(pairs)} stride pairs; wavefronts per warp access (1 = no conflict)")
+    print("layout            read mean  read max  write mean")
+    for realign in (False, True):
+        for pad in range(args.max_pad + 1):
+            res = [count(args.esize, li, lo, pad, realign) for li, lo in pairs]
+            rd = [a for a, _ in res]
+            wr = [b for _, b in res]
+            name = f"{'realigned' if realign else 'raw'} +{pad}"
+            print(f"{name:<16} {sum(rd) / len(rd):10.2f} {max(rd):9.2f} {sum(wr) / len(wr):11.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+// A matrix of a few columns whose input rows are packed (ld_in == cols): the input of a slab of rows
+// is one contiguous run of bytes, read as aligned 16-byte chunks whatever the element size; each
+// output row's part of the slab is written as aligned 16-byte chunks, every 32-byte sector whole by
+// the slab its first byte falls in. The mirror of skinny_rows_vec.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/kernels/element.cuh"
+#include "gpu/kernels/geometry.cuh"
+#include "gpu/kernels/skinny_rows_vec.cuh"  // run_position
+#include "gpu/kernels/tiled_unaligned.cuh"  // load_chunk, gather_element
+
+namespace xpose::gpu {
+
+constexpr int kSkinnyColsThreads = 256;
+constexpr int kSkinnyColsSmemBytes = 16384;  // the raw input run of one slab
+constexpr int kSkinnyColsMaxCols = 16;
+
+// Slab geometry, computed once on the host: `span` input rows per slab, `halo` more rows loaded for
+// the output sectors that start in the slab and reach past it.
+struct SkinnyColsSlab {
+  int span, halo;
+  std::uint32_t div_cols;  // ceil(2^32 / cols) for cols >= 2: q / cols as a high multiply (run_position)
+};
+
+// Block (kSkinnyColsThreads), one slab of s.span rows per block; grid (batch x slabs). in_end is one
+// past the input's last byte: chunks never reach past it or before `in`.
+template <int E>
+__global__ void __launch_bounds__(kSkinnyColsThreads)
+    skinny_cols_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
+                           unsigned char* __restrict__ out, MatrixGeometry g, SkinnyColsSlab s,
+                           std::int64_t slabs) {
+  alignas(16) __shared__ unsigned char run[kSkinnyColsSmemBytes];  // the slab's input bytes, as they lie
+  const int tid = threadIdx.x;
+  const int cols = static_cast<int>(g.cols);
+  const std::int64_t b = blockIdx.x / slabs, r0 = (blockIdx.x % slabs) * s.span;
+  const int own_rows = static_cast<int>(g.rows - r0 < s.span ? g.rows - r0 : s.span);
+  const int load_rows = static_cast<int>(g.rows - r0 < s.span + s.halo ? g.rows - r0 : s.span + s.halo);
+  const unsigned char* src = in + (b * g.bs_in + r0 * cols) * E;  // ld_in == cols
+  const int run_bytes = load_rows * cols * E;
+  const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
+  const unsigned char* first_chunk = src - shift;
+  const int chunks = (shift + run_bytes + 15) / 16;
+
+  // Load: the aligned chunks covering the run, four per thread in flight at a time.
+  for (int base = 0; base < chunks; base += 4 * kSkinnyColsThreads) {
+    uint4 v[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int k = base + j * kSkinnyColsThreads + tid;
+      if (k < chunks) v[j] = load_chunk(first_chunk + 16 * k, in, in_end, src, src + run_bytes);
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const int k = base + j * kSkinnyColsThreads + tid;
+      if (k < chunks) *reinterpret_cast<uint4*>(run + 16 * k) = v[j];
+    }
+  }
+  __syncthreads();
+
+  // Store: item (k, c) is 16-byte chunk k of the slab's part of output row c, counted from the
+  // sector boundary after its first byte (before it, for the first slab). Neighbouring threads take
+  // neighbouring rows c of one k, so their shared reads fall in neighbouring words.
+  const int own_bytes = own_rows * E, avail_bytes = load_rows * E;
+  const int step = cols * E;  // bytes between input rows in the run
+  const int items = 2 * ((own_bytes + 31) / 32 + 1) * cols;
+  for (int item = tid; item < items; item += kSkinnyColsThreads) {
+    int k, c;
+    run_position(static_cast<unsigned>(item), cols, s.div_cols, k, c);
+    unsigned char* row = out + (b * g.bs_out + c * g.ld_out + r0) * E;
+    const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(row) & 31);
+    const int start = lead == 0 ? 0 : r0 == 0 ? -lead : 32 - lead;
+    if (start + 32 * (k / 2) >= own_bytes) continue;  // the next slab's sector
+    const int first = start + 16 * k;                  // byte of the slab's output row; may be < 0
+    if (first + 16 <= 0 || first >= avail_bytes) continue;
+    const unsigned char* column = run + shift + c * E;  // element (0, c) of the run
+    if (first >= 0 && first + 16 <= avail_bytes) {
+      std::uint32_t w[4] = {0, 0, 0, 0};
+      const unsigned char* p = column + (first / E) * step;
+#pragma unroll
+      for (int m = 0; m < 16 / E; ++m) gather_element<E>(p + m * step, m, w);
+      *reinterpret_cast<uint4*>(row + first) = make_uint4(w[0], w[1], w[2], w[3]);
+    } else {
+      for (int m = 0; m < 16 / E; ++m) {
+        const int byte = first + m * E;
+        if (byte >= 0 && byte < avail_bytes) copy_element<E>(row + byte, column + (byte / E) * step);
+      }
+    }
+  }
+}
+
+}  // namespace xpose::gpu
