@@ -35,6 +35,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyVecSlab s,
                            std::int64_t slabs) {
   __shared__ std::uint32_t tile[kSkinnyVecSmemWords];
+  __shared__ int row_data[kSkinnyVecMaxRows];  // byte of tile where input row r's first element lies
   const int tid = threadIdx.x;
   const int rows = static_cast<int>(g.rows);
   const std::int64_t b = blockIdx.x / slabs, c0 = (blockIdx.x % slabs) * s.span;
@@ -44,6 +45,9 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   const unsigned char* src = in + (b * g.bs_in + c0) * E;
   unsigned char* dst = out + (b * g.bs_out + c0 * rows) * E;  // ld_out == rows
   const int in_bytes = load_cols * E;
+
+  if (tid < rows)
+    row_data[tid] = 4 * tid * s.pitch + static_cast<int>(reinterpret_cast<std::uintptr_t>(src + tid * ld_in_bytes) & 15);
 
   // Load: the aligned chunks of each input row's slab, as they lie, four at a time per thread.
   const int items = rows * s.chunks;
@@ -79,17 +83,22 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(dst) & 31);
   const int start = lead == 0 ? 0 : c0 == 0 ? -lead : 32 - lead;
   const int chunks_out = start < own_bytes ? 2 * ((own_bytes - start + 31) / 32) : 0;
+  const unsigned char* tile_bytes = reinterpret_cast<const unsigned char*>(tile);
   for (int k = tid; k < chunks_out; k += kSkinnyVecThreads) {
     const int first = start + 16 * k;  // byte of the slab's output run; may be < 0
     if (first + 16 <= 0 || first >= avail_bytes) continue;
     if (first >= 0 && first + 16 <= avail_bytes) {
+      // The chunk's elements walk down the rows of a column, then on to the next column.
+      int c, r;
+      run_position(static_cast<unsigned>(first / E), rows, s.div_rows, c, r);
       std::uint32_t w[4] = {0, 0, 0, 0};
 #pragma unroll
       for (int m = 0; m < 16 / E; ++m) {
-        int c, r;
-        run_position(static_cast<unsigned>(first / E + m), rows, s.div_rows, c, r);
-        const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src + r * ld_in_bytes) & 15);
-        gather_element<E>(reinterpret_cast<const unsigned char*>(tile + r * s.pitch) + shift + c * E, m, w);
+        gather_element<E>(tile_bytes + row_data[r] + c * E, m, w);
+        if (++r == rows) {
+          r = 0;
+          ++c;
+        }
       }
       *reinterpret_cast<uint4*>(dst + first) = make_uint4(w[0], w[1], w[2], w[3]);
     } else {
@@ -98,8 +107,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
         if (byte < 0 || byte >= avail_bytes) continue;
         int c, r;
         run_position(static_cast<unsigned>(byte / E), rows, s.div_rows, c, r);
-        const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src + r * ld_in_bytes) & 15);
-        store_element<E>(dst + byte, reinterpret_cast<const unsigned char*>(tile + r * s.pitch) + shift + c * E);
+        store_element<E>(dst + byte, tile_bytes + row_data[r] + c * E);
       }
     }
   }
