@@ -41,8 +41,10 @@ struct UnalignedTile {
   // row, and padding. The padding was picked by counting bank
   // conflicts of both phases over a dozen (ld_in, ld_out) pairs (bench/smem_banks.py): for 4-byte
   // elements 4 words make the store phase conflict-free (2 wavefronts per read with 1), for 2-byte
-  // elements 1 word halves them on odd strides.
-  static constexpr int kPitchWords = 4 * kInChunks + 4 + (E == 4 ? 4 : 1);
+  // elements 1 word halves them on odd strides. 8- and 16-byte elements move through shared memory
+  // whole, which needs rows aligned to them, and none is conflict-free there (2 and 4 wavefronts
+  // per word read as 32-bit words).
+  static constexpr int kPitchWords = 4 * kInChunks + 4 + (E == 4 ? 4 : E >= 8 ? 0 : 1);
   static constexpr int kLoadItems = kLoadRows * kInChunks;
   static constexpr int kLoadsPerThread = (kLoadItems + kUnalignedThreads - 1) / kUnalignedThreads;
   static constexpr int kColGroups = kCols / 16;  // a warp stores 16 output rows x one sector
@@ -96,6 +98,20 @@ __device__ __forceinline__ void gather_element(const unsigned char* p, int m, st
 
 // One element from shared `p` to global `dst` (4-byte aligned at least for 4- to 16-byte elements:
 // validate asks min(E, 8) of the pointers), word by word.
+// The same for 8- and 16-byte elements at a `p` aligned to their size: one shared access each.
+template <int E>
+__device__ __forceinline__ void gather_whole_element(const unsigned char* p, int m, std::uint32_t (&w)[4]) {
+  if constexpr (E == 8) {
+    const uint2 v = *reinterpret_cast<const uint2*>(p);
+    w[2 * m] = v.x;
+    w[2 * m + 1] = v.y;
+  } else {
+    static_assert(E == 16, "whole shared accesses are for 8- and 16-byte elements");
+    const uint4 v = *reinterpret_cast<const uint4*>(p);
+    w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+  }
+}
+
 template <int E>
 __device__ __forceinline__ void store_element(unsigned char* dst, const unsigned char* p) {
   if constexpr (E == 1) {
@@ -109,20 +125,31 @@ __device__ __forceinline__ void store_element(unsigned char* dst, const unsigned
   }
 }
 
-// Block (kUnalignedThreads), one tile per block; grid (tiles): the flattened (batch, tile row,
-// tile column) order. in_end is one past the input's last byte: chunks never reach past it or
-// before `in`, so no byte outside the caller's buffers is touched.
+// Block (kUnalignedThreads), one tile per block; grid (tiles): the flattened (batch, tile column,
+// tile row) order, tile rows fastest when down_first, else (batch, tile row, tile column). in_end
+// is one past the input's last byte: chunks never reach past it or before `in`, so no byte outside
+// the caller's buffers is touched.
 template <int E, int kInBytes, int kOutBytes>
 __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm(E))
     tiled_unaligned_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
-                           unsigned char* __restrict__ out, MatrixGeometry g, std::int64_t tiles_c) {
+                           unsigned char* __restrict__ out, MatrixGeometry g, std::int64_t tiles_c,
+                           bool down_first) {
   using Tile = UnalignedTile<E, kInBytes, kOutBytes>;
-  __shared__ std::uint32_t tile[Tile::kLoadRows * Tile::kPitchWords];
+  alignas(16) __shared__ std::uint32_t tile[Tile::kLoadRows * Tile::kPitchWords];
   const int tid = threadIdx.x;
 
+  // Tile rows fastest when down_first (as in tiled_vec), else tile columns.
   const std::int64_t t = blockIdx.x;
-  const std::int64_t tc = t % tiles_c, rest = t / tiles_c;
-  const std::int64_t tr = rest % g.tiles_y, b = rest / g.tiles_y;
+  std::int64_t tc, tr, b;
+  if (down_first) {
+    tr = t % g.tiles_y;
+    tc = t / g.tiles_y % tiles_c;
+    b = t / g.tiles_y / tiles_c;
+  } else {
+    tc = t % tiles_c;
+    tr = t / tiles_c % g.tiles_y;
+    b = t / tiles_c / g.tiles_y;
+  }
   const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
   // Rows loaded (the tile's and its halo, as far as the matrix goes).
   const int rows_valid = static_cast<int>(g.rows - r0 < Tile::kLoadRows ? g.rows - r0 : Tile::kLoadRows);
@@ -153,11 +180,22 @@ __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm
     const int r = idx / Tile::kInChunks, k = idx % Tile::kInChunks;
     const int shift = (shift0 + r * shift_step) & 15;
     if (idx < Tile::kLoadItems && r < rows_valid && 16 * k < shift + in_bytes) {
-      // Word order rotated by k / 8 so that the 32 lanes of a row hit 32 different banks.
+      std::uint32_t* chunk = raw_row_words(tile, Tile::kPitchWords, r, shift) + 4 * k;
+      if constexpr (E == 16) {
+        *reinterpret_cast<uint4*>(chunk) = v[j];  // shift is 0: rows and chunks 16-byte aligned
+      } else if constexpr (E == 8) {
+        // Two 8-byte halves (shift is 0 or 8), the first one stored flipped every 8 chunks so that
+        // a half-warp's stores cover all banks.
+        const bool flip = (k / 8) & 1;
+        reinterpret_cast<uint2*>(chunk)[flip] = flip ? make_uint2(v[j].z, v[j].w) : make_uint2(v[j].x, v[j].y);
+        reinterpret_cast<uint2*>(chunk)[!flip] = flip ? make_uint2(v[j].x, v[j].y) : make_uint2(v[j].z, v[j].w);
+      } else {
+        // Word order rotated by k / 8 so that the 32 lanes of a row hit 32 different banks.
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int wi = (i + k / 8) & 3;
-        raw_row_words(tile, Tile::kPitchWords, r, shift)[4 * k + wi] = word_of(v[j], wi);
+        for (int i = 0; i < 4; ++i) {
+          const int wi = (i + k / 8) & 3;
+          chunk[wi] = word_of(v[j], wi);
+        }
       }
     }
   }
@@ -186,8 +224,9 @@ __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm
 #pragma unroll
       for (int m = 0; m < 16 / E; ++m) {
         const int r = first / E + m;
-        const int shift = (shift0 + r * shift_step) & 15;
-        gather_element<E>(raw_row_data(tile, Tile::kPitchWords, r, shift) + c * E, m, w);
+        const unsigned char* p = raw_row_data(tile, Tile::kPitchWords, r, (shift0 + r * shift_step) & 15) + c * E;
+        if constexpr (E >= 8) gather_whole_element<E>(p, m, w);
+        else gather_element<E>(p, m, w);
       }
       *reinterpret_cast<uint4*>(chunk) = make_uint4(w[0], w[1], w[2], w[3]);
     } else {

@@ -77,8 +77,9 @@ __device__ __forceinline__ uint4 gather_column<4>(const std::uint32_t* w, int) {
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-// Where one tile of the flattened (batch, tile row, tile column) order lies, and how much of it
-// is inside the matrix.
+// Where tile number `tile` lies, and how much of it is inside the matrix: tiles are numbered
+// (batch, tile column, tile row) with the tile row fastest when `down_first`, else (batch, tile
+// row, tile column).
 struct VecTilePos {
   const unsigned char* src;  // input element (r0, c0) of the tile
   unsigned char* dst;        // output element (c0, r0)
@@ -87,10 +88,20 @@ struct VecTilePos {
 
 template <int E, int kRowBytes, int kTileBytes>
 __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* out, const MatrixGeometry& g,
-                                        std::int64_t tiles_c, std::int64_t tile) {
+                                        std::int64_t tiles_c, std::int64_t tile, bool down_first) {
   using Tile = VecTile<E, kRowBytes, kTileBytes>;
-  const std::int64_t tc = tile % tiles_c, rest = tile / tiles_c;
-  const std::int64_t tr = rest % g.tiles_y, b = rest / g.tiles_y;
+  std::int64_t tc, tr, b;
+  if (down_first) {
+    tr = tile % g.tiles_y;
+    const std::int64_t rest = tile / g.tiles_y;
+    tc = rest % tiles_c;
+    b = rest / tiles_c;
+  } else {
+    tc = tile % tiles_c;
+    const std::int64_t rest = tile / tiles_c;
+    tr = rest % g.tiles_y;
+    b = rest / g.tiles_y;
+  }
   const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
   VecTilePos p;
   p.src = in + (b * g.bs_in + r0 * g.ld_in + c0) * E;
@@ -181,20 +192,20 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
 }
 
 // Block (kVecThreads), one tile per block; tile VecTile<E, kRowBytes, kTileBytes>::kRows x kRowBytes
-// bytes of input, swizzled, in kTileBytes of shared memory; grid (tiles): the flattened (batch, tile
-// row, tile column) order. Needs 16-byte aligned base pointers and row/batch strides that are
+// bytes of input, swizzled, in kTileBytes of shared memory; grid (tiles): the order of
+// vec_tile_position. Needs 16-byte aligned base pointers and row/batch strides that are
 // multiples of 16 bytes. The register cap keeps kVecMinBlocksPerSm blocks per SM resident.
 // (A persistent variant that loaded the next tile while storing this one measured slower on an
 // H200 and needed registers enough to spill the 1-byte kernels: gone.)
 template <int E, int kRowBytes, int kTileBytes>
 __global__ void __launch_bounds__(kVecThreads, kVecMinBlocksPerSm)
     tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
-                     std::int64_t tiles_c) {
+                     std::int64_t tiles_c, bool down_first) {
   using Tile = VecTile<E, kRowBytes, kTileBytes>;
   alignas(16) __shared__ unsigned char tile[kTileBytes];  // (kRows, kRowBytes) bytes, swizzled
   const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
   const int tid = threadIdx.x;
-  const VecTilePos p = vec_tile_position<E, kRowBytes, kTileBytes>(in, out, g, tiles_c, blockIdx.x);
+  const VecTilePos p = vec_tile_position<E, kRowBytes, kTileBytes>(in, out, g, tiles_c, blockIdx.x, down_first);
   {
     uint4 v[Tile::kLoadsPerThread];
     vec_issue_loads<E, kRowBytes, kTileBytes>(p, ld_in_bytes, tid, v);

@@ -18,6 +18,15 @@ template <> struct UnalignedShape<16> { static constexpr int kIn = 512, kOut = 5
 template <int E>
 using ShapeTile = UnalignedTile<E, UnalignedShape<E>::kIn, UnalignedShape<E>::kOut>;
 
+// Tile order: down the matrix first unless XPOSE_TILED_UNALIGNED_ACROSS_FIRST=1 (for measuring).
+bool unaligned_tiles_down_first() {
+  static const bool v = [] {
+    const char* e = std::getenv("XPOSE_TILED_UNALIGNED_ACROSS_FIRST");
+    return e == nullptr || e[0] != '1';
+  }();
+  return v;
+}
+
 template <int E>
 Status configure_for_size(const TransposeDesc& d, LaunchConfig& c) {
   using Tile = ShapeTile<E>;
@@ -40,7 +49,8 @@ Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void
   const std::int64_t span = input_span_elements(d) * E;
   const MatrixGeometry g = make_geometry(d, ceil_div(d.rows, Tile::kRows));
   tiled_unaligned_kernel<E, UnalignedShape<E>::kIn, UnalignedShape<E>::kOut><<<grid_of(c), block_of(c), 0, stream>>>(
-      in_bytes, in_bytes + span, static_cast<unsigned char*>(out), g, ceil_div(d.cols, Tile::kCols));
+      in_bytes, in_bytes + span, static_cast<unsigned char*>(out), g, ceil_div(d.cols, Tile::kCols),
+      unaligned_tiles_down_first());
   return check_launch("tiled_unaligned_kernel", c, sizeof(std::uint32_t) * Tile::kLoadRows * Tile::kPitchWords, stream);
 }
 
