@@ -38,12 +38,11 @@ struct UnalignedTile {
   // first tile (the sector holding the row's start).
   static constexpr int kOutSectors = kOutBytes / 32 + 1;
   // Words per shared-memory row: the 4-word margin of raw_row_words, the raw chunks of one input
-  // row, and padding. The padding was picked by counting bank
-  // conflicts of both phases over a dozen (ld_in, ld_out) pairs (bench/smem_banks.py): for 4-byte
-  // elements 4 words make the store phase conflict-free (2 wavefronts per read with 1), for 2-byte
-  // elements 1 word halves them on odd strides. 8- and 16-byte elements move through shared memory
-  // whole, which needs rows aligned to them, and none is conflict-free there (2 and 4 wavefronts
-  // per word read as 32-bit words).
+  // row, and padding, picked by counting the bank conflicts of both phases over a dozen (ld_in,
+  // ld_out) pairs (bench/smem_banks.py): for 4-byte elements 4 words make the store phase
+  // conflict-free (2 wavefronts per read with 1), for 1- and 2-byte elements 1 word halves them on
+  // odd strides. 8- and 16-byte elements cross shared memory as whole 8- / 16-byte accesses, which
+  // need rows aligned to them: no padding, and then 1 wavefront per word read (--vector).
   static constexpr int kPitchWords = 4 * kInChunks + 4 + (E == 4 ? 4 : E >= 8 ? 0 : 1);
   static constexpr int kLoadItems = kLoadRows * kInChunks;
   static constexpr int kLoadsPerThread = (kLoadItems + kUnalignedThreads - 1) / kUnalignedThreads;
@@ -96,9 +95,7 @@ __device__ __forceinline__ void gather_element(const unsigned char* p, int m, st
   }
 }
 
-// One element from shared `p` to global `dst` (4-byte aligned at least for 4- to 16-byte elements:
-// validate asks min(E, 8) of the pointers), word by word.
-// The same for 8- and 16-byte elements at a `p` aligned to their size: one shared access each.
+// gather_element for 8- and 16-byte elements at a `p` aligned to their size: one shared access each.
 template <int E>
 __device__ __forceinline__ void gather_whole_element(const unsigned char* p, int m, std::uint32_t (&w)[4]) {
   if constexpr (E == 8) {
@@ -112,6 +109,8 @@ __device__ __forceinline__ void gather_whole_element(const unsigned char* p, int
   }
 }
 
+// One element from shared `p` to global `dst` (4-byte aligned at least for 4- to 16-byte elements:
+// validate asks min(E, 8) of the pointers), word by word.
 template <int E>
 __device__ __forceinline__ void store_element(unsigned char* dst, const unsigned char* p) {
   if constexpr (E == 1) {

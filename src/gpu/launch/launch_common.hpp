@@ -53,11 +53,14 @@ Status dispatch_element_size(std::size_t bytes, F&& f) {
   }
 }
 
+// True when environment variable `name` is set and starts with `c` (debug and tuning switches).
+inline bool env_starts_with(const char* name, char c) {
+  const char* v = std::getenv(name);
+  return v != nullptr && v[0] == c;
+}
+
 inline bool debug_sync_enabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("XPOSE_DEBUG_SYNC");
-    return v != nullptr && v[0] == '1';
-  }();
+  static const bool enabled = env_starts_with("XPOSE_DEBUG_SYNC", '1');
   return enabled;
 }
 

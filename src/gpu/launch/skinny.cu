@@ -30,10 +30,7 @@ bool use_rows_vec(const TransposeDesc& d) {
 // 0.87 -> 0.98); 8-byte ones measured faster on the direct kernel (0.96 against 0.92), 16-byte ones
 // go to tiled_vec where they can. XPOSE_SKINNY_COLS_VEC=0 turns it off, to measure against it.
 bool use_cols_vec(const TransposeDesc& d) {
-  static const bool enabled = [] {
-    const char* v = std::getenv("XPOSE_SKINNY_COLS_VEC");
-    return v == nullptr || v[0] != '0';
-  }();
+  static const bool enabled = !env_starts_with("XPOSE_SKINNY_COLS_VEC", '0');
   return enabled && d.cols < d.rows && d.cols <= kSkinnyColsMaxCols && d.ld_in == d.cols && dtype_size(d.dtype) <= 4;
 }
 

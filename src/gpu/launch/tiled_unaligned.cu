@@ -20,11 +20,8 @@ using ShapeTile = UnalignedTile<E, UnalignedShape<E>::kIn, UnalignedShape<E>::kO
 
 // Tile order: down the matrix first unless XPOSE_TILED_UNALIGNED_ACROSS_FIRST=1 (for measuring).
 bool unaligned_tiles_down_first() {
-  static const bool v = [] {
-    const char* e = std::getenv("XPOSE_TILED_UNALIGNED_ACROSS_FIRST");
-    return e == nullptr || e[0] != '1';
-  }();
-  return v;
+  static const bool down_first = !env_starts_with("XPOSE_TILED_UNALIGNED_ACROSS_FIRST", '1');
+  return down_first;
 }
 
 template <int E>
