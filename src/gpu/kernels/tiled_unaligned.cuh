@@ -124,8 +124,7 @@ __device__ __forceinline__ void store_element(unsigned char* dst, const unsigned
   }
 }
 
-// Block (kUnalignedThreads), one tile per block; grid (tiles): the flattened (batch, tile column,
-// tile row) order, tile rows fastest when down_first, else (batch, tile row, tile column). in_end
+// Block (kUnalignedThreads), one tile per block; grid (tiles) in tile_coord's order. in_end
 // is one past the input's last byte: chunks never reach past it or before `in`, so no byte outside
 // the caller's buffers is touched.
 template <int E, int kInBytes, int kOutBytes>
@@ -137,18 +136,8 @@ __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm
   alignas(16) __shared__ std::uint32_t tile[Tile::kLoadRows * Tile::kPitchWords];
   const int tid = threadIdx.x;
 
-  // Tile rows fastest when down_first (as in tiled_vec), else tile columns.
-  const std::int64_t t = blockIdx.x;
-  std::int64_t tc, tr, b;
-  if (down_first) {
-    tr = t % g.tiles_y;
-    tc = t / g.tiles_y % tiles_c;
-    b = t / g.tiles_y / tiles_c;
-  } else {
-    tc = t % tiles_c;
-    tr = t / tiles_c % g.tiles_y;
-    b = t / tiles_c / g.tiles_y;
-  }
+  const TileCoord at = tile_coord(blockIdx.x, g.tiles_y, tiles_c, down_first);
+  const std::int64_t tr = at.tr, tc = at.tc, b = at.b;
   const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
   // Rows loaded (the tile's and its halo, as far as the matrix goes).
   const int rows_valid = static_cast<int>(g.rows - r0 < Tile::kLoadRows ? g.rows - r0 : Tile::kLoadRows);

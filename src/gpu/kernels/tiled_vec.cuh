@@ -77,9 +77,7 @@ __device__ __forceinline__ uint4 gather_column<4>(const std::uint32_t* w, int) {
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-// Where tile number `tile` lies, and how much of it is inside the matrix: tiles are numbered
-// (batch, tile column, tile row) with the tile row fastest when `down_first`, else (batch, tile
-// row, tile column).
+// Where tile number `tile` (in tile_coord's order) lies, and how much of it is inside the matrix.
 struct VecTilePos {
   const unsigned char* src;  // input element (r0, c0) of the tile
   unsigned char* dst;        // output element (c0, r0)
@@ -90,22 +88,11 @@ template <int E, int kRowBytes, int kTileBytes>
 __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* out, const MatrixGeometry& g,
                                         std::int64_t tiles_c, std::int64_t tile, bool down_first) {
   using Tile = VecTile<E, kRowBytes, kTileBytes>;
-  std::int64_t tc, tr, b;
-  if (down_first) {
-    tr = tile % g.tiles_y;
-    const std::int64_t rest = tile / g.tiles_y;
-    tc = rest % tiles_c;
-    b = rest / tiles_c;
-  } else {
-    tc = tile % tiles_c;
-    const std::int64_t rest = tile / tiles_c;
-    tr = rest % g.tiles_y;
-    b = rest / g.tiles_y;
-  }
-  const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
+  const TileCoord t = tile_coord(tile, g.tiles_y, tiles_c, down_first);
+  const std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
   VecTilePos p;
-  p.src = in + (b * g.bs_in + r0 * g.ld_in + c0) * E;
-  p.dst = out + (b * g.bs_out + c0 * g.ld_out + r0) * E;
+  p.src = in + (t.b * g.bs_in + r0 * g.ld_in + c0) * E;
+  p.dst = out + (t.b * g.bs_out + c0 * g.ld_out + r0) * E;
   p.rows_valid = static_cast<int>(g.rows - r0 < Tile::kRows ? g.rows - r0 : Tile::kRows);
   p.bytes_valid = static_cast<int>(g.cols - c0 < Tile::kCols ? (g.cols - c0) * E : kRowBytes);
   return p;
