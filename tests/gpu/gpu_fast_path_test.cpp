@@ -148,6 +148,13 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 33, 3, 2, 3, 35, 33 * 3 + 1, 3 * 35 + 5});  // less than one slab
   cases.push_back({t, 16, 17});
   cases.push_back({t, 7, 100003});
+  // 2-8 rows on the 16-byte grid (the register kernel): a last chunk cut by the matrix edge, batches
+  // with gaps.
+  cases.push_back({t, 3, 40001, 1, 40016, 3});
+  cases.push_back({t, 5, 1003, 3, 1008, 5, 5 * 1008 + 16, 5024});
+  cases.push_back({t, 8, 4099, 2, 4112, 8, 8 * 4112, 32800});
+  cases.push_back({t, 7, 4099, 2, 4112, 7, 7 * 4112 + 32, 28704});
+  cases.push_back({t, 2, 17, 5, 32, 2, 64, 48});
   const std::size_t e = xpose::dtype_size(t);
   for (const xpose::TransposeDesc& d : cases)
     for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 8})
@@ -165,6 +172,10 @@ TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
   if (xpose::dtype_size(t) <= 4) EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
   ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048575}, {Backend::cuda, Algorithm::skinny}).ok());
   EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
+  // On the 16-byte grid, 2-8 rows move one 16-byte chunk per row and thread, through registers.
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048576}, {Backend::cuda}).ok());
+  EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << plan;
+  EXPECT_EQ(plan.config().tile_cols, 16 / static_cast<int>(xpose::dtype_size(t))) << plan;
 }
 
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuFastPath,

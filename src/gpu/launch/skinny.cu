@@ -1,6 +1,7 @@
 // Launcher for the skinny family: the direct kernel, or slabs of the whole short side in shared memory.
 #include "gpu/kernels/skinny.cuh"
 #include "gpu/kernels/skinny_cols_vec.cuh"
+#include "gpu/kernels/skinny_rows_regs.cuh"
 #include "gpu/kernels/skinny_rows_vec.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
@@ -24,6 +25,17 @@ bool use_staged(const TransposeDesc& d) { return d.rows < d.cols && dtype_size(d
 bool use_rows_vec(const TransposeDesc& d) {
   return d.rows < d.cols && d.rows <= kSkinnyVecMaxRows && d.ld_out == d.rows;
 }
+
+// 2 to 8 rows on the 16-byte grid with packed output rows: transposed in registers, no shared memory
+// (pointers are checked at launch). XPOSE_SKINNY_ROWS_REGS=0 turns it off, to measure against it.
+bool use_rows_regs(const TransposeDesc& d) {
+  static const bool enabled = !env_starts_with("XPOSE_SKINNY_ROWS_REGS", '0');
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return enabled && d.rows >= 2 && d.rows <= kSkinnyRegsMaxRows && d.rows < d.cols && d.ld_out == d.rows &&
+         d.ld_in * e % 16 == 0 && (d.batch == 1 || (d.batch_stride_in * e % 16 == 0 && d.batch_stride_out * e % 16 == 0));
+}
+
+std::int64_t rows_regs_runs(const TransposeDesc& d) { return ceil_div(d.cols, 16 / static_cast<std::int64_t>(dtype_size(d.dtype))); }
 
 // A few columns with packed input rows: the input of a slab is one run, read in 16-byte chunks.
 // For 1- to 4-byte elements (H200, 1048576x3: u8 0.53 -> 1.00 of memcpy, bf16 0.69 -> 0.93, f32
@@ -88,6 +100,53 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   return check_launch("skinny_cols_vec_kernel", c, kSkinnyColsSmemBytes, stream);
 }
 
+LaunchConfig rows_regs_config(const TransposeDesc& d) {
+  LaunchConfig c{};
+  c.vector_bytes = 16;
+  c.tile_rows = static_cast<int>(d.rows);
+  c.tile_cols = 16 / static_cast<int>(dtype_size(d.dtype));
+  c.block_x = kSkinnyRegsThreads;
+  c.block_y = 1;
+  c.grid_x = std::min<std::int64_t>(ceil_div(d.batch * rows_regs_runs(d), kSkinnyRegsThreads), std::int64_t{1} << 30);
+  c.grid_y = c.grid_z = 1;
+  return c;
+}
+
+template <int E, int R>
+Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  skinny_rows_regs_kernel<E, R><<<grid_of(c), block_of(c), 0, stream>>>(
+      static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), make_geometry(d, 1), rows_regs_runs(d));
+  return check_launch("skinny_rows_regs_kernel", c, 0, stream);
+}
+
+template <int E>
+Status launch_rows_regs(const TransposeDesc& d, const void* in, void* out, rt::Stream stream) {
+  const LaunchConfig c = rows_regs_config(d);
+  switch (d.rows) {
+    case 2: return launch_rows_regs_for<E, 2>(d, c, in, out, stream);
+    case 3: return launch_rows_regs_for<E, 3>(d, c, in, out, stream);
+    case 4: return launch_rows_regs_for<E, 4>(d, c, in, out, stream);
+    case 5: return launch_rows_regs_for<E, 5>(d, c, in, out, stream);
+    case 6: return launch_rows_regs_for<E, 6>(d, c, in, out, stream);
+    case 7: return launch_rows_regs_for<E, 7>(d, c, in, out, stream);
+    case 8: return launch_rows_regs_for<E, 8>(d, c, in, out, stream);
+    default: return Status(StatusCode::internal, "skinny: no register kernel for this many rows");
+  }
+}
+
+LaunchConfig rows_vec_config(const TransposeDesc& d) {
+  const SkinnyVecSlab s = rows_vec_slab(d);
+  LaunchConfig c{};
+  c.vector_bytes = 16;
+  c.tile_rows = static_cast<int>(d.rows);
+  c.tile_cols = s.span;
+  c.block_x = kSkinnyVecThreads;
+  c.block_y = 1;
+  c.grid_x = d.batch * ceil_div(d.cols, s.span);
+  c.grid_y = c.grid_z = 1;
+  return c;
+}
+
 template <int E>
 Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   const SkinnyVecSlab s = rows_vec_slab(d);
@@ -114,16 +173,12 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
     c.grid_y = c.grid_z = 1;
     return Status::ok_status();
   }
+  if (use_rows_regs(d)) {
+    c = rows_regs_config(d);
+    return Status::ok_status();
+  }
   if (use_rows_vec(d)) {
-    const SkinnyVecSlab s = rows_vec_slab(d);
-    c = LaunchConfig{};
-    c.vector_bytes = 16;
-    c.tile_rows = static_cast<int>(d.rows);
-    c.tile_cols = s.span;
-    c.block_x = kSkinnyVecThreads;
-    c.block_y = 1;
-    c.grid_x = d.batch * ceil_div(d.cols, s.span);
-    c.grid_y = c.grid_z = 1;
+    c = rows_vec_config(d);
     return Status::ok_status();
   }
   if (!use_staged(d)) {
@@ -156,9 +211,15 @@ Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* 
       default: return Status(StatusCode::internal, "skinny: no few-columns kernel for this element size");
     }
   }
+  if (use_rows_regs(d) && words_aligned)
+    return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
+      return launch_rows_regs<sizeof(decltype(tag))>(d, in, out, stream);
+    });
+  // A plan for the register kernel run on pointers off the 16-byte grid: the slab kernel, its own grid.
+  const LaunchConfig slab_config = use_rows_regs(d) ? rows_vec_config(d) : c;
   if (use_rows_vec(d) && (dtype_size(d.dtype) < 16 || words_aligned))
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
-      return launch_rows_vec<sizeof(decltype(tag))>(d, c, in, out, stream);
+      return launch_rows_vec<sizeof(decltype(tag))>(d, slab_config, in, out, stream);
     });
   const bool short_cols = d.cols <= d.rows;
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {

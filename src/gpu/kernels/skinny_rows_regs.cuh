@@ -1,0 +1,131 @@
+// A matrix of 2 to 8 rows on the 16-byte grid (aligned pointers, row and batch strides multiples of
+// 16 bytes) with packed output rows (ld_out == rows): each thread loads one aligned 16-byte chunk
+// of every input row (16 / E columns), which make 16 * R contiguous output bytes, transposes them
+// in registers and writes them as R aligned 16-byte chunks. No shared memory and no barrier: all of
+// a thread's loads are in flight together, and a block's stores start as soon as its own loads land.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/kernels/element.cuh"
+#include "gpu/kernels/geometry.cuh"
+
+#if defined(XPOSE_HIP)
+#include <hip/hip_runtime.h>
+#endif
+
+namespace xpose::gpu {
+
+constexpr int kSkinnyRegsThreads = 256;
+constexpr int kSkinnyRegsMaxRows = 8;
+
+// Threads are handled in groups of 32 (a warp; half a wavefront on CDNA, where both halves of the
+// wavefront vote and wait together, which is stricter and still correct).
+constexpr int kRegsLaneGroup = 32;
+__device__ __forceinline__ bool lane_group_all(bool p) {
+#if defined(XPOSE_HIP)
+  return __all(p);
+#else
+  return __all_sync(0xffffffffu, p);
+#endif
+}
+__device__ __forceinline__ void lane_group_sync() {
+#if defined(XPOSE_HIP)
+  __builtin_amdgcn_wave_barrier();
+#else
+  __syncwarp();
+#endif
+}
+
+// Stage slot of chunk p of a group's stretch: one spare slot per 8 when R is even, so that the 8
+// threads of one 128-byte shared-memory access (chunks R apart) hit 8 different bank groups.
+template <int R>
+__device__ __forceinline__ int stage_slot(int p) {
+  return R % 2 == 0 ? p + p / 8 : p;
+}
+
+// Output word `ow` (of 4 * R) of a thread's run: output element m = (column m / R, row m % R) is
+// element m / R of input chunk m % R. x[s][i] is word i of input row s's chunk. All indices are
+// compile-time constants once the callers' loops are unrolled.
+template <int E, int R>
+__device__ __forceinline__ std::uint32_t run_word(const std::uint32_t (&x)[R][4], int ow) {
+  if constexpr (E >= 4) {
+    const int m = 4 * ow / E;            // the element holding this word
+    const int s = m % R, j = m / R;      // its input row and column within the chunk
+    return x[s][(j * E + 4 * ow % E) / 4];
+  } else if constexpr (E == 2) {
+    const int m0 = 2 * ow, m1 = 2 * ow + 1;
+    const int h0 = m0 / R, h1 = m1 / R;  // halfword (column) within each row's chunk
+    const unsigned sel = (2 * (h0 % 2)) | (2 * (h0 % 2) + 1) << 4 | (4 + 2 * (h1 % 2)) << 8 | (5 + 2 * (h1 % 2)) << 12;
+    return __byte_perm(x[m0 % R][h0 / 2], x[m1 % R][h1 / 2], sel);
+  } else {
+    static_assert(E == 1, "element sizes are 1, 2, 4, 8 and 16 bytes");
+    int col[4], row[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) col[i] = (4 * ow + i) / R, row[i] = (4 * ow + i) % R;
+    const std::uint32_t lo = __byte_perm(x[row[0]][col[0] / 4], x[row[1]][col[1] / 4],
+                                         (col[0] % 4) | (4 + col[1] % 4) << 4);
+    const std::uint32_t hi = __byte_perm(x[row[2]][col[2] / 4], x[row[3]][col[3] / 4],
+                                         (col[2] % 4) | (4 + col[3] % 4) << 4);
+    return __byte_perm(lo, hi, 0x5410);
+  }
+}
+
+// Block (kSkinnyRegsThreads); one thread per 16 / E columns of one matrix, grid (threads / block),
+// looping past the grid. `runs` = ceil(cols / (16 / E)) per matrix.
+template <int E, int R>
+__global__ void __launch_bounds__(kSkinnyRegsThreads)
+    skinny_rows_regs_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
+                            std::int64_t runs) {
+  constexpr int V = 16 / E;  // columns per chunk
+  constexpr int kGroups = kSkinnyRegsThreads / kRegsLaneGroup;
+  constexpr int kSlots = kRegsLaneGroup * R + (R % 2 == 0 ? kRegsLaneGroup * R / 8 : 0);
+  __shared__ uint4 stage[kGroups][kSlots];
+  const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
+  const std::int64_t ld_in_bytes = g.ld_in * E;
+  const std::int64_t total = g.batch * runs;
+  // The loop runs per group (its first thread's index), so a group's threads vote and wait together.
+  for (std::int64_t t0 = static_cast<std::int64_t>(blockIdx.x) * kSkinnyRegsThreads + group * kRegsLaneGroup;
+       t0 < total; t0 += static_cast<std::int64_t>(gridDim.x) * kSkinnyRegsThreads) {
+    const std::int64_t t = t0 + lane;
+    const std::int64_t b = g.batch == 1 ? 0 : t / runs;
+    const std::int64_t c0 = (t - b * runs) * V;
+    const unsigned char* src = in + (b * g.bs_in + c0) * E;
+    unsigned char* dst = out + (b * g.bs_out + c0 * R) * E;
+    const bool whole = t < total && c0 + V <= g.cols;
+    std::uint32_t x[R][4];
+    if (whole) {
+#pragma unroll
+      for (int s = 0; s < R; ++s) {
+        const uint4 v = *reinterpret_cast<const uint4*>(src + s * ld_in_bytes);
+        x[s][0] = v.x, x[s][1] = v.y, x[s][2] = v.z, x[s][3] = v.w;
+      }
+    }
+    // The group's 32 runs are one stretch when every one is whole and they share one matrix.
+    const std::int64_t b_first = g.batch == 1 ? 0 : t0 / runs;
+    if (lane_group_all(whole && b == b_first)) {
+#pragma unroll
+      for (int k = 0; k < R; ++k)
+        stage[group][stage_slot<R>(R * lane + k)] = make_uint4(
+            run_word<E, R>(x, 4 * k), run_word<E, R>(x, 4 * k + 1), run_word<E, R>(x, 4 * k + 2), run_word<E, R>(x, 4 * k + 3));
+      lane_group_sync();
+      unsigned char* stretch = dst - 16 * R * lane;  // the group's first run
+#pragma unroll
+      for (int k = 0; k < R; ++k)
+        *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * k + lane)) =
+            stage[group][stage_slot<R>(kRegsLaneGroup * k + lane)];
+      lane_group_sync();  // the stage is refilled by the next iteration
+    } else if (whole) {
+#pragma unroll
+      for (int k = 0; k < R; ++k)
+        *reinterpret_cast<uint4*>(dst + 16 * k) = make_uint4(run_word<E, R>(x, 4 * k), run_word<E, R>(x, 4 * k + 1),
+                                                             run_word<E, R>(x, 4 * k + 2), run_word<E, R>(x, 4 * k + 3));
+    } else if (t < total) {
+      // The matrix's last columns: fewer than a chunk, element by element.
+      for (int j = 0; c0 + j < g.cols; ++j)
+        for (int s = 0; s < R; ++s) copy_element<E>(dst + (j * R + s) * E, src + s * ld_in_bytes + j * E);
+    }
+  }
+}
+
+}  // namespace xpose::gpu
