@@ -26,16 +26,20 @@ bool use_rows_vec(const TransposeDesc& d) {
   return d.rows < d.cols && d.rows <= kSkinnyVecMaxRows && d.ld_out == d.rows;
 }
 
-// 2 to 8 rows on the 16-byte grid with packed output rows: transposed in registers, no shared memory
-// (pointers are checked at launch). XPOSE_SKINNY_ROWS_REGS=0 turns it off, to measure against it.
+// 2 to 8 rows on the 16-byte grid with packed output rows: transposed in registers, stored through a
+// per-warp stage (pointers are checked at launch; off the grid the slab kernel runs). XPOSE_SKINNY_ROWS_REGS=0 turns it off, to measure against it.
 bool use_rows_regs(const TransposeDesc& d) {
   static const bool enabled = !env_starts_with("XPOSE_SKINNY_ROWS_REGS", '0');
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return enabled && d.rows >= 2 && d.rows <= kSkinnyRegsMaxRows && d.rows < d.cols && d.ld_out == d.rows &&
-         d.ld_in * e % 16 == 0 && (d.batch == 1 || (d.batch_stride_in * e % 16 == 0 && d.batch_stride_out * e % 16 == 0));
+         d.ld_in * e % 16 == 0 &&
+         (d.batch == 1 || (d.batch_stride_in * e % 16 == 0 && d.batch_stride_out * e % 16 == 0));
 }
 
-std::int64_t rows_regs_runs(const TransposeDesc& d) { return ceil_div(d.cols, 16 / static_cast<std::int64_t>(dtype_size(d.dtype))); }
+// Threads of the register kernel per matrix: one per 16-byte chunk of columns.
+std::int64_t rows_regs_runs(const TransposeDesc& d) {
+  return ceil_div(d.cols, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)));
+}
 
 // A few columns with packed input rows: the input of a slab is one run, read in 16-byte chunks.
 // For 1- to 4-byte elements (H200, 1048576x3: u8 0.53 -> 1.00 of memcpy, bf16 0.69 -> 0.93, f32
