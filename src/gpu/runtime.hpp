@@ -155,6 +155,25 @@ constexpr int kWarpSize = 32;
 // Tile edges and padding that avoid bank conflicts derive from this.
 constexpr int kSmemBanks = 32;
 
+// Device side, for kernels: a vote and a wait over the threads of one warp (wavefront). On AMD
+// both cover the whole 64-lane wavefront, which is stricter than a 32-thread group and still correct.
+#if defined(__CUDACC__) || defined(__HIPCC__)
+__device__ __forceinline__ bool warp_all(bool p) {
+#if defined(XPOSE_HIP)
+  return __all(p);
+#else
+  return __all_sync(0xffffffffu, p);
+#endif
+}
+__device__ __forceinline__ void warp_sync() {
+#if defined(XPOSE_HIP)
+  __builtin_amdgcn_wave_barrier();
+#else
+  __syncwarp();
+#endif
+}
+#endif
+
 inline Status to_status(Error e, const char* what) {
   if (e == kSuccess) return Status::ok_status();
   return Status(StatusCode::device_error, std::string(what) + " failed: " + error_string(e));

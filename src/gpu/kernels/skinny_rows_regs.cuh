@@ -11,10 +11,7 @@
 
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
-
-#if defined(XPOSE_HIP)
-#include <hip/hip_runtime.h>
-#endif
+#include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
 
 namespace xpose::gpu {
 
@@ -22,22 +19,8 @@ constexpr int kSkinnyRegsThreads = 256;
 constexpr int kSkinnyRegsMaxRows = 8;
 
 // Threads are handled in groups of 32 (a warp; half a wavefront on CDNA, where both halves of the
-// wavefront vote and wait together, which is stricter and still correct).
+// wavefront vote and wait together through rt::warp_all / rt::warp_sync).
 constexpr int kRegsLaneGroup = 32;
-__device__ __forceinline__ bool lane_group_all(bool p) {
-#if defined(XPOSE_HIP)
-  return __all(p);
-#else
-  return __all_sync(0xffffffffu, p);
-#endif
-}
-__device__ __forceinline__ void lane_group_sync() {
-#if defined(XPOSE_HIP)
-  __builtin_amdgcn_wave_barrier();
-#else
-  __syncwarp();
-#endif
-}
 
 // Stage slot of chunk p of a group's stretch: one spare slot per 8 when R is even, so that the 8
 // threads of one 128-byte shared-memory access (chunks R apart) hit 8 different bank groups.
@@ -106,18 +89,18 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
     }
     // The group's 32 runs are one stretch when every one is whole and they share one matrix.
     const std::int64_t b_first = g.batch == 1 ? 0 : t0 / runs;
-    if (lane_group_all(whole && b == b_first)) {
+    if (rt::warp_all(whole && b == b_first)) {
 #pragma unroll
       for (int k = 0; k < R; ++k)
         stage[group][stage_slot<R>(R * lane + k)] = make_uint4(run_word<E, R>(x, 4 * k), run_word<E, R>(x, 4 * k + 1),
                                                                run_word<E, R>(x, 4 * k + 2), run_word<E, R>(x, 4 * k + 3));
-      lane_group_sync();
+      rt::warp_sync();
       unsigned char* stretch = dst - 16 * R * lane;  // the group's first run
 #pragma unroll
       for (int k = 0; k < R; ++k)
         *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * k + lane)) =
             stage[group][stage_slot<R>(kRegsLaneGroup * k + lane)];
-      lane_group_sync();  // the stage is refilled by the next iteration
+      rt::warp_sync();  // the stage is refilled by the next iteration
     } else if (whole) {
 #pragma unroll
       for (int k = 0; k < R; ++k)
