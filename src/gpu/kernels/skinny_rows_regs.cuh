@@ -25,7 +25,7 @@ constexpr int kRegsLaneGroup = 32;
 // Stage slot of chunk p of a group's stretch: one spare slot per 8 when R is even, so that the 8
 // threads of one 128-byte shared-memory access (chunks R apart) hit 8 different bank groups.
 template <int R>
-__device__ __forceinline__ int stage_slot(int p) {
+__host__ __device__ constexpr int stage_slot(int p) {
   return R % 2 == 0 ? p + p / 8 : p;
 }
 
@@ -57,6 +57,13 @@ __device__ __forceinline__ std::uint32_t run_word(const std::uint32_t (&x)[R][4]
   }
 }
 
+// Chunk k (of R) of a thread's output run.
+template <int E, int R>
+__device__ __forceinline__ uint4 run_chunk(const std::uint32_t (&x)[R][4], int k) {
+  return make_uint4(run_word<E, R>(x, 4 * k), run_word<E, R>(x, 4 * k + 1), run_word<E, R>(x, 4 * k + 2),
+                    run_word<E, R>(x, 4 * k + 3));
+}
+
 // Block (kSkinnyRegsThreads); one thread per 16 / E columns of one matrix, grid (threads / block),
 // looping past the grid. `runs` = ceil(cols / (16 / E)) per matrix.
 template <int E, int R>
@@ -65,7 +72,7 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
                             std::int64_t runs) {
   constexpr int V = 16 / E;  // columns per chunk
   constexpr int kGroups = kSkinnyRegsThreads / kRegsLaneGroup;
-  constexpr int kSlots = kRegsLaneGroup * R + (R % 2 == 0 ? kRegsLaneGroup * R / 8 : 0);
+  constexpr int kSlots = stage_slot<R>(kRegsLaneGroup * R - 1) + 1;
   __shared__ uint4 stage[kGroups][kSlots];
   const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
   const std::int64_t ld_in_bytes = g.ld_in * E;
@@ -91,9 +98,7 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
     const std::int64_t b_first = g.batch == 1 ? 0 : t0 / runs;
     if (rt::warp_all(whole && b == b_first)) {
 #pragma unroll
-      for (int k = 0; k < R; ++k)
-        stage[group][stage_slot<R>(R * lane + k)] = make_uint4(run_word<E, R>(x, 4 * k), run_word<E, R>(x, 4 * k + 1),
-                                                               run_word<E, R>(x, 4 * k + 2), run_word<E, R>(x, 4 * k + 3));
+      for (int k = 0; k < R; ++k) stage[group][stage_slot<R>(R * lane + k)] = run_chunk<E, R>(x, k);
       rt::warp_sync();
       unsigned char* stretch = dst - 16 * R * lane;  // the group's first run
 #pragma unroll
@@ -103,9 +108,7 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
       rt::warp_sync();  // the stage is refilled by the next iteration
     } else if (whole) {
 #pragma unroll
-      for (int k = 0; k < R; ++k)
-        *reinterpret_cast<uint4*>(dst + 16 * k) = make_uint4(run_word<E, R>(x, 4 * k), run_word<E, R>(x, 4 * k + 1),
-                                                             run_word<E, R>(x, 4 * k + 2), run_word<E, R>(x, 4 * k + 3));
+      for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);
     } else if (t < total) {
       // The matrix's last columns: fewer than a chunk, element by element.
       for (int j = 0; c0 + j < g.cols; ++j)

@@ -27,7 +27,8 @@ bool use_rows_vec(const TransposeDesc& d) {
 }
 
 // 2 to 8 rows on the 16-byte grid with packed output rows: transposed in registers, stored through a
-// per-warp stage (pointers are checked at launch; off the grid the slab kernel runs). XPOSE_SKINNY_ROWS_REGS=0 turns it off, to measure against it.
+// per-warp stage (pointers are checked at launch; off the grid the slab kernel runs).
+// XPOSE_SKINNY_ROWS_REGS=0 turns it off, to measure against it.
 bool use_rows_regs(const TransposeDesc& d) {
   static const bool enabled = !env_starts_with("XPOSE_SKINNY_ROWS_REGS", '0');
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
@@ -104,16 +105,24 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   return check_launch("skinny_cols_vec_kernel", c, kSkinnyColsSmemBytes, stream);
 }
 
-LaunchConfig rows_regs_config(const TransposeDesc& d) {
+// The launch of the 16-byte skinny kernels: one-dimensional blocks and grid, a tile of
+// tile_rows x tile_cols elements.
+LaunchConfig vec16_config(int tile_rows, int tile_cols, int block_x, std::int64_t grid_x) {
   LaunchConfig c{};
   c.vector_bytes = 16;
-  c.tile_rows = static_cast<int>(d.rows);
-  c.tile_cols = 16 / static_cast<int>(dtype_size(d.dtype));
-  c.block_x = kSkinnyRegsThreads;
+  c.tile_rows = tile_rows;
+  c.tile_cols = tile_cols;
+  c.block_x = block_x;
   c.block_y = 1;
-  c.grid_x = std::min<std::int64_t>(ceil_div(d.batch * rows_regs_runs(d), kSkinnyRegsThreads), std::int64_t{1} << 30);
+  c.grid_x = grid_x;
   c.grid_y = c.grid_z = 1;
   return c;
+}
+
+LaunchConfig rows_regs_config(const TransposeDesc& d) {
+  return vec16_config(static_cast<int>(d.rows), 16 / static_cast<int>(dtype_size(d.dtype)), kSkinnyRegsThreads,
+                      std::min<std::int64_t>(ceil_div(d.batch * rows_regs_runs(d), kSkinnyRegsThreads),
+                                             std::int64_t{1} << 30));
 }
 
 template <int E, int R>
@@ -124,8 +133,7 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
 }
 
 template <int E>
-Status launch_rows_regs(const TransposeDesc& d, const void* in, void* out, rt::Stream stream) {
-  const LaunchConfig c = rows_regs_config(d);
+Status launch_rows_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   switch (d.rows) {
     case 2: return launch_rows_regs_for<E, 2>(d, c, in, out, stream);
     case 3: return launch_rows_regs_for<E, 3>(d, c, in, out, stream);
@@ -140,15 +148,7 @@ Status launch_rows_regs(const TransposeDesc& d, const void* in, void* out, rt::S
 
 LaunchConfig rows_vec_config(const TransposeDesc& d) {
   const SkinnyVecSlab s = rows_vec_slab(d);
-  LaunchConfig c{};
-  c.vector_bytes = 16;
-  c.tile_rows = static_cast<int>(d.rows);
-  c.tile_cols = s.span;
-  c.block_x = kSkinnyVecThreads;
-  c.block_y = 1;
-  c.grid_x = d.batch * ceil_div(d.cols, s.span);
-  c.grid_y = c.grid_z = 1;
-  return c;
+  return vec16_config(static_cast<int>(d.rows), s.span, kSkinnyVecThreads, d.batch * ceil_div(d.cols, s.span));
 }
 
 template <int E>
@@ -167,14 +167,7 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
   const std::int64_t long_n = std::max(d.rows, d.cols);
   if (use_cols_vec(d)) {
     const SkinnyColsSlab s = cols_vec_slab(d);
-    c = LaunchConfig{};
-    c.vector_bytes = 16;
-    c.tile_rows = s.span;
-    c.tile_cols = static_cast<int>(d.cols);
-    c.block_x = kSkinnyColsThreads;
-    c.block_y = 1;
-    c.grid_x = d.batch * ceil_div(d.rows, s.span);
-    c.grid_y = c.grid_z = 1;
+    c = vec16_config(s.span, static_cast<int>(d.cols), kSkinnyColsThreads, d.batch * ceil_div(d.rows, s.span));
     return Status::ok_status();
   }
   if (use_rows_regs(d)) {
@@ -217,7 +210,7 @@ Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* 
   }
   if (use_rows_regs(d) && words_aligned)
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
-      return launch_rows_regs<sizeof(decltype(tag))>(d, in, out, stream);
+      return launch_rows_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
     });
   // A plan for the register kernel run on pointers off the 16-byte grid: the slab kernel, its own grid.
   const LaunchConfig slab_config = use_rows_regs(d) ? rows_vec_config(d) : c;
