@@ -84,6 +84,9 @@ xpose::Status write_json(const std::string& path, const RunContext& ctx, const s
   j["warmup"] = ctx.warmup;
   j["iters"] = ctx.iters;
   j["statistic"] = "median per call";
+  if (ctx.backend == "cuda")
+    j["timer"] = "events around each run of calls on one stream, queued behind a kernel that holds the stream "
+                 "until the whole run is enqueued, so the calls run back to back";
   auto& out = j["records"] = nlohmann::json::array();
   for (const auto& r : records) {
     out.push_back({{"case", r.case_label},

@@ -19,6 +19,7 @@ using xpose::StatusCode;
 
 constexpr unsigned char kPoison = 0xA5;  // outputs are filled with this before every verified run
 constexpr int kMaxRotatingPairs = 2048;
+constexpr int kMaxCallsPerRun = 256;
 
 struct HostData {
   std::vector<unsigned char> input, expected_transpose, expected_copy;
@@ -56,24 +57,52 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Per-call median in microseconds: `iters` runs of `calls` calls each, after `warmup` runs.
+// Per-call median in microseconds of `iters` timed runs, after `warmup` passes over all `pairs`
+// buffer pairs.
 using Call = std::function<Status(int call_index)>;
 
-Status time_gpu(int warmup, int iters, int calls, const Call& call, double& median_us) {
+double elapsed_us(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - since).count();
+}
+
+// Calls in one timed run: the runtime's launch queue holds about a thousand launches and blocks the
+// host when full, so longer runs would let the GPU drain the queue and wait on the host again.
+int calls_per_run(int pairs) { return std::min(pairs, kMaxCallsPerRun); }
+
+// Enqueueing a call takes the host microseconds, longer than a small transpose runs: timed as it
+// comes, the GPU would idle between calls and the events would time the host. So each run is queued
+// behind a kernel that holds the stream for twice the time a run takes to enqueue (plus 50 us); the
+// calls then run back to back. A run whose enqueueing outlasted the hold is timed again with a
+// hold twice as long. Run i takes the buffer pairs after run i - 1's, so every pair is cold in
+// the L2 when its turn comes.
+Status time_gpu(int warmup, int iters, int pairs, xpose::StreamHandle stream, const Call& call, double& median_us) {
   for (int w = 0; w < warmup; ++w)
-    for (int k = 0; k < calls; ++k) XPOSE_RETURN_IF_ERROR(call(k));
-  std::vector<xpose::EventPair> events(iters);
-  for (auto& e : events) XPOSE_RETURN_IF_ERROR(e.create());
-  for (int i = 0; i < iters; ++i) {
-    XPOSE_RETURN_IF_ERROR(events[i].record_start());
-    for (int k = 0; k < calls; ++k) XPOSE_RETURN_IF_ERROR(call(k));
-    XPOSE_RETURN_IF_ERROR(events[i].record_stop());
-  }
+    for (int k = 0; k < pairs; ++k) XPOSE_RETURN_IF_ERROR(call(k));
+  const int calls = calls_per_run(pairs);
+  XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int k = 0; k < calls; ++k) XPOSE_RETURN_IF_ERROR(call(k));
+  double hold_us = std::min(2.0 * elapsed_us(t0) + 50.0, 500000.0);
+  XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
+  xpose::EventPair events;
+  XPOSE_RETURN_IF_ERROR(events.create());
   std::vector<double> us(iters);
+  int next = calls % pairs;
   for (int i = 0; i < iters; ++i) {
-    float ms = 0;
-    XPOSE_RETURN_IF_ERROR(events[i].elapsed_ms(ms));
-    us[i] = 1000.0 * ms / calls;
+    for (int attempt = 0;; ++attempt) {
+      XPOSE_RETURN_IF_ERROR(xpose::hold_stream(hold_us, stream));
+      const auto enqueued = std::chrono::steady_clock::now();
+      XPOSE_RETURN_IF_ERROR(events.record_start(stream));
+      for (int k = 0; k < calls; ++k) XPOSE_RETURN_IF_ERROR(call((next + k) % pairs));
+      XPOSE_RETURN_IF_ERROR(events.record_stop(stream));
+      const bool held = elapsed_us(enqueued) < hold_us;
+      next = (next + calls) % pairs;
+      float ms = 0;
+      XPOSE_RETURN_IF_ERROR(events.elapsed_ms(ms));
+      us[i] = 1000.0 * ms / calls;
+      if (held || attempt == 3) break;
+      hold_us = std::min(2.0 * hold_us, 500000.0);
+    }
   }
   XPOSE_RETURN_IF_ERROR(xpose::last_device_error());
   median_us = median(us);
@@ -86,7 +115,7 @@ Status time_cpu(int warmup, int iters, const Call& call, double& median_us) {
   for (int i = 0; i < iters; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     XPOSE_RETURN_IF_ERROR(call(0));
-    us[i] = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    us[i] = elapsed_us(t0);
   }
   median_us = median(us);
   return Status::ok_status();
@@ -167,8 +196,8 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
       std::max(in_bytes, static_cast<std::size_t>(xpose::output_span_elements(d)) * esize);
   const double useful_bytes = static_cast<double>(d.batch * d.rows * d.cols) * esize;
 
-  // Rotate buffer pairs so that one run touches about 3x the L2: a repeated small case would
-  // otherwise measure the cache, not the memory.
+  // Rotate buffer pairs so that the calls between two uses of a pair touch about 3x the L2: a
+  // repeated small case would otherwise measure the cache, not the memory.
   int pairs = 1;
   if (gpu && s.l2_bytes > 0) {
     const double want = 3.0 * s.l2_bytes / static_cast<double>(in_bytes + out_bytes);
@@ -179,7 +208,6 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   XPOSE_RETURN_IF_ERROR(make_host_data(reference, in_bytes, out_bytes, s.seed, host));
   Buffers buffers(gpu, pairs, in_bytes, out_bytes);
   XPOSE_RETURN_IF_ERROR(buffers.allocate(host.input));
-  const int calls = buffers.pairs();
 
   BenchRecord base;
   base.case_label = s.label;
@@ -193,10 +221,13 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   base.batch_stride_out = d.batch_stride_out;
   base.bytes_moved = 2.0 * useful_bytes;
   base.runs = s.iters;
-  base.calls_per_run = calls;
+  base.calls_per_run = gpu ? calls_per_run(buffers.pairs()) : 1;
 
+  // Timed work goes to a stream of its own, as a library user's would.
+  xpose::DeviceStream stream;
+  if (gpu) XPOSE_RETURN_IF_ERROR(stream.create());
   const auto timed = [&](const Call& call, double& us) {
-    return gpu ? time_gpu(s.warmup, s.iters, calls, call, us) : time_cpu(s.warmup, s.iters, call, us);
+    return gpu ? time_gpu(s.warmup, s.iters, buffers.pairs(), stream.handle(), call, us) : time_cpu(s.warmup, s.iters, call, us);
   };
 
   // The ceiling: memcpy of the same useful bytes, in this process, timed the same way.
@@ -207,7 +238,7 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   const auto bytes = static_cast<std::size_t>(useful_bytes);
   XPOSE_RETURN_IF_ERROR(timed(
       [&](int k) -> Status {
-        if (gpu) return xpose::copy_device_to_device(buffers.out(k), buffers.in(k), bytes);
+        if (gpu) return xpose::copy_device_to_device(buffers.out(k), buffers.in(k), bytes, stream.handle());
         std::memcpy(buffers.out(k), buffers.in(k), bytes);
         return Status::ok_status();
       },
@@ -242,7 +273,7 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
     if (bad >= 0)
       rec.note = "first mismatch at output element " + std::to_string(bad) + "; reproduce: " + repro_line(s, a);
 
-    XPOSE_RETURN_IF_ERROR(timed([&](int k) { return xpose::execute(plan, buffers.in(k), buffers.out(k)); },
+    XPOSE_RETURN_IF_ERROR(timed([&](int k) { return xpose::execute(plan, buffers.in(k), buffers.out(k), stream.handle()); },
                                 rec.time_us));
     rec.gbps = rec.bytes_moved / (rec.time_us * 1e3);
     rec.pct_of_copy = 100.0 * rec.gbps / copy_rec.gbps;

@@ -58,12 +58,32 @@ Status copy_device_to_device(void* dst, const void* src, std::size_t bytes, Stre
 // Sets every byte of [dst, dst + bytes) to `value` (used to poison outputs).
 Status fill_device_bytes(void* dst, unsigned char value, std::size_t bytes, StreamHandle stream = nullptr);
 Status synchronize_device();
+// Queues a kernel that keeps `stream` busy for about `microseconds`, so that work enqueued behind it
+// runs back to back however slowly the host enqueues it (benchmarks: time the GPU, not the launches).
+Status hold_stream(double microseconds, StreamHandle stream = nullptr);
 // Errors a kernel raised since the last check (launch errors are caught by execute itself).
 Status last_device_error();
 // Open and close the range a profiler collects when started with collection off
 // (ncu --profile-from-start off, nsys --capture-range=cudaProfilerApi). Harmless without a profiler.
 Status profiler_start();
 Status profiler_stop();
+
+// An owning stream that does not synchronise with the legacy default stream.
+class DeviceStream {
+ public:
+  DeviceStream() = default;
+  ~DeviceStream();
+  DeviceStream(DeviceStream&& other) noexcept;
+  DeviceStream& operator=(DeviceStream&& other) noexcept;
+  DeviceStream(const DeviceStream&) = delete;
+  DeviceStream& operator=(const DeviceStream&) = delete;
+
+  Status create();
+  StreamHandle handle() const { return stream_; }
+
+ private:
+  StreamHandle stream_ = nullptr;
+};
 
 // A pair of GPU events around work on a stream; elapsed_ms waits for the stop event.
 class EventPair {

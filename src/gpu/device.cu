@@ -6,6 +6,35 @@
 #include "xpose/device.hpp"
 
 namespace xpose {
+namespace {
+
+// One thread that returns once `cycles` SM clock cycles have passed.
+__global__ void spin_kernel(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+// SM clock cycles per microsecond: a spin of known length timed with events (the second one, the
+// first also pays for loading the kernel); 0 when that fails.
+double measure_spin_rate() {
+  constexpr long long kCycles = 4000000;
+  rt::Event a = nullptr, b = nullptr;
+  if (rt::event_create(&a) != rt::kSuccess || rt::event_create(&b) != rt::kSuccess) return 0.0;
+  float ms = 0.0f;
+  bool ok = true;
+  for (int i = 0; i < 2 && ok; ++i) {
+    ok = rt::event_record(a, nullptr) == rt::kSuccess;
+    spin_kernel<<<1, 1>>>(kCycles);
+    ok = ok && rt::get_last_error() == rt::kSuccess && rt::event_record(b, nullptr) == rt::kSuccess &&
+         rt::event_synchronize(b) == rt::kSuccess && rt::event_elapsed_ms(&ms, a, b) == rt::kSuccess;
+  }
+  (void)rt::event_destroy(a);
+  (void)rt::event_destroy(b);
+  return ok && ms > 0.0f ? kCycles / (1000.0 * ms) : 0.0;
+}
+
+}  // namespace
 
 bool gpu_backend_built() { return true; }
 
@@ -96,6 +125,15 @@ Status synchronize_device() {
   return Status::ok_status();
 }
 
+Status hold_stream(double microseconds, StreamHandle stream) {
+  if (device_count() == 0) return Status(StatusCode::no_device, "no GPU device found");
+  static const double cycles_per_us = measure_spin_rate();
+  if (cycles_per_us <= 0.0) return Status(StatusCode::internal, "could not time the stream-holding kernel");
+  spin_kernel<<<1, 1, 0, static_cast<rt::Stream>(stream)>>>(static_cast<long long>(microseconds * cycles_per_us));
+  XPOSE_GPU_TRY(rt::get_last_error());
+  return Status::ok_status();
+}
+
 Status last_device_error() {
   XPOSE_GPU_TRY(rt::get_last_error());
   return Status::ok_status();
@@ -110,6 +148,26 @@ Status profiler_start() {
 Status profiler_stop() {
   if (device_count() == 0) return Status(StatusCode::no_device, "no GPU device found");
   XPOSE_GPU_TRY(rt::profiler_stop());
+  return Status::ok_status();
+}
+
+DeviceStream::~DeviceStream() {
+  if (stream_) (void)rt::stream_destroy(static_cast<rt::Stream>(stream_));
+}
+
+DeviceStream::DeviceStream(DeviceStream&& other) noexcept : stream_(std::exchange(other.stream_, nullptr)) {}
+
+DeviceStream& DeviceStream::operator=(DeviceStream&& other) noexcept {
+  std::swap(stream_, other.stream_);
+  return *this;
+}
+
+Status DeviceStream::create() {
+  if (device_count() == 0) return Status(StatusCode::no_device, "no GPU device found");
+  rt::Stream st = nullptr;
+  XPOSE_GPU_TRY(rt::stream_create(&st));
+  if (stream_) (void)rt::stream_destroy(static_cast<rt::Stream>(stream_));
+  stream_ = st;
   return Status::ok_status();
 }
 

@@ -22,9 +22,15 @@ Status copy_device_to_host(void*, const void*, std::size_t) { return no_gpu(); }
 Status copy_device_to_device(void*, const void*, std::size_t, StreamHandle) { return no_gpu(); }
 Status fill_device_bytes(void*, unsigned char, std::size_t, StreamHandle) { return no_gpu(); }
 Status synchronize_device() { return no_gpu(); }
+Status hold_stream(double, StreamHandle) { return no_gpu(); }
 Status last_device_error() { return no_gpu(); }
 Status profiler_start() { return no_gpu(); }
 Status profiler_stop() { return no_gpu(); }
+
+DeviceStream::~DeviceStream() = default;
+DeviceStream::DeviceStream(DeviceStream&&) noexcept = default;
+DeviceStream& DeviceStream::operator=(DeviceStream&&) noexcept = default;
+Status DeviceStream::create() { return no_gpu(); }
 
 EventPair::~EventPair() = default;
 EventPair::EventPair(EventPair&&) noexcept = default;

@@ -37,6 +37,8 @@ inline Error copy_d2d_async(void* d, const void* s, size_t n, Stream st) {
 inline Error memset_async(void* d, int v, size_t n, Stream st) { return hipMemsetAsync(d, v, n, st); }
 inline Error device_synchronize() { return hipDeviceSynchronize(); }
 inline Error stream_synchronize(Stream st) { return hipStreamSynchronize(st); }
+inline Error stream_create(Stream* st) { return hipStreamCreateWithFlags(st, hipStreamNonBlocking); }
+inline Error stream_destroy(Stream st) { return hipStreamDestroy(st); }
 inline Error peek_at_last_error() { return hipPeekAtLastError(); }
 inline Error get_last_error() { return hipGetLastError(); }
 inline Error event_create(Event* e) { return hipEventCreate(e); }
@@ -108,6 +110,8 @@ inline Error copy_d2d_async(void* d, const void* s, size_t n, Stream st) {
 inline Error memset_async(void* d, int v, size_t n, Stream st) { return cudaMemsetAsync(d, v, n, st); }
 inline Error device_synchronize() { return cudaDeviceSynchronize(); }
 inline Error stream_synchronize(Stream st) { return cudaStreamSynchronize(st); }
+inline Error stream_create(Stream* st) { return cudaStreamCreateWithFlags(st, cudaStreamNonBlocking); }
+inline Error stream_destroy(Stream st) { return cudaStreamDestroy(st); }
 inline Error peek_at_last_error() { return cudaPeekAtLastError(); }
 inline Error get_last_error() { return cudaGetLastError(); }
 inline Error event_create(Event* e) { return cudaEventCreate(e); }
