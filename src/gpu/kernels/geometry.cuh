@@ -14,20 +14,50 @@ struct MatrixGeometry {
   std::int64_t tiles_y;
 };
 
-// Tile row, tile column and batch of tile number `tile` in a grid of tiles_y x tiles_c tiles per
-// matrix: tile rows fastest when `down_first` (consecutive blocks write each output row in long
-// runs), else tile columns.
+// Division of numerators below 2^31 by a fixed divisor d (1 <= d < 2^31) as one wide multiply and a
+// shift, with constants from the host (make_fast_div): shift = 31 + ceil(log2 d), magic =
+// floor(2^shift / d) + 1, whose error d * magic - 2^shift lies in (0, d], so n * error < 2^shift for
+// every n < 2^31. A block decodes its tile this way in a few instructions where division by a
+// runtime value costs dozens on the path to the first load, which small, latency-bound transposes
+// feel.
+struct FastDiv {
+  std::uint32_t divisor, magic;
+  int shift;
+};
+
+inline FastDiv make_fast_div(std::int64_t d) {
+  int log2_ceil = 0;
+  while ((std::int64_t{1} << log2_ceil) < d) ++log2_ceil;
+  const int shift = 31 + log2_ceil;
+  return FastDiv{static_cast<std::uint32_t>(d), static_cast<std::uint32_t>((std::uint64_t{1} << shift) / d + 1), shift};
+}
+
+__device__ __forceinline__ std::uint32_t fast_div(std::uint32_t n, const FastDiv& f) {
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(n) * f.magic) >> f.shift);
+}
+
+// The tiles of a one-tile-per-block grid, tiles_y x tiles_c per matrix: `inner` divides by the
+// count that runs fastest (tile rows when down_first: consecutive blocks then write each output
+// row in long runs; else tile columns), `outer` by the other. Grids stop at 2^31 - 1 blocks, so
+// every tile number fits fast_div.
+struct TileGrid {
+  FastDiv inner, outer;
+  bool down_first;
+};
+
+inline TileGrid make_tile_grid(std::int64_t tiles_y, std::int64_t tiles_c, bool down_first) {
+  return down_first ? TileGrid{make_fast_div(tiles_y), make_fast_div(tiles_c), true}
+                    : TileGrid{make_fast_div(tiles_c), make_fast_div(tiles_y), false};
+}
+
+// Tile row, tile column and batch of tile number `tile`.
 struct TileCoord {
   std::int64_t tr, tc, b;
 };
-__device__ __forceinline__ TileCoord tile_coord(std::int64_t tile, std::int64_t tiles_y, std::int64_t tiles_c,
-                                                bool down_first) {
-  if (down_first) {
-    const std::int64_t rest = tile / tiles_y;
-    return {tile % tiles_y, rest % tiles_c, rest / tiles_c};
-  }
-  const std::int64_t rest = tile / tiles_c;
-  return {rest % tiles_y, tile % tiles_c, rest / tiles_y};
+__device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const TileGrid& grid) {
+  const std::uint32_t rest = fast_div(tile, grid.inner), b = fast_div(rest, grid.outer);
+  const std::uint32_t i = tile - rest * grid.inner.divisor, o = rest - b * grid.outer.divisor;
+  return grid.down_first ? TileCoord{i, o, b} : TileCoord{o, i, b};
 }
 
 }  // namespace xpose::gpu

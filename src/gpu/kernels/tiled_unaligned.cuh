@@ -130,13 +130,12 @@ __device__ __forceinline__ void store_element(unsigned char* dst, const unsigned
 template <int E, int kInBytes, int kOutBytes>
 __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm(E))
     tiled_unaligned_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
-                           unsigned char* __restrict__ out, MatrixGeometry g, std::int64_t tiles_c,
-                           bool down_first) {
+                           unsigned char* __restrict__ out, MatrixGeometry g, TileGrid grid) {
   using Tile = UnalignedTile<E, kInBytes, kOutBytes>;
   alignas(16) __shared__ std::uint32_t tile[Tile::kLoadRows * Tile::kPitchWords];
   const int tid = threadIdx.x;
 
-  const TileCoord at = tile_coord(blockIdx.x, g.tiles_y, tiles_c, down_first);
+  const TileCoord at = tile_coord(blockIdx.x, grid);
   const std::int64_t tr = at.tr, tc = at.tc, b = at.b;
   const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
   // Rows loaded (the tile's and its halo, as far as the matrix goes).

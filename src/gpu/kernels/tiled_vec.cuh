@@ -86,9 +86,9 @@ struct VecTilePos {
 
 template <int E, int kRowBytes, int kTileBytes>
 __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* out, const MatrixGeometry& g,
-                                        std::int64_t tiles_c, std::int64_t tile, bool down_first) {
+                                        const TileGrid& grid, std::uint32_t tile) {
   using Tile = VecTile<E, kRowBytes, kTileBytes>;
-  const TileCoord t = tile_coord(tile, g.tiles_y, tiles_c, down_first);
+  const TileCoord t = tile_coord(tile, grid);
   const std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
   VecTilePos p;
   p.src = in + (t.b * g.bs_in + r0 * g.ld_in + c0) * E;
@@ -187,12 +187,12 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
 template <int E, int kRowBytes, int kTileBytes>
 __global__ void __launch_bounds__(kVecThreads, kVecMinBlocksPerSm)
     tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
-                     std::int64_t tiles_c, bool down_first) {
+                     TileGrid grid) {
   using Tile = VecTile<E, kRowBytes, kTileBytes>;
   alignas(16) __shared__ unsigned char tile[kTileBytes];  // (kRows, kRowBytes) bytes, swizzled
   const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
   const int tid = threadIdx.x;
-  const VecTilePos p = vec_tile_position<E, kRowBytes, kTileBytes>(in, out, g, tiles_c, blockIdx.x, down_first);
+  const VecTilePos p = vec_tile_position<E, kRowBytes, kTileBytes>(in, out, g, grid, blockIdx.x);
   {
     uint4 v[Tile::kLoadsPerThread];
     vec_issue_loads<E, kRowBytes, kTileBytes>(p, ld_in_bytes, tid, v);

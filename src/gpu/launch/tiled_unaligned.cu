@@ -44,10 +44,10 @@ Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void
   using Tile = ShapeTile<E>;
   const auto* in_bytes = static_cast<const unsigned char*>(in);
   const std::int64_t span = input_span_elements(d) * E;
-  const MatrixGeometry g = make_geometry(d, ceil_div(d.rows, Tile::kRows));
+  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
+  const TileGrid grid = make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), unaligned_tiles_down_first());
   tiled_unaligned_kernel<E, UnalignedShape<E>::kIn, UnalignedShape<E>::kOut><<<grid_of(c), block_of(c), 0, stream>>>(
-      in_bytes, in_bytes + span, static_cast<unsigned char*>(out), g, ceil_div(d.cols, Tile::kCols),
-      unaligned_tiles_down_first());
+      in_bytes, in_bytes + span, static_cast<unsigned char*>(out), make_geometry(d, tiles_y), grid);
   return check_launch("tiled_unaligned_kernel", c, sizeof(std::uint32_t) * Tile::kLoadRows * Tile::kPitchWords, stream);
 }
 

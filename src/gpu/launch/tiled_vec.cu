@@ -19,10 +19,10 @@ bool tiles_down_first() {
 template <int E, int kRowBytes, int kTileBytes>
 Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   using Tile = VecTile<E, kRowBytes, kTileBytes>;
-  const MatrixGeometry g = make_geometry(d, ceil_div(d.rows, Tile::kRows));
+  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
+  const TileGrid grid = make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), tiles_down_first());
   tiled_vec_kernel<E, kRowBytes, kTileBytes><<<grid_of(c), block_of(c), 0, stream>>>(
-      static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), g, ceil_div(d.cols, Tile::kCols),
-      tiles_down_first());
+      static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), make_geometry(d, tiles_y), grid);
   return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
 }
 
