@@ -30,11 +30,12 @@ template <int E>
 __global__ void __launch_bounds__(kSkinnyColsThreads)
     skinny_cols_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyColsSlab s,
-                           std::int64_t slabs) {
+                           FastDiv slabs) {
   alignas(16) __shared__ unsigned char run[kSkinnyColsSmemBytes];  // the slab's input bytes, as they lie
   const int tid = threadIdx.x;
   const int cols = static_cast<int>(g.cols);
-  const std::int64_t b = blockIdx.x / slabs, r0 = (blockIdx.x % slabs) * s.span;
+  const std::uint32_t b = fast_div(blockIdx.x, slabs);
+  const std::int64_t r0 = static_cast<std::int64_t>(blockIdx.x - b * slabs.divisor) * s.span;
   const int own_rows = static_cast<int>(g.rows - r0 < s.span ? g.rows - r0 : s.span);
   const int load_rows = static_cast<int>(g.rows - r0 < s.span + s.halo ? g.rows - r0 : s.span + s.halo);
   const unsigned char* src = in + (b * g.bs_in + r0 * cols) * E;  // ld_in == cols

@@ -33,12 +33,13 @@ template <int E>
 __global__ void __launch_bounds__(kSkinnyVecThreads)
     skinny_rows_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyVecSlab s,
-                           std::int64_t slabs) {
+                           FastDiv slabs) {
   __shared__ std::uint32_t tile[kSkinnyVecSmemWords];
   __shared__ int row_data[kSkinnyVecMaxRows];  // byte of tile where input row r's first element lies
   const int tid = threadIdx.x;
   const int rows = static_cast<int>(g.rows);
-  const std::int64_t b = blockIdx.x / slabs, c0 = (blockIdx.x % slabs) * s.span;
+  const std::uint32_t b = fast_div(blockIdx.x, slabs);
+  const std::int64_t c0 = static_cast<std::int64_t>(blockIdx.x - b * slabs.divisor) * s.span;
   const int own_cols = static_cast<int>(g.cols - c0 < s.span ? g.cols - c0 : s.span);
   const int load_cols = static_cast<int>(g.cols - c0 < s.span + s.halo ? g.cols - c0 : s.span + s.halo);
   const std::int64_t ld_in_bytes = g.ld_in * E;

@@ -101,7 +101,7 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   const auto* src = static_cast<const unsigned char*>(in);
   skinny_cols_vec_kernel<E><<<grid_of(c), block_of(c), 0, stream>>>(
       src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), make_geometry(d, 1), s,
-      ceil_div(d.rows, s.span));
+      make_fast_div(ceil_div(d.rows, s.span)));
   return check_launch("skinny_cols_vec_kernel", c, kSkinnyColsSmemBytes, stream);
 }
 
@@ -156,7 +156,8 @@ Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   const SkinnyVecSlab s = rows_vec_slab(d);
   const auto* src = static_cast<const unsigned char*>(in);
   skinny_rows_vec_kernel<E><<<grid_of(c), block_of(c), 0, stream>>>(
-      src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), make_geometry(d, 1), s, ceil_div(d.cols, s.span));
+      src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), make_geometry(d, 1), s,
+      make_fast_div(ceil_div(d.cols, s.span)));
   return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecSmemWords, stream);
 }
 
