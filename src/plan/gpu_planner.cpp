@@ -22,15 +22,16 @@ int env_int(const char* name, int fallback) {
 
 // Row width of the tile in bytes. Measured at 8192^2 (H200 and H100, bench/results/): longer
 // contiguous runs per row help both sides, and the write side most; the fastest widths per element
-// size: 1 B: 128 (64 was faster only while the 1-byte kernel spilled registers), 2 B: 128,
-// 4 B: 256, 8 and 16 B: 512. Narrow matrices get no wider tiles than their rows, short ones wide
+// size: 1 and 2 B: 256 (H200, since tiles are decoded by FastDiv: 8192^2 and 16384^2 u8 0.92 /
+// 0.92 -> 0.94 / 0.94 of memcpy against 128, bf16 0.93 / 0.93 -> 0.95 / 0.96; 128 was fastest
+// before), 4 B: 256, 8 and 16 B: 512. Narrow matrices get no wider tiles than their rows, short ones wide
 // tiles, so a tile lies mostly inside the matrix.
 // Output rows that start mid-sector (measured on an H100, 2-byte elements, ld 8200 and 64 x
 // 1000^2): 64-byte rows, i.e. twice the output rows per tile, 0.84 and 0.95 of memcpy against 0.78
 // and 0.89 at 128.
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
-  int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 128 : 64) : esize == 4 ? 256 : 512;
+  int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : 64) : esize == 4 ? 256 : 512;
   std::int64_t row_bytes_pow2 = kVecMinRowBytes;
   while (row_bytes_pow2 < d.cols * esize && row_bytes_pow2 < 512) row_bytes_pow2 *= 2;
   rb = static_cast<int>(std::min<std::int64_t>(rb, row_bytes_pow2));
