@@ -37,21 +37,23 @@ def main():
                 peers[(r["dtype"], r["rows"], r["cols"], r["batch"], r["ld_in"])][r["system"]] = r
 
     print(f"Device: {suite['device']['name']}; median of {suite['iters']} runs; ratios to a device-to-device "
-          "memcpy of the same bytes in the same process.\n")
-    print("| case | plan | GB/s | x memcpy | x geam | best peer (x memcpy) | verified |")
-    print("|---|---|---:|---:|---:|---|---|")
+          "memcpy of the same bytes in the same process; x best peer = the fastest peer's time / xpose's "
+          "time (> 1: xpose faster), both timed the same way in one session.\n")
+    print("| case | plan | GB/s | x memcpy | x geam | best peer (x memcpy) | x best peer | verified |")
+    print("|---|---|---:|---:|---:|---|---:|---|")
     for label, k in cases.items():
         fast, geam = k.get("auto"), k.get("geam")
         if fast is None or fast["verification"] == "SKIPPED":
-            print(f"| {label} | skipped | | | | | |")
+            print(f"| {label} | skipped | | | | | | |")
             continue
         plan = fast["plan"].split(" block")[0]
         x_geam = f"{geam['time_us'] / fast['time_us']:.2f}" if geam and geam["verification"] == "PASSED" else "-"
         key = (fast["dtype"], fast["rows"], fast["cols"], fast["batch"], fast["ld_in"])
         best = max(peers[key].values(), key=lambda r: r["gbps"], default=None)
         best_txt = f"{best['system']} {best['ratio_to_memcpy']:.3f}" if best else "-"
+        x_best = f"{best['time_us'] / fast['time_us']:.3f}" if best else "-"
         print(f"| {label} | `{plan}` | {fast['gbps']:.0f} | {fast['pct_of_copy'] / 100:.3f} | {x_geam} | "
-              f"{best_txt} | {fast['verification']} |")
+              f"{best_txt} | {x_best} | {fast['verification']} |")
 
 
 if __name__ == "__main__":
