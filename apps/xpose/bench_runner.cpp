@@ -227,7 +227,8 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   xpose::DeviceStream stream;
   if (gpu) XPOSE_RETURN_IF_ERROR(stream.create());
   const auto timed = [&](const Call& call, double& us) {
-    return gpu ? time_gpu(s.warmup, s.iters, buffers.pairs(), stream.handle(), call, us) : time_cpu(s.warmup, s.iters, call, us);
+    return gpu ? time_gpu(s.warmup, s.iters, buffers.pairs(), stream.handle(), call, us)
+               : time_cpu(s.warmup, s.iters, call, us);
   };
 
   // The ceiling: memcpy of the same useful bytes, in this process, timed the same way.
@@ -273,8 +274,9 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
     if (bad >= 0)
       rec.note = "first mismatch at output element " + std::to_string(bad) + "; reproduce: " + repro_line(s, a);
 
-    XPOSE_RETURN_IF_ERROR(timed([&](int k) { return xpose::execute(plan, buffers.in(k), buffers.out(k), stream.handle()); },
-                                rec.time_us));
+    XPOSE_RETURN_IF_ERROR(
+        timed([&](int k) { return xpose::execute(plan, buffers.in(k), buffers.out(k), stream.handle()); },
+              rec.time_us));
     rec.gbps = rec.bytes_moved / (rec.time_us * 1e3);
     rec.pct_of_copy = 100.0 * rec.gbps / copy_rec.gbps;
     records.push_back(rec);

@@ -24,8 +24,8 @@ int env_int(const char* name, int fallback) {
 // contiguous runs per row help both sides, and the write side most; the fastest widths per element
 // size: 1 and 2 B: 256 (H200, since tiles are decoded by FastDiv: 8192^2 and 16384^2 u8 0.92 /
 // 0.92 -> 0.94 / 0.94 of memcpy against 128, bf16 0.93 / 0.93 -> 0.95 / 0.96; 128 was fastest
-// before), 4 B: 256, 8 and 16 B: 512. Narrow matrices get no wider tiles than their rows, short ones wide
-// tiles, so a tile lies mostly inside the matrix.
+// before), 4 B: 256, 8 and 16 B: 512. Narrow matrices get no wider tiles than their rows, short
+// ones wide tiles, so a tile lies mostly inside the matrix.
 // Output rows that start mid-sector (measured on an H100, 2-byte elements, ld 8200 and 64 x
 // 1000^2): 64-byte rows, i.e. twice the output rows per tile, 0.84 and 0.95 of memcpy against 0.78
 // and 0.89 at 128.
