@@ -36,6 +36,15 @@ __device__ __forceinline__ std::uint32_t fast_div(std::uint32_t n, const FastDiv
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(n) * f.magic) >> f.shift);
 }
 
+// n / d and n % d.
+struct QuotRem {
+  std::uint32_t quot, rem;
+};
+__device__ __forceinline__ QuotRem fast_divmod(std::uint32_t n, const FastDiv& f) {
+  const std::uint32_t q = fast_div(n, f);
+  return QuotRem{q, n - q * f.divisor};
+}
+
 // The tiles of a one-tile-per-block grid, tiles_y x tiles_c per matrix: `inner` divides by the
 // count that runs fastest (tile rows when down_first: consecutive blocks then write each output
 // row in long runs; else tile columns), `outer` by the other. Grids stop at 2^31 - 1 blocks, so
@@ -55,9 +64,8 @@ struct TileCoord {
   std::int64_t tr, tc, b;
 };
 __device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const TileGrid& grid) {
-  const std::uint32_t rest = fast_div(tile, grid.inner), b = fast_div(rest, grid.outer);
-  const std::uint32_t i = tile - rest * grid.inner.divisor, o = rest - b * grid.outer.divisor;
-  return grid.down_first ? TileCoord{i, o, b} : TileCoord{o, i, b};
+  const QuotRem in = fast_divmod(tile, grid.inner), out = fast_divmod(in.quot, grid.outer);
+  return grid.down_first ? TileCoord{in.rem, out.rem, out.quot} : TileCoord{out.rem, in.rem, out.quot};
 }
 
 }  // namespace xpose::gpu

@@ -21,7 +21,7 @@ constexpr int kSkinnyColsMaxCols = 16;
 // the output sectors that start in the slab and reach past it.
 struct SkinnyColsSlab {
   int span, halo;
-  std::uint32_t div_cols;  // ceil(2^32 / cols) for cols >= 2: q / cols as a high multiply (run_position)
+  FastDiv cols;  // q / cols for run_position
 };
 
 // Block (kSkinnyColsThreads), one slab of s.span rows per block; grid (batch x slabs). in_end is one
@@ -34,8 +34,9 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
   alignas(16) __shared__ unsigned char run[kSkinnyColsSmemBytes];  // the slab's input bytes, as they lie
   const int tid = threadIdx.x;
   const int cols = static_cast<int>(g.cols);
-  const std::uint32_t b = fast_div(blockIdx.x, slabs);
-  const std::int64_t r0 = static_cast<std::int64_t>(blockIdx.x - b * slabs.divisor) * s.span;
+  const QuotRem slab = fast_divmod(blockIdx.x, slabs);
+  const std::uint32_t b = slab.quot;
+  const std::int64_t r0 = static_cast<std::int64_t>(slab.rem) * s.span;
   const int own_rows = static_cast<int>(g.rows - r0 < s.span ? g.rows - r0 : s.span);
   const int load_rows = static_cast<int>(g.rows - r0 < s.span + s.halo ? g.rows - r0 : s.span + s.halo);
   const unsigned char* src = in + (b * g.bs_in + r0 * cols) * E;  // ld_in == cols
@@ -68,7 +69,7 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
   const int items = 2 * ((own_bytes + 31) / 32 + 1) * cols;
   for (int item = tid; item < items; item += kSkinnyColsThreads) {
     int k, c;
-    run_position(static_cast<unsigned>(item), cols, s.div_cols, k, c);
+    run_position(static_cast<unsigned>(item), s.cols, k, c);
     unsigned char* row = out + (b * g.bs_out + c * g.ld_out + r0) * E;
     const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(row) & 31);
     const int start = lead == 0 ? 0 : r0 == 0 ? -lead : 32 - lead;

@@ -20,13 +20,14 @@ constexpr int kSkinnyVecMaxRows = 16;
 // aligned 16-byte chunks per row at `pitch` words per shared row.
 struct SkinnyVecSlab {
   int span, halo, chunks, pitch;
-  std::uint32_t div_rows;  // ceil(2^32 / rows) for rows >= 2: q / rows as a high multiply, exact for q < 2^28 / rows
+  FastDiv rows;  // q / rows for run_position
 };
 
 // Column and row of element q of a slab's output run.
-__device__ __forceinline__ void run_position(unsigned q, int rows, std::uint32_t div_rows, int& c, int& r) {
-  c = rows == 1 ? static_cast<int>(q) : static_cast<int>(__umulhi(q, div_rows));
-  r = static_cast<int>(q) - c * rows;
+__device__ __forceinline__ void run_position(unsigned q, const FastDiv& rows, int& c, int& r) {
+  const QuotRem cr = fast_divmod(q, rows);
+  c = static_cast<int>(cr.quot);
+  r = static_cast<int>(cr.rem);
 }
 
 template <int E>
@@ -38,8 +39,9 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   __shared__ int row_data[kSkinnyVecMaxRows];  // byte of tile where input row r's first element lies
   const int tid = threadIdx.x;
   const int rows = static_cast<int>(g.rows);
-  const std::uint32_t b = fast_div(blockIdx.x, slabs);
-  const std::int64_t c0 = static_cast<std::int64_t>(blockIdx.x - b * slabs.divisor) * s.span;
+  const QuotRem slab = fast_divmod(blockIdx.x, slabs);
+  const std::uint32_t b = slab.quot;
+  const std::int64_t c0 = static_cast<std::int64_t>(slab.rem) * s.span;
   const int own_cols = static_cast<int>(g.cols - c0 < s.span ? g.cols - c0 : s.span);
   const int load_cols = static_cast<int>(g.cols - c0 < s.span + s.halo ? g.cols - c0 : s.span + s.halo);
   const std::int64_t ld_in_bytes = g.ld_in * E;
@@ -91,7 +93,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
     if (first >= 0 && first + 16 <= avail_bytes) {
       // The chunk's elements walk down the rows of a column, then on to the next column.
       int c, r;
-      run_position(static_cast<unsigned>(first / E), rows, s.div_rows, c, r);
+      run_position(static_cast<unsigned>(first / E), s.rows, c, r);
       std::uint32_t w[4] = {0, 0, 0, 0};
 #pragma unroll
       for (int m = 0; m < 16 / E; ++m) {
@@ -107,7 +109,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
         const int byte = first + m * E;
         if (byte < 0 || byte >= avail_bytes) continue;
         int c, r;
-        run_position(static_cast<unsigned>(byte / E), rows, s.div_rows, c, r);
+        run_position(static_cast<unsigned>(byte / E), s.rows, c, r);
         store_element<E>(dst + byte, tile_bytes + row_data[r] + c * E);
       }
     }

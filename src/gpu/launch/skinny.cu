@@ -75,8 +75,7 @@ SkinnyVecSlab rows_vec_slab(const TransposeDesc& d) {
     if (d.rows * s.pitch <= kSkinnyVecSmemWords || s.span <= 16) break;
     s.span -= 16;
   }
-  const std::uint64_t rows = static_cast<std::uint64_t>(d.rows);
-  s.div_rows = rows < 2 ? 0 : static_cast<std::uint32_t>(((std::uint64_t{1} << 32) + rows - 1) / rows);
+  s.rows = make_fast_div(d.rows);
   return s;
 }
 
@@ -90,8 +89,7 @@ SkinnyColsSlab cols_vec_slab(const TransposeDesc& d) {
   s.halo = rows_per_sector;
   const int fit = (kSkinnyColsSmemBytes - 32) / row_bytes - s.halo;  // 32: the run's shift and last chunk
   s.span = std::max(rows_per_sector, std::min(rows_vec_slab_bytes() / row_bytes, fit) / rows_per_sector * rows_per_sector);
-  const std::uint64_t cols = static_cast<std::uint64_t>(d.cols);
-  s.div_cols = cols < 2 ? 0 : static_cast<std::uint32_t>(((std::uint64_t{1} << 32) + cols - 1) / cols);
+  s.cols = make_fast_div(d.cols);
   return s;
 }
 
