@@ -49,11 +49,15 @@ bool output_rows_sector_aligned(const TransposeDesc& d) {
   return d.ld_out * e % 32 == 0 && (d.batch == 1 || d.batch_stride_out * e % 32 == 0);
 }
 
-bool tiled_vec_fits(const TransposeDesc& d, int alignment) {
+int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  const auto aligned = [](std::int64_t bytes) { return bytes % kVecBytes == 0; };
-  return alignment >= kVecBytes && aligned(d.ld_in * e) && aligned(d.ld_out * e) &&
-         (d.batch == 1 || (aligned(d.batch_stride_in * e) && aligned(d.batch_stride_out * e)));
+  for (int v = kVecBytes; v >= kVecMinBytes && v >= e; v /= 2) {
+    const auto aligned = [v](std::int64_t bytes) { return bytes % v == 0; };
+    if (alignment >= v && aligned(d.ld_in * e) && aligned(d.ld_out * e) &&
+        (d.batch == 1 || (aligned(d.batch_stride_in * e) && aligned(d.batch_stride_out * e))))
+      return v;
+  }
+  return 0;
 }
 
 Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
@@ -66,21 +70,29 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // Output rows that start mid-sector cost tiled_vec a partial sector at each tile edge; for 4- to
   // 16-byte elements tiled_unaligned, which writes every sector whole, is faster there (H100: f32
   // and f64 8192^2 with ld 8196 / 8194 at 0.92 and 0.94 of memcpy against 0.80 and 0.81).
+  // Strides on the 8-byte grid only (u8 with ld 8200, 64 x 1000^2) still let 1- and 2-byte elements
+  // move packed words through tiled_vec with 8-byte accesses, rather than element by element out of
+  // tiled_unaligned's realigned rows (H200: u8 ld 8200 0.62 -> 0.73 of memcpy, 64 x 1000^2 0.60 ->
+  // 0.77, bf16 ld 8196 0.72 -> 0.79). For 4- and 8-byte elements tiled_unaligned stays faster (f64
+  // 8191x8193 0.90 against 0.80 with 8-byte accesses).
   if (d.rows <= kSkinnyMaxShort) return Algorithm::skinny;
-  if (tiled_vec_fits(d, alignment)) {
+  const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
+  if (vector_bytes == kVecBytes) {
     const bool wide = d.cols > kSkinnyMaxShort && dtype_size(d.dtype) >= 4;
     return wide && !output_rows_sector_aligned(d) ? Algorithm::tiled_unaligned : Algorithm::tiled_vec;
   }
   if (d.cols <= kSkinnyMaxShort) return Algorithm::skinny;
+  if (vector_bytes != 0 && dtype_size(d.dtype) <= 2) return Algorithm::tiled_vec;
   if (alignment >= static_cast<int>(dtype_size(d.dtype))) return Algorithm::tiled_unaligned;
   return Algorithm::tiled_padded;
 }
 
 Status configure_tiled_vec(const TransposeDesc& d, int alignment, LaunchConfig& c) {
-  if (!tiled_vec_fits(d, alignment))
+  const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
+  if (vector_bytes == 0)
     return Status(StatusCode::unsupported,
-                  "tiled_vec needs 16-byte aligned pointers and leading dimensions / batch strides that are "
-                  "multiples of 16 bytes");
+                  "tiled_vec needs pointers aligned to 4 bytes or more and leading dimensions / batch strides "
+                  "that are multiples of that many bytes and of the element size");
   const int esize = static_cast<int>(dtype_size(d.dtype));
   const std::int64_t bytes = d.batch * d.rows * d.cols * esize;
   int tile_bytes = bytes < kVecSmallMatrixBytes ? kVecTileBytesSmall : kVecTileBytes;
@@ -91,7 +103,7 @@ Status configure_tiled_vec(const TransposeDesc& d, int alignment, LaunchConfig& 
   c.tile_cols = rb / esize;
   c.tile_rows = tile_bytes / rb;
   c.swizzled = true;
-  c.vector_bytes = kVecBytes;
+  c.vector_bytes = vector_bytes;
   c.block_x = kVecThreads;
   c.block_y = 1;
   const std::int64_t tiles = d.batch * ceil_div(d.rows, c.tile_rows) * ceil_div(d.cols, c.tile_cols);

@@ -9,9 +9,9 @@
 
 namespace xpose::plan {
 
-// True when the 16-byte kernel may run: pointers aligned to 16 and every row and batch stride a
-// multiple of 16 bytes, so every vector access stays aligned.
-bool tiled_vec_fits(const TransposeDesc& resolved_desc, int alignment);
+// The widest global access tiled_vec may use (16, 8 or 4 bytes, never less than an element) such that
+// the pointers' alignment and every row and batch stride are multiples of it; 0 where none fits.
+int tiled_vec_vector_bytes(const TransposeDesc& resolved_desc, int alignment);
 
 // True when every output row (and matrix) starts on a 32-byte sector boundary, given an aligned base.
 bool output_rows_sector_aligned(const TransposeDesc& resolved_desc);
@@ -22,7 +22,7 @@ constexpr std::int64_t kSkinnyMaxShort = 16;
 // The algorithm `automatic` becomes on the GPU.
 Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);
 
-// Tile, grid and vector width of tiled_vec for this descriptor; unsupported where it doesn't fit.
+// Tile, grid and vector width of tiled_vec for this descriptor; unsupported where no width fits.
 // One block per tile.
 Status configure_tiled_vec(const TransposeDesc& resolved_desc, int alignment, LaunchConfig& config);
 

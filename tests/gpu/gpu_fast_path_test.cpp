@@ -79,11 +79,45 @@ TEST_P(GpuFastPath, PlannerPicksTiledVecOnlyWhereAligned) {
   xpose::Plan plan;
   ASSERT_TRUE(xpose::make_plan(plan, {t, 1024, 1024}, {Backend::cuda}).ok());
   EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << plan;
+  EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
   ASSERT_TRUE(xpose::make_plan(plan, {t, 1024, 1024}, {Backend::cuda, Algorithm::automatic, 8}).ok());
-  EXPECT_NE(plan.algorithm(), Algorithm::tiled_vec) << "8-byte alignment must not get 16-byte accesses: " << plan;
+  if (plan.algorithm() == Algorithm::tiled_vec)
+    EXPECT_EQ(plan.config().vector_bytes, 8) << "8-byte alignment must not get 16-byte accesses: " << plan;
   if (xpose::dtype_size(t) < 16) {
     ASSERT_TRUE(xpose::make_plan(plan, {t, 129, 67, 1, ld_for(t, 67, false), 0}, {Backend::cuda}).ok());
     EXPECT_EQ(plan.algorithm(), Algorithm::tiled_unaligned) << plan;
+  }
+}
+
+// Leading dimension >= `extent` whose byte size is an odd multiple of `grid` bytes: on that grid,
+// off the next one.
+std::int64_t ld_on_grid(DType dtype, std::int64_t extent, std::int64_t grid) {
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(dtype));
+  std::int64_t ld = extent;
+  while (ld * e % grid != 0 || ld * e % (2 * grid) == 0) ++ld;
+  return ld;
+}
+
+// tiled_vec asked for by name where strides and pointers sit on the 8-byte grid only: the narrower
+// accesses, on odd shapes, tiles cut by every edge, batches with gaps.
+TEST_P(GpuFastPath, NarrowVectorsMatchReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  constexpr std::int64_t grid = 8;
+  if (e > grid) GTEST_SKIP() << "an 8-byte access cannot hold a " << e << "-byte element";
+  std::vector<xpose::TransposeDesc> cases;
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {{129, 67}, {127, 513}, {257, 31},  {1000, 1000},
+                                                          {61, 3001}, {3001, 61}, {17, 4099}, {2049, 129}};
+  for (auto [r, c] : shapes) cases.push_back({t, r, c, 1, ld_on_grid(t, c, grid), ld_on_grid(t, r, grid)});
+  const std::int64_t ld_in = ld_on_grid(t, 70, grid), ld_out = ld_on_grid(t, 40, grid);
+  cases.push_back({t, 40, 70, 3, ld_in, ld_out, 40 * ld_in + grid / e, 70 * ld_out + 3 * grid / e});
+  for (const xpose::TransposeDesc& d : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_vec}).ok()) << describe(d);
+    EXPECT_EQ(plan.config().vector_bytes, grid) << describe(d) << ": " << plan;
+    for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(grid)})
+      ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_vec, shift));
   }
 }
 

@@ -27,16 +27,33 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       xpose::LaunchConfig c;
       const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, c);
       if (!s.ok()) EXPECT_NE(a, Algorithm::tiled_vec) << "picked a kernel that cannot run";
-      if (a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort &&
-          !(a == Algorithm::tiled_unaligned && !xpose::plan::output_rows_sector_aligned(d)))
-        EXPECT_FALSE(s.ok()) << "passed over the fast path where it fits";
+      // The widest access the layout allows is taken: 16-byte ones wherever they fit (tiled_unaligned
+      // only for the mid-sector output rows of 4- to 16-byte elements), narrower ones for 1- and
+      // 2-byte elements.
+      const bool full_width = s.ok() && c.vector_bytes == 16;
+      if (full_width && a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort)
+        EXPECT_TRUE(a == Algorithm::tiled_unaligned && !xpose::plan::output_rows_sector_aligned(d) && e >= 4)
+            << "passed over the fast path where it fits";
+      if (s.ok() && !full_width && e <= 2 && d.rows > xpose::plan::kSkinnyMaxShort &&
+          d.cols > xpose::plan::kSkinnyMaxShort)
+        EXPECT_EQ(a, Algorithm::tiled_vec) << "1- and 2-byte elements take the narrower accesses";
       if (a == Algorithm::tiled_unaligned)
         EXPECT_GE(alignment, e) << "tiled_unaligned reads whole elements from element-aligned pointers";
       if (a != Algorithm::tiled_vec) continue;
-      ASSERT_GE(alignment, 16);
-      EXPECT_EQ(d.ld_in * e % 16, 0);
-      EXPECT_EQ(d.ld_out * e % 16, 0);
-      if (d.batch > 1) EXPECT_EQ(d.batch_stride_in * e % 16, 0);
+      const int v = c.vector_bytes;
+      EXPECT_TRUE(v == 16 || v == 8) << v;
+      EXPECT_GE(v, e) << "an access holds whole elements";
+      ASSERT_GE(alignment, v);
+      EXPECT_EQ(d.ld_in * e % v, 0);
+      EXPECT_EQ(d.ld_out * e % v, 0);
+      if (d.batch > 1) EXPECT_EQ(d.batch_stride_in * e % v, 0);
+      if (d.batch > 1) EXPECT_EQ(d.batch_stride_out * e % v, 0);
+      if (v < 16 && alignment >= 2 * v) {
+        const auto on_wider_grid = [&](std::int64_t stride) { return stride * e % (2 * v) == 0; };
+        EXPECT_FALSE(on_wider_grid(d.ld_in) && on_wider_grid(d.ld_out) &&
+                     (d.batch == 1 || (on_wider_grid(d.batch_stride_in) && on_wider_grid(d.batch_stride_out))))
+            << "a wider access fits";
+      }
       // The tile fills the shared memory and is wide and tall enough for the store phase.
       const std::int64_t tile_bytes = c.tile_rows * c.tile_cols * e;
       EXPECT_EQ(tile_bytes, d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ? xpose::kVecTileBytesSmall
@@ -44,7 +61,6 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       EXPECT_GE(c.tile_rows * e, 16) << "one 16-byte output vector spans 16 / e tile rows";
       EXPECT_GE(c.tile_cols * e, xpose::kVecMinRowBytes);
       EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e), static_cast<int>(tile_bytes)));
-      EXPECT_EQ(c.vector_bytes, 16);
       // One block per tile.
       const std::int64_t tiles = d.batch * ((d.rows + c.tile_rows - 1) / c.tile_rows) *
                                  ((d.cols + c.tile_cols - 1) / c.tile_cols);
@@ -96,10 +112,41 @@ TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
             Algorithm::tiled_unaligned);
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1024, 1024}), 8),
             Algorithm::tiled_unaligned);
-  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::u8, 8192, 8192, 1, 8200, 8200}), 16),
-            Algorithm::tiled_unaligned);
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::c128, 1024, 1024}), 8), Algorithm::tiled_padded)
       << "a 16-byte element on 8-byte aligned pointers cannot move in whole aligned chunks";
+}
+
+// Strides on the 8-byte grid: 1- and 2-byte elements still move packed words through tiled_vec, with
+// 8-byte accesses; wider elements and finer grids go to tiled_unaligned.
+TEST(GpuPlanner, NarrowerAccessesOffTheSixteenByteGrid) {
+  using xpose::plan::choose_gpu_algorithm;
+  xpose::LaunchConfig c;
+  const xpose::TransposeDesc u8_ld = xpose::resolved({DType::u8, 8192, 8192, 1, 8200, 8200});
+  EXPECT_EQ(choose_gpu_algorithm(u8_ld, 16), Algorithm::tiled_vec);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(u8_ld, 16, c).ok());
+  EXPECT_EQ(c.vector_bytes, 8);
+  const xpose::TransposeDesc u8_batched = xpose::resolved({DType::u8, 1000, 1000, 64});
+  EXPECT_EQ(choose_gpu_algorithm(u8_batched, 16), Algorithm::tiled_vec);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(u8_batched, 16, c).ok());
+  EXPECT_EQ(c.vector_bytes, 8);
+  const xpose::TransposeDesc bf16_ld = xpose::resolved({DType::bf16, 1001, 1003, 1, 1012, 1004});
+  EXPECT_EQ(choose_gpu_algorithm(bf16_ld, 16), Algorithm::tiled_vec);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(bf16_ld, 16, c).ok());
+  EXPECT_EQ(c.vector_bytes, 8);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::bf16, 1001, 1003, 1, 1010, 1006}), 16),
+            Algorithm::tiled_unaligned)
+      << "strides on the 4-byte grid only";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1024, 1024}), 8, c).ok());
+  EXPECT_EQ(c.vector_bytes, 8) << "8-byte aligned pointers: 8-byte accesses";
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::u8, 1024, 1024}), 2), Algorithm::tiled_unaligned);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::u8, 8191, 8193}), 16), Algorithm::tiled_unaligned);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::bf16, 1001, 1003, 1, 1011, 1005}), 16),
+            Algorithm::tiled_unaligned);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f32, 8191, 8193}), 16), Algorithm::tiled_unaligned);
+  EXPECT_FALSE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1001, 1003, 1, 1011, 1005}), 16, c).ok())
+      << "strides on a 2-byte grid: no access fits";
+  EXPECT_FALSE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 100, 100}), 8, c).ok())
+      << "no access narrower than the element";
 }
 
 }  // namespace

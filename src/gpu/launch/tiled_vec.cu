@@ -16,57 +16,73 @@ bool tiles_down_first() {
   return down_first;
 }
 
-template <int E, int kRowBytes, int kTileBytes>
+template <int E, int V, int kRowBytes, int kTileBytes>
 Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  using Tile = VecTile<E, kRowBytes, kTileBytes>;
+  using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
   const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
   const TileGrid grid = make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), tiles_down_first());
-  tiled_vec_kernel<E, kRowBytes, kTileBytes><<<grid_of(c), block_of(c), 0, stream>>>(
+  tiled_vec_kernel<E, V, kRowBytes, kTileBytes><<<grid_of(c), block_of(c), 0, stream>>>(
       static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), make_geometry(d, tiles_y), grid);
   return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
 }
 
-template <int E, int kTileBytes>
+template <int E, int V, int kTileBytes>
 Status launch_for_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   constexpr int kMax = tiled_vec_max_row_bytes(E, kTileBytes);
   switch (c.tile_cols * E) {
-    case 64: return launch_one<E, 64, kTileBytes>(d, c, in, out, stream);
+    case 64: return launch_one<E, V, 64, kTileBytes>(d, c, in, out, stream);
     case 128:
-      if constexpr (kMax >= 128) return launch_one<E, 128, kTileBytes>(d, c, in, out, stream);
+      if constexpr (kMax >= 128) return launch_one<E, V, 128, kTileBytes>(d, c, in, out, stream);
       break;
     case 256:
-      if constexpr (kMax >= 256) return launch_one<E, 256, kTileBytes>(d, c, in, out, stream);
+      if constexpr (kMax >= 256) return launch_one<E, V, 256, kTileBytes>(d, c, in, out, stream);
       break;
     case 512:
-      if constexpr (kMax >= 512) return launch_one<E, 512, kTileBytes>(d, c, in, out, stream);
+      if constexpr (kMax >= 512) return launch_one<E, V, 512, kTileBytes>(d, c, in, out, stream);
       break;
     default: break;
   }
   return Status(StatusCode::internal, "tiled_vec: no kernel for this tile width");
 }
 
-template <int E>
+template <int E, int V>
 Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   switch (c.tile_rows * c.tile_cols * E) {
-    case kVecTileBytesSmall: return launch_for_tile<E, kVecTileBytesSmall>(d, c, in, out, stream);
-    case kVecTileBytes: return launch_for_tile<E, kVecTileBytes>(d, c, in, out, stream);
+    case kVecTileBytesSmall: return launch_for_tile<E, V, kVecTileBytesSmall>(d, c, in, out, stream);
+    case kVecTileBytes: return launch_for_tile<E, V, kVecTileBytes>(d, c, in, out, stream);
     default: return Status(StatusCode::internal, "tiled_vec: no kernel for this tile size");
   }
+}
+
+// Vector widths from 16 bytes down to 8 (never narrower than the element).
+template <int E>
+Status launch_for_vector(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
+                         rt::Stream stream) {
+  switch (c.vector_bytes) {
+    case 16: return launch_for_size<E, 16>(d, c, in, out, stream);
+    case 8:
+      if constexpr (E <= 8) return launch_for_size<E, 8>(d, c, in, out, stream);
+      break;
+    default: break;
+  }
+  return Status(StatusCode::internal, "tiled_vec: no kernel for this vector width");
 }
 
 }  // namespace
 
 Status launch_tiled_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  if (reinterpret_cast<std::uintptr_t>(in) % kVecBytes != 0 || reinterpret_cast<std::uintptr_t>(out) % kVecBytes != 0)
+  const auto v = static_cast<std::uintptr_t>(c.vector_bytes);
+  if (v == 0 || reinterpret_cast<std::uintptr_t>(in) % v != 0 || reinterpret_cast<std::uintptr_t>(out) % v != 0)
     return Status(StatusCode::invalid_argument,
-                  "tiled_vec plan needs 16-byte aligned input and output pointers (plan with "
-                  "PlanOptions::alignment set to the pointers' alignment to get a kernel that fits)");
+                  "tiled_vec plan needs " + std::to_string(c.vector_bytes) +
+                      "-byte aligned input and output pointers (plan with PlanOptions::alignment set to the "
+                      "pointers' alignment to get a kernel that fits)");
   switch (dtype_size(d.dtype)) {
-    case 1: return launch_for_size<1>(d, c, in, out, stream);
-    case 2: return launch_for_size<2>(d, c, in, out, stream);
-    case 4: return launch_for_size<4>(d, c, in, out, stream);
-    case 8: return launch_for_size<8>(d, c, in, out, stream);
-    case 16: return launch_for_size<16>(d, c, in, out, stream);
+    case 1: return launch_for_vector<1>(d, c, in, out, stream);
+    case 2: return launch_for_vector<2>(d, c, in, out, stream);
+    case 4: return launch_for_vector<4>(d, c, in, out, stream);
+    case 8: return launch_for_vector<8>(d, c, in, out, stream);
+    case 16: return launch_for_vector<16>(d, c, in, out, stream);
     default: return Status(StatusCode::unsupported, "tiled_vec: unsupported element size");
   }
 }
