@@ -26,12 +26,13 @@ int env_int(const char* name, int fallback) {
 // 0.92 -> 0.94 / 0.94 of memcpy against 128, bf16 0.93 / 0.93 -> 0.95 / 0.96; 128 was fastest
 // before), 4 B: 256, 8 and 16 B: 512. Narrow matrices get no wider tiles than their rows, short
 // ones wide tiles, so a tile lies mostly inside the matrix.
-// Output rows that start mid-sector (measured on an H100, 2-byte elements, ld 8200 and 64 x
-// 1000^2): 64-byte rows, i.e. twice the output rows per tile, 0.84 and 0.95 of memcpy against 0.78
-// and 0.89 at 128.
+// Output rows that start mid-sector: narrower tile rows, i.e. more output rows per tile - 64 bytes
+// for 1-byte elements (H200, u8 ld 8200: 0.78 of memcpy against 0.65 at 128), 128 for 2-byte ones
+// (H200, bf16 ld 8200 / 64 x 1000^2 / ld 8196: 0.85 / 0.90 / 0.84 against 0.83 / 0.88 / 0.82 at 64;
+// an H100 had measured 64 faster).
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
-  int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : 64) : esize == 4 ? 256 : 512;
+  int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : esize == 1 ? 64 : 128) : esize == 4 ? 256 : 512;
   std::int64_t row_bytes_pow2 = kVecMinRowBytes;
   while (row_bytes_pow2 < d.cols * esize && row_bytes_pow2 < 512) row_bytes_pow2 *= 2;
   rb = static_cast<int>(std::min<std::int64_t>(rb, row_bytes_pow2));

@@ -97,7 +97,9 @@ TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
   EXPECT_EQ(choose_gpu_algorithm(bf16, 16), Algorithm::tiled_vec);
   xpose::LaunchConfig c;
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(bf16, 16, c).ok());
-  EXPECT_EQ(c.tile_cols * 2, 64);
+  EXPECT_EQ(c.tile_cols * 2, 128) << "mid-sector output rows: narrower tile rows";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1000, 1000, 64}), 16, c).ok());
+  EXPECT_EQ(c.tile_cols, 64) << "mid-sector output rows of 1-byte elements: 64-byte tile rows";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1024, 1024}), 16, c).ok());
   EXPECT_EQ(c.tile_cols * 2, 256) << "output rows on sector boundaries get the wide tile rows";
 }
