@@ -172,15 +172,17 @@ __device__ __forceinline__ void vec_issue_loads(const VecTilePos& p, std::int64_
     const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
     if (r < p.rows_valid && cb + V <= p.bytes_valid) v[k] = load_vec<V>(p.src + r * ld_in_bytes + cb);
   }
+  if constexpr (V > E) {  // an access of one element is never cut
 #pragma unroll
-  for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
-    const int idx = k * kVecThreads + tid;
-    const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
-    if (r >= p.rows_valid || cb >= p.bytes_valid || cb + V <= p.bytes_valid) continue;
-    v[k] = VecWords<V>{};
+    for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
+      const int idx = k * kVecThreads + tid;
+      const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
+      if (r >= p.rows_valid || cb >= p.bytes_valid || cb + V <= p.bytes_valid) continue;
+      v[k] = VecWords<V>{};
 #pragma unroll
-    for (int m = 0; m < V / E; ++m)
-      if (cb + m * E < p.bytes_valid) put_element<E, V>(v[k], m, p.src + r * ld_in_bytes + cb + m * E);
+      for (int m = 0; m < V / E; ++m)
+        if (cb + m * E < p.bytes_valid) put_element<E, V>(v[k], m, p.src + r * ld_in_bytes + cb + m * E);
+    }
   }
 }
 
@@ -196,7 +198,7 @@ __device__ __forceinline__ void vec_commit_loads(
     const int idx = k * kVecThreads + tid;
     const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
     if (r >= p.rows_valid || cb >= p.bytes_valid) continue;
-    if (cb + V <= p.bytes_valid) {
+    if (V == E || cb + V <= p.bytes_valid) {
       store_vec<V>(tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(r, cb), v[k]);
     } else {
 #pragma unroll
