@@ -163,8 +163,9 @@ __device__ __forceinline__ void take_element(const VecWords<V>& v, int m, unsign
 // used, so they are in flight together; then the accesses cut by the matrix edge, element by element
 // into the same registers, so that no global address outlives this function.
 template <int E, int V, int kRowBytes, int kTileBytes>
-__device__ __forceinline__ void vec_issue_loads(const VecTilePos& p, std::int64_t ld_in_bytes, int tid,
-                                                VecWords<V> (&v)[VecTile<E, V, kRowBytes, kTileBytes>::kLoadsPerThread]) {
+__device__ __forceinline__ void vec_issue_loads(
+    const VecTilePos& p, std::int64_t ld_in_bytes, int tid,
+    VecWords<V> (&v)[VecTile<E, V, kRowBytes, kTileBytes>::kLoadsPerThread]) {
   using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
 #pragma unroll
   for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
@@ -231,7 +232,8 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
         std::uint32_t w[Tile::kV];
 #pragma unroll
         for (int i = 0; i < Tile::kV; ++i)
-          w[i] = *reinterpret_cast<const std::uint32_t*>(tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(rb + i, cb));
+          w[i] = *reinterpret_cast<const std::uint32_t*>(
+              tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(rb + i, cb));
 #pragma unroll
         for (int j = 0; j < Tile::kColsPerUnit; ++j) vec[j] = gather_column<E, V>(w, j);
       } else {
