@@ -20,7 +20,7 @@ constexpr int kLaneGroup = 32;
 // V-byte global accesses.
 template <int E, int V, int kRowBytes, int kTileBytes>
 struct VecTile {
-  static_assert(V == 4 || V == 8 || V == 16, "global accesses of 4, 8 or 16 bytes");
+  static_assert(V == 8 || V == 16, "global accesses of 8 or 16 bytes");
   static_assert(V >= E, "an access holds whole elements");
   static constexpr int kRows = kTileBytes / kRowBytes;        // input rows per tile
   static constexpr int kCols = kRowBytes / E;                 // input columns per tile
@@ -57,26 +57,24 @@ struct VecWords {
 template <int V>
 __device__ __forceinline__ VecWords<V> load_vec(const unsigned char* p) {
   VecWords<V> v;
+  static_assert(V == 8 || V == 16, "8- or 16-byte accesses");
   if constexpr (V == 16) {
     const uint4 x = *reinterpret_cast<const uint4*>(p);
     v.w[0] = x.x, v.w[1] = x.y, v.w[2] = x.z, v.w[3] = x.w;
-  } else if constexpr (V == 8) {
+  } else {
     const uint2 x = *reinterpret_cast<const uint2*>(p);
     v.w[0] = x.x, v.w[1] = x.y;
-  } else {
-    v.w[0] = *reinterpret_cast<const std::uint32_t*>(p);
   }
   return v;
 }
 
 template <int V>
 __device__ __forceinline__ void store_vec(unsigned char* p, const VecWords<V>& v) {
+  static_assert(V == 8 || V == 16, "8- or 16-byte accesses");
   if constexpr (V == 16) {
     *reinterpret_cast<uint4*>(p) = make_uint4(v.w[0], v.w[1], v.w[2], v.w[3]);
-  } else if constexpr (V == 8) {
-    *reinterpret_cast<uint2*>(p) = make_uint2(v.w[0], v.w[1]);
   } else {
-    *reinterpret_cast<std::uint32_t*>(p) = v.w[0];
+    *reinterpret_cast<uint2*>(p) = make_uint2(v.w[0], v.w[1]);
   }
 }
 
