@@ -19,18 +19,14 @@ __global__ void spin_kernel(long long cycles) {
 // first also pays for loading the kernel); 0 when that fails.
 double measure_spin_rate() {
   constexpr long long kCycles = 4000000;
-  rt::Event a = nullptr, b = nullptr;
-  if (rt::event_create(&a) != rt::kSuccess || rt::event_create(&b) != rt::kSuccess) return 0.0;
+  EventPair events;
   float ms = 0.0f;
-  bool ok = true;
+  bool ok = events.create().ok();
   for (int i = 0; i < 2 && ok; ++i) {
-    ok = rt::event_record(a, nullptr) == rt::kSuccess;
+    ok = events.record_start().ok();
     spin_kernel<<<1, 1>>>(kCycles);
-    ok = ok && rt::get_last_error() == rt::kSuccess && rt::event_record(b, nullptr) == rt::kSuccess &&
-         rt::event_synchronize(b) == rt::kSuccess && rt::event_elapsed_ms(&ms, a, b) == rt::kSuccess;
+    ok = ok && rt::get_last_error() == rt::kSuccess && events.record_stop().ok() && events.elapsed_ms(ms).ok();
   }
-  (void)rt::event_destroy(a);
-  (void)rt::event_destroy(b);
   return ok && ms > 0.0f ? kCycles / (1000.0 * ms) : 0.0;
 }
 

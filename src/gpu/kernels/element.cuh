@@ -24,4 +24,32 @@ __device__ __forceinline__ void copy_element(unsigned char* dst, const unsigned 
   *reinterpret_cast<T*>(dst) = *reinterpret_cast<const T*>(src);
 }
 
+// Element m of a run of 32-bit words `w`, read from E bytes at `p` (aligned to min(E, 4)): 1- and
+// 2-byte elements are read as bytes and halfwords and OR-ed into words that start at zero, wider
+// ones word by word.
+template <int E>
+__device__ __forceinline__ void put_element(std::uint32_t* w, int m, const unsigned char* p) {
+  if constexpr (E == 1) {
+    w[m / 4] |= static_cast<std::uint32_t>(*p) << (8 * (m % 4));
+  } else if constexpr (E == 2) {
+    w[m / 2] |= static_cast<std::uint32_t>(*reinterpret_cast<const std::uint16_t*>(p)) << (16 * (m % 2));
+  } else {
+#pragma unroll
+    for (int u = 0; u < E / 4; ++u) w[m * (E / 4) + u] = reinterpret_cast<const std::uint32_t*>(p)[u];
+  }
+}
+
+// The inverse: element m of the words `w` written to E bytes at `p` (aligned to min(E, 4)).
+template <int E>
+__device__ __forceinline__ void take_element(const std::uint32_t* w, int m, unsigned char* p) {
+  if constexpr (E == 1) {
+    *p = static_cast<unsigned char>(w[m / 4] >> (8 * (m % 4)));
+  } else if constexpr (E == 2) {
+    *reinterpret_cast<std::uint16_t*>(p) = static_cast<std::uint16_t>(w[m / 2] >> (16 * (m % 2)));
+  } else {
+#pragma unroll
+    for (int u = 0; u < E / 4; ++u) reinterpret_cast<std::uint32_t*>(p)[u] = w[m * (E / 4) + u];
+  }
+}
+
 }  // namespace xpose::gpu

@@ -8,8 +8,8 @@
 
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
-#include "gpu/kernels/skinny_rows_vec.cuh"  // run_position
-#include "gpu/kernels/tiled_unaligned.cuh"  // load_chunk, gather_element
+#include "gpu/kernels/skinny_rows_vec.cuh"  // slab_position, run_position
+#include "gpu/kernels/tiled_unaligned.cuh"  // load_chunk
 
 namespace xpose::gpu {
 
@@ -34,11 +34,10 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
   alignas(16) __shared__ unsigned char run[kSkinnyColsSmemBytes];  // the slab's input bytes, as they lie
   const int tid = threadIdx.x;
   const int cols = static_cast<int>(g.cols);
-  const QuotRem slab = fast_divmod(blockIdx.x, slabs);
-  const std::uint32_t b = slab.quot;
-  const std::int64_t r0 = static_cast<std::int64_t>(slab.rem) * s.span;
-  const int own_rows = static_cast<int>(g.rows - r0 < s.span ? g.rows - r0 : s.span);
-  const int load_rows = static_cast<int>(g.rows - r0 < s.span + s.halo ? g.rows - r0 : s.span + s.halo);
+  const SlabPos slab = slab_position(blockIdx.x, slabs, s.span, s.halo, g.rows);
+  const std::uint32_t b = slab.b;
+  const std::int64_t r0 = slab.first;
+  const int own_rows = slab.own, load_rows = slab.load;
   const unsigned char* src = in + (b * g.bs_in + r0 * cols) * E;  // ld_in == cols
   const int run_bytes = load_rows * cols * E;
   const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
@@ -81,7 +80,7 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
       std::uint32_t w[4] = {0, 0, 0, 0};
       const unsigned char* p = column + (first / E) * step;
 #pragma unroll
-      for (int m = 0; m < 16 / E; ++m) gather_element<E>(p + m * step, m, w);
+      for (int m = 0; m < 16 / E; ++m) put_element<E>(w, m, p + m * step);
       *reinterpret_cast<uint4*>(row + first) = make_uint4(w[0], w[1], w[2], w[3]);
     } else {
       for (int m = 0; m < 16 / E; ++m) {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "gpu/kernels/geometry.cuh"
-#include "gpu/kernels/tiled_unaligned.cuh"  // load_chunk, word_of, gather_element, store_element
+#include "gpu/kernels/tiled_unaligned.cuh"  // load_chunk, word_of, store_element
 
 namespace xpose::gpu {
 
@@ -22,6 +22,21 @@ struct SkinnyVecSlab {
   int span, halo, chunks, pitch;
   FastDiv rows;  // q / rows for run_position
 };
+
+// Slab `block` of a batch cut into slabs of `span` along a long side of `extent`: its matrix, its
+// first index, how many indices it owns and how many it loads (up to `halo` more).
+struct SlabPos {
+  std::uint32_t b;
+  std::int64_t first;
+  int own, load;
+};
+__device__ __forceinline__ SlabPos slab_position(std::uint32_t block, const FastDiv& slabs, int span, int halo,
+                                                 std::int64_t extent) {
+  const QuotRem slab = fast_divmod(block, slabs);
+  const std::int64_t first = static_cast<std::int64_t>(slab.rem) * span, left = extent - first;
+  return SlabPos{slab.quot, first, static_cast<int>(left < span ? left : span),
+                 static_cast<int>(left < span + halo ? left : span + halo)};
+}
 
 // Column and row of element q of a slab's output run.
 __device__ __forceinline__ void run_position(unsigned q, const FastDiv& rows, int& c, int& r) {
@@ -39,11 +54,10 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   __shared__ int row_data[kSkinnyVecMaxRows];  // byte of tile where input row r's first element lies
   const int tid = threadIdx.x;
   const int rows = static_cast<int>(g.rows);
-  const QuotRem slab = fast_divmod(blockIdx.x, slabs);
-  const std::uint32_t b = slab.quot;
-  const std::int64_t c0 = static_cast<std::int64_t>(slab.rem) * s.span;
-  const int own_cols = static_cast<int>(g.cols - c0 < s.span ? g.cols - c0 : s.span);
-  const int load_cols = static_cast<int>(g.cols - c0 < s.span + s.halo ? g.cols - c0 : s.span + s.halo);
+  const SlabPos slab = slab_position(blockIdx.x, slabs, s.span, s.halo, g.cols);
+  const std::uint32_t b = slab.b;
+  const std::int64_t c0 = slab.first;
+  const int own_cols = slab.own, load_cols = slab.load;
   const std::int64_t ld_in_bytes = g.ld_in * E;
   const unsigned char* src = in + (b * g.bs_in + c0) * E;
   unsigned char* dst = out + (b * g.bs_out + c0 * rows) * E;  // ld_out == rows
@@ -97,7 +111,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
       std::uint32_t w[4] = {0, 0, 0, 0};
 #pragma unroll
       for (int m = 0; m < 16 / E; ++m) {
-        gather_element<E>(tile_bytes + row_data[r] + c * E, m, w);
+        put_element<E>(w, m, tile_bytes + row_data[r] + c * E);
         if (++r == rows) {
           r = 0;
           ++c;

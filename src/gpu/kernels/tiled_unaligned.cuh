@@ -80,22 +80,8 @@ __device__ __forceinline__ std::uint32_t word_of(const uint4& v, int i) {
   return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
 }
 
-// Element m (of 16 / E) of an output chunk, read at `p` in shared memory (aligned to min(E, 4)),
-// placed into the chunk's words. 1- and 2-byte elements are read as bytes and halfwords: no
-// shifting and masking of a whole word.
-template <int E>
-__device__ __forceinline__ void gather_element(const unsigned char* p, int m, std::uint32_t (&w)[4]) {
-  if constexpr (E == 1) {
-    w[m / 4] |= static_cast<std::uint32_t>(*p) << (8 * (m % 4));
-  } else if constexpr (E == 2) {
-    w[m / 2] |= static_cast<std::uint32_t>(*reinterpret_cast<const std::uint16_t*>(p)) << (16 * (m % 2));
-  } else {
-#pragma unroll
-    for (int u = 0; u < E / 4; ++u) w[m * (E / 4) + u] = reinterpret_cast<const std::uint32_t*>(p)[u];
-  }
-}
-
-// gather_element for 8- and 16-byte elements at a `p` aligned to their size: one shared access each.
+// Element m (of 16 / E) of an output chunk, for 8- and 16-byte elements at a `p` in shared memory
+// aligned to their size: one shared access each (put_element reads them word by word).
 template <int E>
 __device__ __forceinline__ void gather_whole_element(const unsigned char* p, int m, std::uint32_t (&w)[4]) {
   if constexpr (E == 8) {
@@ -213,7 +199,7 @@ __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm
         const int r = first / E + m;
         const unsigned char* p = raw_row_data(tile, Tile::kPitchWords, r, (shift0 + r * shift_step) & 15) + c * E;
         if constexpr (E >= 8) gather_whole_element<E>(p, m, w);
-        else gather_element<E>(p, m, w);
+        else put_element<E>(w, m, p);
       }
       *reinterpret_cast<uint4*>(chunk) = make_uint4(w[0], w[1], w[2], w[3]);
     } else {

@@ -132,31 +132,6 @@ __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* 
   return p;
 }
 
-// Element m of a V-byte vector held as words, to or from E bytes at `p`.
-template <int E, int V>
-__device__ __forceinline__ void put_element(VecWords<V>& v, int m, const unsigned char* p) {
-  if constexpr (E == 1) {
-    v.w[m / 4] |= static_cast<std::uint32_t>(*p) << (8 * (m % 4));
-  } else if constexpr (E == 2) {
-    v.w[m / 2] |= static_cast<std::uint32_t>(*reinterpret_cast<const std::uint16_t*>(p)) << (16 * (m % 2));
-  } else {
-#pragma unroll
-    for (int u = 0; u < E / 4; ++u) v.w[m * (E / 4) + u] = reinterpret_cast<const std::uint32_t*>(p)[u];
-  }
-}
-
-template <int E, int V>
-__device__ __forceinline__ void take_element(const VecWords<V>& v, int m, unsigned char* p) {
-  if constexpr (E == 1) {
-    *p = static_cast<unsigned char>(v.w[m / 4] >> (8 * (m % 4)));
-  } else if constexpr (E == 2) {
-    *reinterpret_cast<std::uint16_t*>(p) = static_cast<std::uint16_t>(v.w[m / 2] >> (16 * (m % 2)));
-  } else {
-#pragma unroll
-    for (int u = 0; u < E / 4; ++u) reinterpret_cast<std::uint32_t*>(p)[u] = v.w[m * (E / 4) + u];
-  }
-}
-
 // Load phase, first half: issue the tile's whole V-byte accesses into registers, all before any is
 // used, so they are in flight together; then the accesses cut by the matrix edge, element by element
 // into the same registers, so that no global address outlives this function.
@@ -180,7 +155,7 @@ __device__ __forceinline__ void vec_issue_loads(
       v[k] = VecWords<V>{};
 #pragma unroll
       for (int m = 0; m < V / E; ++m)
-        if (cb + m * E < p.bytes_valid) put_element<E, V>(v[k], m, p.src + r * ld_in_bytes + cb + m * E);
+        if (cb + m * E < p.bytes_valid) put_element<E>(v[k].w, m, p.src + r * ld_in_bytes + cb + m * E);
     }
   }
 }
@@ -203,7 +178,7 @@ __device__ __forceinline__ void vec_commit_loads(
 #pragma unroll
       for (int m = 0; m < V / E; ++m)
         if (cb + m * E < p.bytes_valid)
-          take_element<E, V>(v[k], m, tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(r, cb + m * E));
+          take_element<E>(v[k].w, m, tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(r, cb + m * E));
     }
   }
 }
