@@ -5,7 +5,9 @@ Replays the kernel's index arithmetic (src/gpu/kernels/tiled_unaligned.cuh) for 
 reports, per row padding, the mean wavefronts of a store-phase read (one element per lane) and of a
 load-phase write, over several (ld_in, ld_out) pairs, per 32-bit word each lane moves. One
 wavefront is conflict-free; n means an n-way bank conflict. Used to pick the row padding
-(kPitchWords) and to weigh whole 8- and 16-byte shared accesses (--vector) against words.
+(kPitchWords) and to weigh whole 8- and 16-byte shared accesses (--vector) against words. 1- and
+2-byte elements now cross shared memory as words (tiled_unaligned_packed.cuh), which this does not
+model: --esize 1 and 2 replay the element gather those phases replaced.
 
   python3 bench/smem_banks.py --esize 4
 """

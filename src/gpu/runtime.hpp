@@ -1,6 +1,7 @@
 // The one place that names CUDA or HIP: a thin layer so kernels and launchers build with nvcc and hipcc.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "xpose/status.hpp"
@@ -167,6 +168,15 @@ __device__ __forceinline__ bool warp_all(bool p) {
   return __all(p);
 #else
   return __all_sync(0xffffffffu, p);
+#endif
+}
+// `v` from the lane `delta` below within the caller's aligned group of 32 lanes (its own value where
+// there is none): kernels that map work onto 32-lane groups shuffle the same way on 64-lane wavefronts.
+__device__ __forceinline__ std::uint32_t shfl_up_in_32(std::uint32_t v, unsigned delta) {
+#if defined(XPOSE_HIP)
+  return __shfl_up(v, delta, 32);
+#else
+  return __shfl_up_sync(0xffffffffu, v, delta, 32);
 #endif
 }
 __device__ __forceinline__ void warp_sync() {

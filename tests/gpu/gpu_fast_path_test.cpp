@@ -164,6 +164,22 @@ TEST_P(GpuFastPath, TiledUnalignedMatchesReference) {
       ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, shift));
 }
 
+// tiled_unaligned on every output row stride mod 32 bytes: the 1- and 2-byte store phase lays its
+// windows out by that stride (whole sectors where the spread allows, half sectors elsewhere). A few
+// tiles take the small tile shape; for 1- and 2-byte elements a batch of 256 takes the large one.
+TEST_P(GpuFastPath, TiledUnalignedEveryOutputStride) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  for (std::int64_t k = 0; k < 32; ++k) {
+    const std::int64_t ld_in = 79 + k % 3, ld_out = 453 + k;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 453, 77, 2, ld_in, ld_out, 453 * ld_in + 5, 77 * ld_out + 7},
+                                                     Algorithm::tiled_unaligned, 0));
+    if (xpose::dtype_size(t) <= 2)
+      ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 209, 65, 256, 67, 209 + k, 209 * 67, 65 * (209 + k) + 3},
+                                                       Algorithm::tiled_unaligned, 0));
+  }
+}
+
 // The skinny kernel asked for by name, on every short side it is picked for and a few past it.
 TEST_P(GpuFastPath, SkinnyMatchesReference) {
   XPOSE_SKIP_WITHOUT_GPU();

@@ -6,8 +6,9 @@
 
 #include <cstdint>
 
+#include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/geometry.cuh"
-#include "gpu/kernels/tiled_unaligned.cuh"  // load_chunk, word_of, store_element
+#include "gpu/kernels/tiled_unaligned.cuh"  // word_of, store_element
 
 namespace xpose::gpu {
 

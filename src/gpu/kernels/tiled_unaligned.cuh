@@ -4,20 +4,23 @@
 // shared memory. Each output row's 32-byte sectors belong to the tile their first byte falls in,
 // which loads the few input rows of the next tile those sectors reach into (a halo), so every
 // sector is written whole by one block: only the matrix's first and last rows go element by element.
+// 4- to 16-byte elements cross shared memory element by element, 1- and 2-byte ones as words
+// (tiled_unaligned_packed.cuh).
 #pragma once
 
 #include <cstdint>
 
+#include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
+#include "gpu/kernels/tiled_unaligned_packed.cuh"
 
 namespace xpose::gpu {
 
 constexpr int kUnalignedThreads = 256;
 // Register cap: blocks resident per SM. Measured on an H200 (8191x8193): five blocks make 4- and
-// 8-byte elements 7% faster (f32 0.76 -> 0.81 of memcpy, f64 0.78 -> 0.83); 1- and 2-byte ones
-// spill at five and run best at four (u8 0.60 against 0.57, bf16 0.67 against 0.61); without a cap
-// they took up to 82 registers, three blocks.
+// 8-byte elements 7% faster (f32 0.76 -> 0.81 of memcpy, f64 0.78 -> 0.83); the 1- and 2-byte
+// phases run best at four (u8 55.5 us against 57.4 at three and 68.7 at five, which spills).
 constexpr int unaligned_min_blocks_per_sm(int element_bytes) { return element_bytes >= 4 ? 5 : 4; }
 // Threads that store 16 output rows x one 32-byte sector together (16 rows x 2 halves). A mapping
 // choice, not the hardware warp width: correct for any width, and a 64-wide wavefront simply takes two.
@@ -27,6 +30,7 @@ constexpr int kSectorLaneGroup = 32;
 // (kRows input rows) for E-byte elements.
 template <int E, int kInBytes, int kOutBytes>
 struct UnalignedTile {
+  static constexpr int kElementBytes = E;
   static constexpr int kRows = kOutBytes / E;
   static constexpr int kCols = kInBytes / E;
   // Rows loaded: the tile's own and the halo a sector starting in its last row reaches.
@@ -37,31 +41,29 @@ struct UnalignedTile {
   // Sectors of one output row owned by a tile: those starting in its kOutBytes, one more for the
   // first tile (the sector holding the row's start).
   static constexpr int kOutSectors = kOutBytes / 32 + 1;
-  // Words per shared-memory row: the 4-word margin of raw_row_words, the raw chunks of one input
-  // row, and padding, picked by counting the bank conflicts of both phases over a dozen (ld_in,
-  // ld_out) pairs (bench/smem_banks.py): for 4-byte elements 4 words make the store phase
-  // conflict-free (2 wavefronts per read with 1), for 1- and 2-byte elements 1 word halves them on
-  // odd strides. 8- and 16-byte elements cross shared memory as whole 8- / 16-byte accesses, which
-  // need rows aligned to them: no padding, and then 1 wavefront per word read (--vector).
-  static constexpr int kPitchWords = 4 * kInChunks + 4 + (E == 4 ? 4 : E >= 8 ? 0 : 1);
+  // Words per shared-memory row (4- to 16-byte elements): the 4-word margin of raw_row_words, the
+  // raw chunks of one input row, and padding, picked by counting the bank conflicts of both phases
+  // over a dozen (ld_in, ld_out) pairs (bench/smem_banks.py): for 4-byte elements 4 words make the
+  // store phase conflict-free (2 wavefronts per read with 1). 8- and 16-byte elements cross shared
+  // memory as whole 8- / 16-byte accesses, which need rows aligned to them: no padding, and then 1
+  // wavefront per word read (--vector).
+  static constexpr int kPitchWords = 4 * kInChunks + 4 + (E == 4 ? 4 : 0);
+  // Shared words per block: the raw rows, or for 1- and 2-byte elements the packed phases' two
+  // buffers.
+  static constexpr int shared_words() {
+    if constexpr (E < 4) return PackedBuffers<E, kOutBytes, kInChunks>::kWords;
+    else return kLoadRows * kPitchWords;
+  }
+  // Padding words per shared input row (shown in the plan).
+  static constexpr int pad_words() {
+    if constexpr (E < 4) return PackedBuffers<E, kOutBytes, kInChunks>::kInPitchWords - (4 * kInChunks + 4);
+    else return kPitchWords - (4 * kInChunks + 4);
+  }
   static constexpr int kLoadItems = kLoadRows * kInChunks;
   static constexpr int kLoadsPerThread = (kLoadItems + kUnalignedThreads - 1) / kUnalignedThreads;
   static constexpr int kColGroups = kCols / 16;  // a warp stores 16 output rows x one sector
   static_assert(kCols % 16 == 0 && kInBytes % 16 == 0 && kOutBytes % 16 == 0, "tile edges must be chunk multiples");
 };
-
-// One aligned 16-byte chunk of the input; where it reaches outside [lo, hi) (the matrix's first and
-// last bytes) only the bytes of [need_lo, need_hi) are read, one at a time.
-__device__ __forceinline__ uint4 load_chunk(const unsigned char* chunk, const unsigned char* lo,
-                                            const unsigned char* hi, const unsigned char* need_lo,
-                                            const unsigned char* need_hi) {
-  if (chunk >= lo && chunk + 16 <= hi) return *reinterpret_cast<const uint4*>(chunk);
-  std::uint32_t w[4] = {0, 0, 0, 0};
-#pragma unroll
-  for (int q = 0; q < 16; ++q)
-    if (chunk + q >= need_lo && chunk + q < need_hi) w[q / 4] |= static_cast<std::uint32_t>(chunk[q]) << (8 * (q % 4));
-  return make_uint4(w[0], w[1], w[2], w[3]);
-}
 
 // Shared-memory rows of raw input chunks. A row whose data starts `shift` bytes into its first
 // chunk is stored shift / 4 words early, behind a 4-word margin: its element x then lies at byte
@@ -110,32 +112,13 @@ __device__ __forceinline__ void store_element(unsigned char* dst, const unsigned
   }
 }
 
-// Block (kUnalignedThreads), one tile per block; grid (tiles) in tile_coord's order. in_end
-// is one past the input's last byte: chunks never reach past it or before `in`, so no byte outside
-// the caller's buffers is touched.
-template <int E, int kInBytes, int kOutBytes>
-__global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm(E))
-    tiled_unaligned_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
-                           unsigned char* __restrict__ out, MatrixGeometry g, TileGrid grid) {
-  using Tile = UnalignedTile<E, kInBytes, kOutBytes>;
-  alignas(16) __shared__ std::uint32_t tile[Tile::kLoadRows * Tile::kPitchWords];
+// Load phase, 4- to 16-byte elements: each aligned chunk of a row into the row's shared words.
+template <typename Tile>
+__device__ __forceinline__ void load_wide(std::uint32_t* tile, const unsigned char* src, const unsigned char* in,
+                                          const unsigned char* in_end, std::int64_t ld_in_bytes, int rows_valid,
+                                          int in_bytes, int shift0, int shift_step) {
+  constexpr int E = Tile::kElementBytes;
   const int tid = threadIdx.x;
-
-  const TileCoord at = tile_coord(blockIdx.x, grid);
-  const std::int64_t tr = at.tr, tc = at.tc, b = at.b;
-  const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
-  // Rows loaded (the tile's and its halo, as far as the matrix goes).
-  const int rows_valid = static_cast<int>(g.rows - r0 < Tile::kLoadRows ? g.rows - r0 : Tile::kLoadRows);
-  const int cols_valid = static_cast<int>(g.cols - c0 < Tile::kCols ? g.cols - c0 : Tile::kCols);
-  const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
-  const unsigned char* src = in + (b * g.bs_in + r0 * g.ld_in + c0) * E;
-  unsigned char* dst = out + (b * g.bs_out + c0 * g.ld_out + r0) * E;
-  // Input row r of the tile starts `shift(r)` bytes into its first aligned chunk.
-  const int shift0 = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
-  const int shift_step = static_cast<int>(ld_in_bytes & 15);
-  const int in_bytes = cols_valid * E;
-
-  // Load: the aligned chunks covering each row's bytes, as they lie, into the row's shared words.
   uint4 v[Tile::kLoadsPerThread];
 #pragma unroll
   for (int j = 0; j < Tile::kLoadsPerThread; ++j) {
@@ -172,13 +155,18 @@ __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm
       }
     }
   }
-  __syncthreads();
+}
 
-  // Store: lane (c, half) of a warp writes half `half` of the tile's sector `sector` of output row c,
-  // so two lanes fill one sector.
-  const int lane = tid % kSectorLaneGroup, group = tid / kSectorLaneGroup;
+// Store phase, 4- to 16-byte elements: lane (c, half) of a warp writes half `half` of the tile's
+// sector `sector` of output row c, so two lanes fill one sector.
+template <typename Tile>
+__device__ __forceinline__ void store_wide(const std::uint32_t* tile, unsigned char* dst, std::int64_t ld_out_bytes,
+                                           int cols_valid, int out_bytes, bool first_tile_row, int shift0,
+                                           int shift_step) {
+  constexpr int E = Tile::kElementBytes;
+  constexpr int kOutBytes = Tile::kRows * E;
+  const int lane = threadIdx.x % kSectorLaneGroup, group = threadIdx.x / kSectorLaneGroup;
   const int c_in_group = lane % 16, half = lane / 16;
-  const int out_bytes = rows_valid * E;
   for (int item = group; item < Tile::kColGroups * Tile::kOutSectors; item += kUnalignedThreads / kSectorLaneGroup) {
     const int c = (item % Tile::kColGroups) * 16 + c_in_group;
     const int sector = item / Tile::kColGroups;
@@ -187,7 +175,7 @@ __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm
     const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(row) & 31);
     // The tile's first sector starts at its first byte's sector boundary: the one before it for the
     // first tile of the row, the one after it otherwise (the one before belongs to the tile above).
-    const int start = lead == 0 ? 0 : tr == 0 ? -lead : 32 - lead;
+    const int start = lead == 0 ? 0 : first_tile_row ? -lead : 32 - lead;
     if (start + 32 * sector >= kOutBytes) continue;
     const int first = start + 32 * sector + 16 * half;  // byte of the tile's output row; may be < 0
     if (first + 16 <= 0 || first >= out_bytes) continue;
@@ -211,6 +199,46 @@ __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm
         store_element<E>(chunk + m * E, raw_row_data(tile, Tile::kPitchWords, r, shift) + c * E);
       }
     }
+  }
+}
+
+// Block (kUnalignedThreads), one tile per block; grid (tiles) in tile_coord's order; win: the 1- and
+// 2-byte store phase's windows (sector_windows of the output stride). in_end
+// is one past the input's last byte: chunks never reach past it or before `in`, so no byte outside
+// the caller's buffers is touched.
+template <int E, int kInBytes, int kOutBytes>
+__global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm(E))
+    tiled_unaligned_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
+                           unsigned char* __restrict__ out, MatrixGeometry g, TileGrid grid, SectorWindows win) {
+  using Tile = UnalignedTile<E, kInBytes, kOutBytes>;
+  alignas(16) __shared__ std::uint32_t tile[Tile::shared_words()];
+
+  const TileCoord at = tile_coord(blockIdx.x, grid);
+  const std::int64_t tr = at.tr, tc = at.tc, b = at.b;
+  const std::int64_t r0 = tr * Tile::kRows, c0 = tc * Tile::kCols;
+  // Rows loaded (the tile's and its halo, as far as the matrix goes).
+  const int rows_valid = static_cast<int>(g.rows - r0 < Tile::kLoadRows ? g.rows - r0 : Tile::kLoadRows);
+  const int cols_valid = static_cast<int>(g.cols - c0 < Tile::kCols ? g.cols - c0 : Tile::kCols);
+  const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
+  const unsigned char* src = in + (b * g.bs_in + r0 * g.ld_in + c0) * E;
+  unsigned char* dst = out + (b * g.bs_out + c0 * g.ld_out + r0) * E;
+  // Input row r of the tile starts `shift(r)` bytes into its first aligned chunk.
+  const int shift0 = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
+  const int shift_step = static_cast<int>(ld_in_bytes & 15);
+  const int in_bytes = cols_valid * E;
+
+  if constexpr (E < 4) {
+    using Buffers = PackedBuffers<E, kOutBytes, Tile::kInChunks>;
+    load_packed<E, Tile::kLoadRows, Tile::kInChunks, Buffers::kInPitchWords>(
+        tile + Buffers::kMarginRows * Buffers::kInPitchWords, src, in, in_end, ld_in_bytes, rows_valid, in_bytes,
+        shift0, shift_step);
+    __syncthreads();
+    store_packed<E, Tile::kCols, kOutBytes, Buffers::kInPitchWords, Buffers::kMarginRows>(
+        tile, dst, ld_out_bytes, cols_valid, rows_valid * E, tr == 0, win);
+  } else {
+    load_wide<Tile>(tile, src, in, in_end, ld_in_bytes, rows_valid, in_bytes, shift0, shift_step);
+    __syncthreads();
+    store_wide<Tile>(tile, dst, ld_out_bytes, cols_valid, rows_valid * E, tr == 0, shift0, shift_step);
   }
 }
 

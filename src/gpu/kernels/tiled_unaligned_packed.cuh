@@ -1,0 +1,190 @@
+// tiled_unaligned's phases for 1- and 2-byte elements, which cross shared memory as words rather
+// than one element per access (one shared load per byte kept the L1 data pipe 87% busy on an H200,
+// u8 8191x8193, at 0.65 of memcpy):
+//   load:  aligned 16-byte chunks from global memory; each word is funnel-shifted into place as it is
+//          stored, so that every input row in shared memory starts on a word boundary;
+//   store: a lane reads one word column (4 / E columns) of a window of rows, transposes it in
+//          registers with byte permutes, and writes one 16-byte chunk of each of its 4 / E output
+//          rows. The rows' sector grids differ from column to column by a fixed step (the output
+//          row stride mod 32 bytes), so the lane's columns want chunks starting a few rows apart:
+//          the window is 16 bytes of output row plus that spread (SectorWindows), and each column's
+//          chunk is funnel-shifted out of it.
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/kernels/bounded_chunk.cuh"
+#include "gpu/kernels/element.cuh"
+#include "gpu/runtime.hpp"
+#include "plan/sector_windows.hpp"
+
+namespace xpose::gpu {
+
+// Shared input rows for a tile of kRows rows (kOutBytes bytes of output row) loading kLoadRows rows
+// of kInChunks aligned 16-byte chunks. The store phase's windows start up to 64 bytes of output row
+// before the tile and end up to 64 after it: margin rows on both sides (never stored from).
+template <int E, int kOutBytes, int kInChunks>
+struct PackedBuffers {
+  static_assert(E == 1 || E == 2, "the packed phases are for 1- and 2-byte elements");
+  static constexpr int kMarginRows = 64 / E;
+  static constexpr int kInRows = kMarginRows + (kOutBytes + 64) / E;
+  // A row: a 4-word margin (a row's first chunk starts up to 15 bytes before its data), the chunks,
+  // and one or two words so that rows 16 / E apart (the two half-warps of the store phase) lie 16
+  // banks apart.
+  static constexpr int kInPitchWords = 4 * kInChunks + 4 + (E == 1 ? 1 : 2);
+  static constexpr int kWords = kInRows * kInPitchWords;
+};
+
+// The load phase's work split: groups of 32 lanes take whole input rows (32 / kInChunks rows per
+// group, a lane per chunk), so that the chunk before a lane's chunk is in the lane before it.
+template <int E, int kLoadRows, int kInChunks>
+struct PackedLoad {
+  static constexpr int kRowsPerWarp = 32 / kInChunks;
+  static constexpr int kGroups = (kLoadRows + kRowsPerWarp - 1) / kRowsPerWarp;
+  static constexpr int kPerThread = (kGroups + 7) / 8;  // 8 warps
+  static_assert(kRowsPerWarp >= 1, "a warp holds a whole input row");
+};
+
+// Load phase: element x of input row r to byte 16 + x * E of the row's shared slot.
+// Row r starts shift(r) = (shift0 + r * shift_step) & 15 bytes into its first chunk;
+// its chunk-space word i (chunk i / 4, word i % 4) therefore lands across slot words
+// i + 4 - shift / 4 and the next, by shift % 4 bytes. The lane of chunk k writes slot words
+// 4k - 1 + 4 - shift / 4 ... + 3, each the funnel shift of two chunk-space words, taking word 4k - 1
+// from the lane before it; the row's last loaded chunk also writes the word after.
+template <int E, int kLoadRows, int kInChunks, int kInPitchWords>
+__device__ __forceinline__ void load_packed(std::uint32_t* in_tile, const unsigned char* src, const unsigned char* in,
+                                            const unsigned char* in_end, std::int64_t ld_in_bytes, int rows_valid,
+                                            int in_bytes, int shift0, int shift_step) {
+  using L = PackedLoad<E, kLoadRows, kInChunks>;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int k = lane % kInChunks;
+  // A tile clear of the input's first and last 16 bytes reads every chunk whole, unchecked.
+  const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(src), last = first + (rows_valid - 1) * ld_in_bytes;
+  const bool interior = first >= reinterpret_cast<std::uintptr_t>(in) + 16 &&
+                        last + 16 * kInChunks <= reinterpret_cast<std::uintptr_t>(in_end);
+  uint4 v[L::kPerThread];
+#pragma unroll
+  for (int j = 0; j < L::kPerThread; ++j) {
+    const int r = (j * 8 + warp) * L::kRowsPerWarp + lane / kInChunks;
+    const int shift = (shift0 + r * shift_step) & 15;
+    v[j] = make_uint4(0, 0, 0, 0);
+    if (lane < L::kRowsPerWarp * kInChunks && r < rows_valid && 16 * k < shift + in_bytes) {
+      const unsigned char* row = src + r * ld_in_bytes;
+      const unsigned char* chunk = row - shift + 16 * k;
+      v[j] = interior ? *reinterpret_cast<const uint4*>(chunk) : load_chunk(chunk, in, in_end, row, row + in_bytes);
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < L::kPerThread; ++j) {
+    const std::uint32_t before = rt::shfl_up_in_32(v[j].w, 1);
+    const int r = (j * 8 + warp) * L::kRowsPerWarp + lane / kInChunks;
+    const int shift = (shift0 + r * shift_step) & 15;
+    if (lane < L::kRowsPerWarp * kInChunks && r < rows_valid && 16 * k < shift + in_bytes) {
+      const unsigned bits = 8 * (shift & 3);
+      std::uint32_t* slot = in_tile + r * kInPitchWords + 4 * k + 3 - (shift >> 2);
+      if (k > 0) slot[0] = __funnelshift_r(before, v[j].x, bits);  // word 4k - 1 (for k = 0: margin)
+      slot[1] = __funnelshift_r(v[j].x, v[j].y, bits);
+      slot[2] = __funnelshift_r(v[j].y, v[j].z, bits);
+      slot[3] = __funnelshift_r(v[j].z, v[j].w, bits);
+      if (16 * (k + 1) >= shift + in_bytes) slot[4] = __funnelshift_r(v[j].w, 0u, bits);
+    }
+  }
+}
+
+// Output bytes [o, o + 16) of a window of 8 words (4 / E rows each) of one column: words A... of it,
+// funnel-shifted by `bits` (A = o / 4, bits = 8 * (o % 4)).
+template <int A>
+__device__ __forceinline__ uint4 window_chunk(const std::uint32_t (&x)[8], unsigned bits) {
+  return make_uint4(__funnelshift_r(x[A], x[A + 1], bits), __funnelshift_r(x[A + 1], x[A + 2], bits),
+                    __funnelshift_r(x[A + 2], x[A + 3], bits), __funnelshift_r(x[A + 3], x[A + 4], bits));
+}
+
+// Store phase. Lane (q, h) of a 32-lane group: word column q of a 16-word block of columns, window
+// n = 2 * it + h (16 bytes of output row after window n - 1). The
+// tile owns, of each output row, the 32-byte sectors starting in its kOutBytes (and, for the first
+// tile, the one holding the row's start): a chunk is written by the lane whose window it falls in, if
+// its sector is owned; whole with one 16-byte store, or element by element at the matrix's edges.
+template <int E, int kCols, int kOutBytes, int kInPitchWords, int kMarginRows>
+__device__ __forceinline__ void store_packed(const std::uint32_t* in_tile, unsigned char* dst,
+                                             std::int64_t ld_out_bytes, int cols_valid, int out_bytes,
+                                             bool first_tile_row, const SectorWindows& win) {
+  constexpr int kPer = 4 / E;              // columns per word
+  constexpr int kBlockCols = 16 * kPer;    // columns of 16 word columns
+  constexpr int kColBlocks = kCols / kBlockCols;
+  static_assert(kCols % kBlockCols == 0, "whole blocks of 16 word columns");
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int q = lane % 16, h = lane / 16;
+  // Windows start up to 32 bytes before the tile (64 for the first tile, whose rows' first sectors
+  // start up to 31 bytes before it) on the anchor's grid mod win.grid, so that each column's first
+  // window chunk lies at or before its first owned one; they go on until the chunks pass kOutBytes,
+  // and with it the last owned chunk (which ends 31 bytes after it at most).
+  const int windows = kOutBytes / 16 + 3 + (first_tile_row ? 2 : 0);
+  const int items = kColBlocks * ((windows + 1) / 2);
+  std::uint32_t x[kPer][8] = {};
+  for (int item = warp; item < items; item += 8) {
+    const int cb = item % kColBlocks, n = 2 * (item / kColBlocks) + h;
+    const int c_first = cb * kBlockCols + q * kPer;  // the lane's first column
+    // Output row of the anchor column: its sector grid fixes the window origin (mod win.grid).
+    const unsigned char* anchor_row = dst + (c_first + win.anchor) * ld_out_bytes;
+    const int lead_anchor = static_cast<int>(reinterpret_cast<std::uintptr_t>(anchor_row) & 31);
+    const int origin = ((-lead_anchor) & (win.grid - 1)) - (first_tile_row ? 64 : 32);
+    const int base = origin + 16 * n;  // the window's first byte of output row (tile row base / E)
+    if (n < windows && c_first < cols_valid) {
+      const std::uint32_t* word = in_tile + (kMarginRows + base / E) * kInPitchWords + 4 + cb * 16 + q;
+#pragma unroll
+      for (int b = 0; b < 8; ++b) {
+        if (b < win.words) {
+          std::uint32_t a[kPer];
+#pragma unroll
+          for (int i = 0; i < kPer; ++i) a[i] = word[(b * kPer + i) * kInPitchWords];
+          if constexpr (E == 1) {
+            // A 4 x 4 byte transpose in 8 permutes: bytes 0, 1 (2, 3) of rows 0 and 1 interleaved,
+            // the same for rows 2 and 3, then halfwords of the two.
+            const std::uint32_t r01_lo = __byte_perm(a[0], a[1], 0x5140), r01_hi = __byte_perm(a[0], a[1], 0x7362);
+            const std::uint32_t r23_lo = __byte_perm(a[2], a[3], 0x5140), r23_hi = __byte_perm(a[2], a[3], 0x7362);
+            x[0][b] = __byte_perm(r01_lo, r23_lo, 0x5410);
+            x[1][b] = __byte_perm(r01_lo, r23_lo, 0x7632);
+            x[2][b] = __byte_perm(r01_hi, r23_hi, 0x5410);
+            x[3][b] = __byte_perm(r01_hi, r23_hi, 0x7632);
+          } else {
+            x[0][b] = __byte_perm(a[0], a[1], 0x5410);  // halfword 0 of rows 0, 1
+            x[1][b] = __byte_perm(a[0], a[1], 0x7632);  // halfword 1 of rows 0, 1
+          }
+        }
+      }
+    }
+    if (n >= windows) continue;
+#pragma unroll
+    for (int i = 0; i < kPer; ++i) {
+      const int c = c_first + i;
+      if (c >= cols_valid) continue;
+      unsigned char* row = dst + c * ld_out_bytes;
+      const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(row) & 31);
+      const int start = lead == 0 ? 0 : first_tile_row ? -lead : 32 - lead;  // the first owned sector
+      const int p = base + win.offset[i];  // this column's chunk: bytes [p, p + 16) of the tile's row
+      const int sector = p - ((p - start) & 31);
+      if (sector < start || sector >= kOutBytes || p + 16 <= 0 || p >= out_bytes) continue;
+      if (p >= 0 && p + 16 <= out_bytes) {
+        const unsigned bits = 8 * (win.offset[i] & 3);
+        uint4 v;
+        switch (win.offset[i] >> 2) {
+          case 0: v = window_chunk<0>(x[i], bits); break;
+          case 1: v = window_chunk<1>(x[i], bits); break;
+          case 2: v = window_chunk<2>(x[i], bits); break;
+          case 3: v = window_chunk<3>(x[i], bits); break;
+          default: v = make_uint4(x[i][4], x[i][5], x[i][6], x[i][7]); break;  // offset 16: bits is 0
+        }
+        *reinterpret_cast<uint4*>(row + p) = v;
+      } else {
+        const unsigned char* column =
+            reinterpret_cast<const unsigned char*>(in_tile + kMarginRows * kInPitchWords + 4) + c * E;
+        for (int m = 0; m < 16 / E; ++m) {
+          const int byte = p + m * E;
+          if (byte >= 0 && byte < out_bytes) copy_element<E>(row + byte, column + (byte / E) * kInPitchWords * 4);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace xpose::gpu
