@@ -21,12 +21,12 @@
 namespace xpose::gpu {
 
 // Shared input rows for a tile of kRows rows (kOutBytes bytes of output row) loading kLoadRows rows
-// of kInChunks aligned 16-byte chunks. The store phase's windows start up to 64 bytes of output row
+// of kInChunks aligned 16-byte chunks. The store phase's windows start up to 32 bytes of output row
 // before the tile and end up to 64 after it: margin rows on both sides (never stored from).
 template <int E, int kOutBytes, int kInChunks>
 struct PackedBuffers {
   static_assert(E == 1 || E == 2, "the packed phases are for 1- and 2-byte elements");
-  static constexpr int kMarginRows = 64 / E;
+  static constexpr int kMarginRows = 32 / E;
   static constexpr int kInRows = kMarginRows + (kOutBytes + 64) / E;
   // A row: a 4-word margin (a row's first chunk starts up to 15 bytes before its data), the chunks,
   // and one or two words so that rows 16 / E apart (the two half-warps of the store phase) lie 16
@@ -99,6 +99,13 @@ __device__ __forceinline__ uint4 window_chunk(const std::uint32_t (&x)[8], unsig
                     __funnelshift_r(x[A + 2], x[A + 3], bits), __funnelshift_r(x[A + 3], x[A + 4], bits));
 }
 
+// The first byte of window 0 (in bytes of the tile's output rows) of the lane whose anchor column's
+// output row starts at `anchor_row`: 32 bytes before the first sector boundary at or after the row.
+__device__ __forceinline__ int window_origin(const unsigned char* anchor_row, const SectorWindows& win) {
+  const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(anchor_row) & 31);
+  return ((-lead) & (win.grid - 1)) - 32;
+}
+
 // Store phase. Lane (q, h) of a 32-lane group: word column q of a 16-word block of columns, window
 // n = 2 * it + h (16 bytes of output row after window n - 1). The
 // tile owns, of each output row, the 32-byte sectors starting in its kOutBytes (and, for the first
@@ -114,20 +121,19 @@ __device__ __forceinline__ void store_packed(const std::uint32_t* in_tile, unsig
   static_assert(kCols % kBlockCols == 0, "whole blocks of 16 word columns");
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int q = lane % 16, h = lane / 16;
-  // Windows start up to 32 bytes before the tile (64 for the first tile, whose rows' first sectors
-  // start up to 31 bytes before it) on the anchor's grid mod win.grid, so that each column's first
-  // window chunk lies at or before its first owned one; they go on until the chunks pass kOutBytes,
-  // and with it the last owned chunk (which ends 31 bytes after it at most).
-  const int windows = kOutBytes / 16 + 3 + (first_tile_row ? 2 : 0);
+  // Windows start up to 32 bytes before the tile, on the anchor's grid mod win.grid, so that each
+  // column's first window chunk lies at or before its first owned one (in the first tile, whose
+  // rows' first sectors start before it, up to 16 bytes after: head_bytes covers those); they go on
+  // until the chunks pass kOutBytes, and with it the last owned chunk (which ends 31 bytes after it
+  // at most).
+  const int windows = kOutBytes / 16 + 3;
   const int items = kColBlocks * ((windows + 1) / 2);
   std::uint32_t x[kPer][8] = {};
   for (int item = warp; item < items; item += 8) {
     const int cb = item % kColBlocks, n = 2 * (item / kColBlocks) + h;
     const int c_first = cb * kBlockCols + q * kPer;  // the lane's first column
     // Output row of the anchor column: its sector grid fixes the window origin (mod win.grid).
-    const unsigned char* anchor_row = dst + (c_first + win.anchor) * ld_out_bytes;
-    const int lead_anchor = static_cast<int>(reinterpret_cast<std::uintptr_t>(anchor_row) & 31);
-    const int origin = ((-lead_anchor) & (win.grid - 1)) - (first_tile_row ? 64 : 32);
+    const int origin = window_origin(dst + (c_first + win.anchor) * ld_out_bytes, win);
     const int base = origin + 16 * n;  // the window's first byte of output row (tile row base / E)
     if (n < windows && c_first < cols_valid) {
       const std::uint32_t* word = in_tile + (kMarginRows + base / E) * kInPitchWords + 4 + cb * 16 + q;
@@ -184,6 +190,20 @@ __device__ __forceinline__ void store_packed(const std::uint32_t* in_tile, unsig
         }
       }
     }
+  }
+  // The first tile's head bytes: an output row's bytes before its first window chunk (at most 15),
+  // element by element, one thread per column.
+  if (first_tile_row && static_cast<int>(threadIdx.x) < min(cols_valid, kCols)) {
+    const int c = threadIdx.x, c_first = c - c % kPer;
+    int offset = 0;
+#pragma unroll
+    for (int i = 0; i < kPer; ++i)
+      if (i == c % kPer) offset = win.offset[i];
+    const int head_end = window_origin(dst + (c_first + win.anchor) * ld_out_bytes, win) + offset;
+    const unsigned char* column =
+        reinterpret_cast<const unsigned char*>(in_tile + kMarginRows * kInPitchWords + 4) + c * E;
+    for (int byte = 0; byte < head_end && byte < out_bytes; byte += E)
+      copy_element<E>(dst + c * ld_out_bytes + byte, column + (byte / E) * kInPitchWords * 4);
   }
 }
 
