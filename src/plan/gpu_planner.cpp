@@ -72,10 +72,10 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // 16-byte elements tiled_unaligned, which writes every sector whole, is faster there (H100: f32
   // and f64 8192^2 with ld 8196 / 8194 at 0.92 and 0.94 of memcpy against 0.80 and 0.81).
   // Strides on the 8-byte grid only (u8 with ld 8200, 64 x 1000^2) still let 1- and 2-byte elements
-  // move packed words through tiled_vec with 8-byte accesses, rather than element by element out of
-  // tiled_unaligned's realigned rows (H200: u8 ld 8200 0.62 -> 0.73 of memcpy, 64 x 1000^2 0.60 ->
-  // 0.77, bf16 ld 8196 0.72 -> 0.79). For 4- and 8-byte elements tiled_unaligned stays faster (f64
-  // 8191x8193 0.90 against 0.80 with 8-byte accesses).
+  // move packed words through tiled_vec with 8-byte accesses, which beats tiled_unaligned's word
+  // windows there (H200, of memcpy: u8 ld 8200 0.78 against 0.70, 64 x 1000^2 0.82 / 0.64, bf16
+  // ld 8196 0.85 / 0.76). For 4- and 8-byte elements tiled_unaligned stays faster (f64 8191x8193
+  // 0.90 against 0.80 with 8-byte accesses).
   if (d.rows <= kSkinnyMaxShort) return Algorithm::skinny;
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == kVecBytes) {
