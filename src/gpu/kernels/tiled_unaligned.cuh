@@ -202,10 +202,10 @@ __device__ __forceinline__ void store_wide(const std::uint32_t* tile, unsigned c
   }
 }
 
-// Block (kUnalignedThreads), one tile per block; grid (tiles) in tile_coord's order; win: the 1- and
-// 2-byte store phase's windows (sector_windows of the output stride). in_end
-// is one past the input's last byte: chunks never reach past it or before `in`, so no byte outside
-// the caller's buffers is touched.
+// Block (kUnalignedThreads), one tile per block; grid (tiles) in tile_coord's order. in_end is one
+// past the input's last byte: chunks never reach past it or before `in`, so no byte outside the
+// caller's buffers is touched. win: the 1- and 2-byte store phase's windows (sector_windows of the
+// output row stride).
 template <int E, int kInBytes, int kOutBytes>
 __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm(E))
     tiled_unaligned_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,

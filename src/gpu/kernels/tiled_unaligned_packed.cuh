@@ -100,17 +100,18 @@ __device__ __forceinline__ uint4 window_chunk(const std::uint32_t (&x)[8], unsig
 }
 
 // The first byte of window 0 (in bytes of the tile's output rows) of the lane whose anchor column's
-// output row starts at `anchor_row`: 32 bytes before the first sector boundary at or after the row.
+// output row starts at `anchor_row`: 32 bytes before that row's first grid boundary (a multiple of
+// win.grid bytes in memory) at or after the tile's first byte.
 __device__ __forceinline__ int window_origin(const unsigned char* anchor_row, const SectorWindows& win) {
   const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(anchor_row) & 31);
   return ((-lead) & (win.grid - 1)) - 32;
 }
 
-// Store phase. Lane (q, h) of a 32-lane group: word column q of a 16-word block of columns, window
-// n = 2 * it + h (16 bytes of output row after window n - 1). The
-// tile owns, of each output row, the 32-byte sectors starting in its kOutBytes (and, for the first
-// tile, the one holding the row's start): a chunk is written by the lane whose window it falls in, if
-// its sector is owned; whole with one 16-byte store, or element by element at the matrix's edges.
+// Store phase. Lane (q, h) of a 32-lane group: word column q of a block of 16 word columns; the two
+// half-warps take consecutive windows (n and n + 1, 16 bytes of output row apart). The tile owns, of
+// each output row, the 32-byte sectors starting in its kOutBytes (and, for the first tile, the one
+// holding the row's start): a chunk is written by the lane whose window it falls in, if its sector
+// is owned; whole with one 16-byte store, or element by element at the matrix's edges.
 template <int E, int kCols, int kOutBytes, int kInPitchWords, int kMarginRows>
 __device__ __forceinline__ void store_packed(const std::uint32_t* in_tile, unsigned char* dst,
                                              std::int64_t ld_out_bytes, int cols_valid, int out_bytes,
@@ -123,7 +124,7 @@ __device__ __forceinline__ void store_packed(const std::uint32_t* in_tile, unsig
   const int q = lane % 16, h = lane / 16;
   // Windows start up to 32 bytes before the tile, on the anchor's grid mod win.grid, so that each
   // column's first window chunk lies at or before its first owned one (in the first tile, whose
-  // rows' first sectors start before it, up to 16 bytes after: head_bytes covers those); they go on
+  // rows' first sectors start before it, up to 16 bytes after: the head pass below covers those); they go on
   // until the chunks pass kOutBytes, and with it the last owned chunk (which ends 31 bytes after it
   // at most).
   const int windows = kOutBytes / 16 + 3;
