@@ -98,8 +98,10 @@ Status configure_tiled_vec(const TransposeDesc& d, int alignment, LaunchConfig& 
   const std::int64_t bytes = d.batch * d.rows * d.cols * esize;
   int tile_bytes = bytes < kVecSmallMatrixBytes ? kVecTileBytesSmall : kVecTileBytes;
   const int forced_tile = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
+  int rb = choose_row_bytes(d, tile_bytes);
+  if (tile_bytes == kVecTileBytes && tiled_vec_halves_narrow_tiles(esize, rb)) tile_bytes = kVecTileBytesSmall;
   if (forced_tile == kVecTileBytesSmall || forced_tile == kVecTileBytes) tile_bytes = forced_tile;
-  const int rb = choose_row_bytes(d, tile_bytes);
+  rb = choose_row_bytes(d, tile_bytes);
   c = LaunchConfig{};
   c.tile_cols = rb / esize;
   c.tile_rows = tile_bytes / rb;

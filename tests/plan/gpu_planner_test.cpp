@@ -56,8 +56,9 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       }
       // The tile fills the shared memory and is wide and tall enough for the store phase.
       const std::int64_t tile_bytes = c.tile_rows * c.tile_cols * e;
-      EXPECT_EQ(tile_bytes, d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ? xpose::kVecTileBytesSmall
-                                                                                      : xpose::kVecTileBytes);
+      const bool small = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
+                         xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e));
+      EXPECT_EQ(tile_bytes, small ? xpose::kVecTileBytesSmall : xpose::kVecTileBytes);
       EXPECT_GE(c.tile_rows * e, 16) << "one 16-byte output vector spans 16 / e tile rows";
       EXPECT_GE(c.tile_cols * e, xpose::kVecMinRowBytes);
       EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e), static_cast<int>(tile_bytes)));
@@ -81,6 +82,12 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   EXPECT_EQ(c.tile_rows, 16) << "a small matrix gets half-size tiles: 8 KiB, 16 rows of 512 bytes";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1048576, 32}), 16, c).ok());
   EXPECT_EQ(c.tile_cols, 32) << "tiles no wider than the rows";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1048576, 32}), 16, c).ok());
+  EXPECT_EQ(c.tile_rows, 128) << "64-byte tile rows of 2-byte elements: half-size tiles, 128 rows";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1048576, 32}), 16, c).ok());
+  EXPECT_EQ(c.tile_rows, 256) << "1-byte elements keep 16 KiB tiles";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, c).ok());
+  EXPECT_EQ(c.tile_rows, 256) << "16-byte elements keep 16 KiB tiles";
 }
 
 TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
