@@ -92,16 +92,17 @@ Status configure_tiled_vec(const TransposeDesc& d, int alignment, LaunchConfig& 
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == 0)
     return Status(StatusCode::unsupported,
-                  "tiled_vec needs pointers aligned to 4 bytes or more and leading dimensions / batch strides "
+                  "tiled_vec needs pointers aligned to 8 bytes or more and leading dimensions / batch strides "
                   "that are multiples of that many bytes and of the element size");
   const int esize = static_cast<int>(dtype_size(d.dtype));
   const std::int64_t bytes = d.batch * d.rows * d.cols * esize;
   int tile_bytes = bytes < kVecSmallMatrixBytes ? kVecTileBytesSmall : kVecTileBytes;
   const int forced_tile = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
-  int rb = choose_row_bytes(d, tile_bytes);
-  if (tile_bytes == kVecTileBytes && tiled_vec_halves_narrow_tiles(esize, rb)) tile_bytes = kVecTileBytesSmall;
-  if (forced_tile == kVecTileBytesSmall || forced_tile == kVecTileBytes) tile_bytes = forced_tile;
-  rb = choose_row_bytes(d, tile_bytes);
+  if (forced_tile == kVecTileBytesSmall || forced_tile == kVecTileBytes)
+    tile_bytes = forced_tile;
+  else if (tile_bytes == kVecTileBytes && tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, tile_bytes)))
+    tile_bytes = kVecTileBytesSmall;
+  const int rb = choose_row_bytes(d, tile_bytes);
   c = LaunchConfig{};
   c.tile_cols = rb / esize;
   c.tile_rows = tile_bytes / rb;

@@ -9,7 +9,7 @@
 
 namespace xpose::plan {
 
-// The widest global access tiled_vec may use (16, 8 or 4 bytes, never less than an element) such that
+// The widest global access tiled_vec may use (16 or 8 bytes, never less than an element) such that
 // the pointers' alignment and every row and batch stride are multiples of it; 0 where none fits.
 int tiled_vec_vector_bytes(const TransposeDesc& resolved_desc, int alignment);
 

@@ -19,4 +19,9 @@ __device__ __forceinline__ uint4 load_chunk(const unsigned char* chunk, const un
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
+// Word i of a chunk.
+__device__ __forceinline__ std::uint32_t word_of(const uint4& v, int i) {
+  return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+}
+
 }  // namespace xpose::gpu

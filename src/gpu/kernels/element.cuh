@@ -24,6 +24,21 @@ __device__ __forceinline__ void copy_element(unsigned char* dst, const unsigned 
   *reinterpret_cast<T*>(dst) = *reinterpret_cast<const T*>(src);
 }
 
+// One element from `p` to `dst`, both aligned to min(E, 4) (shared-memory rows may be only
+// word-aligned for 8- and 16-byte elements), word by word.
+template <int E>
+__device__ __forceinline__ void store_element(unsigned char* dst, const unsigned char* p) {
+  if constexpr (E == 1) {
+    *dst = *p;
+  } else if constexpr (E == 2) {
+    *reinterpret_cast<std::uint16_t*>(dst) = *reinterpret_cast<const std::uint16_t*>(p);
+  } else {
+#pragma unroll
+    for (int u = 0; u < E / 4; ++u)
+      reinterpret_cast<std::uint32_t*>(dst)[u] = reinterpret_cast<const std::uint32_t*>(p)[u];
+  }
+}
+
 // Element m of a run of 32-bit words `w`, read from E bytes at `p` (aligned to min(E, 4)): 1- and
 // 2-byte elements are read as bytes and halfwords and OR-ed into words that start at zero, wider
 // ones word by word.

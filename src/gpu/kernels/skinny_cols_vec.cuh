@@ -6,10 +6,10 @@
 
 #include <cstdint>
 
+#include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/kernels/skinny_rows_vec.cuh"  // slab_position, run_position
-#include "gpu/kernels/tiled_unaligned.cuh"  // load_chunk
 
 namespace xpose::gpu {
 

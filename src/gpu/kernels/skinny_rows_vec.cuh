@@ -7,8 +7,8 @@
 #include <cstdint>
 
 #include "gpu/kernels/bounded_chunk.cuh"
+#include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
-#include "gpu/kernels/tiled_unaligned.cuh"  // word_of, store_element
 
 namespace xpose::gpu {
 

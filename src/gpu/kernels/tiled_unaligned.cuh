@@ -65,21 +65,16 @@ struct UnalignedTile {
   static_assert(kCols % 16 == 0 && kInBytes % 16 == 0 && kOutBytes % 16 == 0, "tile edges must be chunk multiples");
 };
 
-// Shared-memory rows of raw input chunks. A row whose data starts `shift` bytes into its first
-// chunk is stored shift / 4 words early, behind a 4-word margin: its element x then lies at byte
-// 16 + shift % 4 + x * E of the row's slot whatever the shift, so rows of one column stay in step
-// across the banks.
+// Shared-memory rows of raw input chunks (4- to 16-byte elements, whose rows start a multiple of 4
+// bytes into their first chunk). A row whose data starts `shift` bytes into its first chunk is
+// stored shift / 4 words early, behind a 4-word margin: its element x then lies at byte 16 + x * E
+// of the row's slot whatever the shift, so rows of one column stay in step across the banks.
 __device__ __forceinline__ std::uint32_t* raw_row_words(std::uint32_t* tile, int pitch_words, int r, int shift) {
   return tile + r * pitch_words + 4 - (shift >> 2);
 }
 // The row's first element (its data start), as bytes.
-__device__ __forceinline__ const unsigned char* raw_row_data(const std::uint32_t* tile, int pitch_words, int r,
-                                                             int shift) {
-  return reinterpret_cast<const unsigned char*>(tile + r * pitch_words + 4) + (shift & 3);
-}
-
-__device__ __forceinline__ std::uint32_t word_of(const uint4& v, int i) {
-  return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
+__device__ __forceinline__ const unsigned char* raw_row_data(const std::uint32_t* tile, int pitch_words, int r) {
+  return reinterpret_cast<const unsigned char*>(tile + r * pitch_words + 4);
 }
 
 // Element m (of 16 / E) of an output chunk, for 8- and 16-byte elements at a `p` in shared memory
@@ -94,21 +89,6 @@ __device__ __forceinline__ void gather_whole_element(const unsigned char* p, int
     static_assert(E == 16, "whole shared accesses are for 8- and 16-byte elements");
     const uint4 v = *reinterpret_cast<const uint4*>(p);
     w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
-  }
-}
-
-// One element from shared `p` to global `dst` (4-byte aligned at least for 4- to 16-byte elements:
-// validate asks min(E, 8) of the pointers), word by word.
-template <int E>
-__device__ __forceinline__ void store_element(unsigned char* dst, const unsigned char* p) {
-  if constexpr (E == 1) {
-    *dst = *p;
-  } else if constexpr (E == 2) {
-    *reinterpret_cast<std::uint16_t*>(dst) = *reinterpret_cast<const std::uint16_t*>(p);
-  } else {
-#pragma unroll
-    for (int u = 0; u < E / 4; ++u)
-      reinterpret_cast<std::uint32_t*>(dst)[u] = reinterpret_cast<const std::uint32_t*>(p)[u];
   }
 }
 
@@ -161,8 +141,7 @@ __device__ __forceinline__ void load_wide(std::uint32_t* tile, const unsigned ch
 // sector `sector` of output row c, so two lanes fill one sector.
 template <typename Tile>
 __device__ __forceinline__ void store_wide(const std::uint32_t* tile, unsigned char* dst, std::int64_t ld_out_bytes,
-                                           int cols_valid, int out_bytes, bool first_tile_row, int shift0,
-                                           int shift_step) {
+                                           int cols_valid, int out_bytes, bool first_tile_row) {
   constexpr int E = Tile::kElementBytes;
   constexpr int kOutBytes = Tile::kRows * E;
   const int lane = threadIdx.x % kSectorLaneGroup, group = threadIdx.x / kSectorLaneGroup;
@@ -184,8 +163,7 @@ __device__ __forceinline__ void store_wide(const std::uint32_t* tile, unsigned c
       std::uint32_t w[4] = {0, 0, 0, 0};
 #pragma unroll
       for (int m = 0; m < 16 / E; ++m) {
-        const int r = first / E + m;
-        const unsigned char* p = raw_row_data(tile, Tile::kPitchWords, r, (shift0 + r * shift_step) & 15) + c * E;
+        const unsigned char* p = raw_row_data(tile, Tile::kPitchWords, first / E + m) + c * E;
         if constexpr (E >= 8) gather_whole_element<E>(p, m, w);
         else put_element<E>(w, m, p);
       }
@@ -194,9 +172,7 @@ __device__ __forceinline__ void store_wide(const std::uint32_t* tile, unsigned c
       for (int m = 0; m < 16 / E; ++m) {
         const int byte = first + m * E;
         if (byte < 0 || byte >= out_bytes) continue;
-        const int r = byte / E;
-        const int shift = (shift0 + r * shift_step) & 15;
-        store_element<E>(chunk + m * E, raw_row_data(tile, Tile::kPitchWords, r, shift) + c * E);
+        store_element<E>(chunk + m * E, raw_row_data(tile, Tile::kPitchWords, byte / E) + c * E);
       }
     }
   }
@@ -238,7 +214,7 @@ __global__ void __launch_bounds__(kUnalignedThreads, unaligned_min_blocks_per_sm
   } else {
     load_wide<Tile>(tile, src, in, in_end, ld_in_bytes, rows_valid, in_bytes, shift0, shift_step);
     __syncthreads();
-    store_wide<Tile>(tile, dst, ld_out_bytes, cols_valid, rows_valid * E, tr == 0, shift0, shift_step);
+    store_wide<Tile>(tile, dst, ld_out_bytes, cols_valid, rows_valid * E, tr == 0);
   }
 }
 

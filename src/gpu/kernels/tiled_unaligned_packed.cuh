@@ -37,7 +37,7 @@ struct PackedBuffers {
 
 // The load phase's work split: groups of 32 lanes take whole input rows (32 / kInChunks rows per
 // group, a lane per chunk), so that the chunk before a lane's chunk is in the lane before it.
-template <int E, int kLoadRows, int kInChunks>
+template <int kLoadRows, int kInChunks>
 struct PackedLoad {
   static constexpr int kRowsPerWarp = 32 / kInChunks;
   static constexpr int kGroups = (kLoadRows + kRowsPerWarp - 1) / kRowsPerWarp;
@@ -55,7 +55,7 @@ template <int E, int kLoadRows, int kInChunks, int kInPitchWords>
 __device__ __forceinline__ void load_packed(std::uint32_t* in_tile, const unsigned char* src, const unsigned char* in,
                                             const unsigned char* in_end, std::int64_t ld_in_bytes, int rows_valid,
                                             int in_bytes, int shift0, int shift_step) {
-  using L = PackedLoad<E, kLoadRows, kInChunks>;
+  using L = PackedLoad<kLoadRows, kInChunks>;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int k = lane % kInChunks;
   // A tile clear of the input's first and last 16 bytes reads every chunk whole, unchecked.
