@@ -26,7 +26,8 @@ REPO = os.path.dirname(HERE)
 DEFAULT_XPOSE = os.path.join("build-gpu", "apps", "xpose", "xpose")
 SCHEMA_VERSION = 1
 POISON = 0xA5             # the byte outputs are filled with before a verified run (as in `xpose bench`)
-MAX_ROTATING_PAIRS = 256  # the cap `xpose bench` uses
+MAX_ROTATING_PAIRS = 2048  # the caps `xpose bench` uses: pairs rotated through,
+MAX_CALLS_PER_RUN = 256    # and calls in one timed run (each run takes the pairs after the last run's)
 L2_MULTIPLE = 3.0         # one timed run touches about this many L2 sizes (as in `xpose bench`)
 DEVICE = "cuda"           # where the peers run (a module constant so a CPU-only harness can swap it)
 
@@ -146,11 +147,17 @@ class Case:
 
 
 def rotating_pairs(case, l2_bytes):
-    """Buffer pairs per timed run, the rule `xpose bench` uses: touch about 3x the L2, at most 256."""
+    """Buffer pairs rotated through, the rule `xpose bench` uses: the calls between two uses of a pair
+    touch about 3x the L2 (at most 2048 pairs), so every call finds its pair cold in the L2."""
     if l2_bytes <= 0:
         return 1
     pair_bytes = (case.in_span + max(case.in_span, case.out_span)) * case.esize
     return int(min(max(L2_MULTIPLE * l2_bytes / pair_bytes, 1.0), MAX_ROTATING_PAIRS))
+
+
+def calls_per_run(pairs):
+    """Calls in one timed run (as in `xpose bench`): longer runs would fill the launch queue."""
+    return min(pairs, MAX_CALLS_PER_RUN)
 
 
 def triton_tile_candidates(rows, cols, esize, limit=4):
@@ -307,7 +314,8 @@ def error_record(case, system, err):
 # The GPU side (imports torch, and cupy/triton where asked for)
 
 class Timer:
-    """Median per-call time of `calls` calls, CUDA events around each run, all work on one stream.
+    """Median per-call time over runs of calls_per_run(pairs) calls, each run on the buffer pairs after
+    the last run's, CUDA events around each run, all work on one stream.
 
     Python takes microseconds to launch one call, longer than a small transpose runs; timed naively, the
     GPU would idle between launches and the events would time Python. As nvbench does, each run first
@@ -340,11 +348,12 @@ class Timer:
                     "run back to back (%.0f cycles/us)" % self.cycles_per_us)
         return "CUDA events around each run on one stream, launched eagerly from Python (no spin kernel)"
 
-    def median_us(self, call, calls, warmup, iters):
+    def median_us(self, call, pairs, warmup, iters):
         torch = self.torch
         for _ in range(warmup):
-            for k in range(calls):
+            for k in range(pairs):
                 call(k)
+        calls = calls_per_run(pairs)
         torch.cuda.synchronize()
         t0 = time.perf_counter()
         for k in range(calls):
@@ -353,6 +362,7 @@ class Timer:
         torch.cuda.synchronize()
         spin_us = min(2.0 * enqueue_us + 50.0, 500_000.0)
         per_call, overruns, idle_runs = [], 0, 0
+        nxt = calls % pairs
         for _ in range(iters):
             for attempt in range(4):
                 start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -360,9 +370,10 @@ class Timer:
                     torch.cuda._sleep(int(spin_us * self.cycles_per_us))
                 start.record()
                 for k in range(calls):
-                    call(k)
+                    call((nxt + k) % pairs)
                 stop.record()
                 covered = (not self.block) or (not start.query())
+                nxt = (nxt + calls) % pairs
                 stop.synchronize()
                 if covered:
                     break
@@ -482,8 +493,8 @@ class PeerSession:
         return {"name": p.name, "compute_capability": "%d.%d" % (p.major, p.minor), "sm_count": p.multi_processor_count,
                 "l2_bytes": self.l2_bytes, "global_memory_bytes": p.total_memory}
 
-    def time(self, call, calls, iters=None, warmup=None):
-        return self.timer.median_us(call, calls, self.args.warmup if warmup is None else warmup,
+    def time(self, call, pairs, iters=None, warmup=None):
+        return self.timer.median_us(call, pairs, self.args.warmup if warmup is None else warmup,
                                     self.args.iters if iters is None else iters)
 
     def free_memory(self):
@@ -514,7 +525,8 @@ class PeerSession:
         records = []
         memcpy_us, info = self.time(lambda k: bufs.out_bytes[k].copy_(bufs.in_bytes[k]), pairs)
         memcpy = result_record(case, "memcpy", plan="torch copy_ of contiguous uint8 tensors (cudaMemcpyAsync D2D)",
-                               time_us=memcpy_us, verification="-", runs=self.args.iters, calls=pairs)
+                               time_us=memcpy_us, verification="-", runs=self.args.iters,
+                               calls=calls_per_run(pairs))
         memcpy["memcpy_gbps"] = memcpy["gbps"]
         memcpy["ratio_to_memcpy"] = 1.0
         memcpy["timing"] = info
@@ -578,11 +590,11 @@ class PeerSession:
         at = first_mismatch(torch, bufs.outs[0], expected, bufs.case.esize)
         return "FAILED", "first mismatch at output buffer element %d" % at
 
-    def _measure(self, case, system, bufs, expected, call, calls, memcpy_gbps, plan, note=""):
+    def _measure(self, case, system, bufs, expected, call, pairs, memcpy_gbps, plan, note=""):
         verification, why = self._check(bufs, expected, lambda: call(0))
-        us, info = self.time(call, calls)
+        us, info = self.time(call, pairs)
         rec = result_record(case, system, plan=plan, time_us=us, memcpy_gbps=memcpy_gbps, verification=verification,
-                            runs=self.args.iters, calls=calls, note="; ".join(x for x in (note, why) if x))
+                            runs=self.args.iters, calls=calls_per_run(pairs), note="; ".join(x for x in (note, why) if x))
         rec["timing"] = info
         if info["runs_with_idle_gpu"]:
             rec["note"] = (rec["note"] + "; " if rec["note"] else "") + "launch-bound: the GPU idled in %d runs" % (
@@ -794,8 +806,10 @@ def run(args):
         "method": {
             "warmup_runs": args.warmup, "timed_runs": args.iters, "statistic": "median time per call",
             "timer": session.timer.describe(),
-            "l2_rotation": "%d buffer pairs at most, enough to touch %.0fx the L2 (%d bytes) per run; time per call "
-                           "= run time / pairs" % (MAX_ROTATING_PAIRS, L2_MULTIPLE, session.l2_bytes),
+            "l2_rotation": "buffer pairs rotated (%d at most) so that the calls between two uses of a pair touch "
+                           "%.0fx the L2 (%d bytes); runs of up to %d calls, each on the pairs after the last run's; "
+                           "time per call = run time / calls" % (MAX_ROTATING_PAIRS, L2_MULTIPLE, session.l2_bytes,
+                                                                MAX_CALLS_PER_RUN),
             "gbps": "bytes read + written (2 x useful bytes) / time per call",
             "ratio_to_memcpy": "peers: to the memcpy record of the same case timed in this process; xpose: to the "
                                "memcpy the xpose CLI timed in its process (ratio_to_peers_memcpy: to this one)",
@@ -900,7 +914,10 @@ def self_test(args):
     check("whole-case skip found", len(skipped) == 1 and skipped[0].dtype == "c128" and skipped[0].rows == 16384)
     check("dtype filter", len(cases_from_xpose(xdoc, ["u8", "f32"])) == 24)
     small = [c for c, _ in cases if c.dtype == "u8" and c.rows == 256][0]
-    check("rotation: small case gets the pair cap", rotating_pairs(small, 50 * 2**20) == MAX_ROTATING_PAIRS)
+    check("rotation: small case cold (3x L2 of pairs)", rotating_pairs(small, 50 * 2**20) == 1200)
+    check("rotation: runs capped", calls_per_run(rotating_pairs(small, 50 * 2**20)) == MAX_CALLS_PER_RUN)
+    tiny = Case("u8", 16, 16)
+    check("rotation: pair cap", rotating_pairs(tiny, 50 * 2**20) == MAX_ROTATING_PAIRS)
     big = [c for c, _ in cases if c.dtype == "f32" and c.rows == 8192 and c.ld_in == 8192][0]
     check("rotation: big case one pair", rotating_pairs(big, 50 * 2**20) == 1)
     mid = Case("f32", 1024, 1024)  # 8 MiB per pair -> 3 * 50 MiB / 8 MiB = 18
