@@ -208,6 +208,11 @@ Status EventPair::elapsed_ms(float& ms) const {
 
 namespace gpu {
 
+int multiprocessor_count() {
+  int dev = 0;
+  return rt::get_device(&dev) == rt::kSuccess ? rt::multiprocessor_count(dev) : 0;
+}
+
 Status check_device_pointer(const void* ptr, const char* what) {
   if (rt::is_device_accessible(ptr)) return Status::ok_status();
   return Status(StatusCode::wrong_memory,

@@ -18,6 +18,9 @@ Status configure(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& c
 Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig& config,
               const void* vendor_handle, const void* in, void* out, StreamHandle stream);
 
+// SMs (compute units) of the current device, which the planner sizes small grids by; 0 if unknown.
+int multiprocessor_count();
+
 // The vendor library handle a plan owns (created at plan time, not per call).
 Status create_vendor_handle(std::shared_ptr<void>& handle);
 

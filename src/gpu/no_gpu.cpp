@@ -45,6 +45,7 @@ Status configure(const TransposeDesc&, Algorithm, LaunchConfig&) { return no_gpu
 Status launch(const TransposeDesc&, Algorithm, const LaunchConfig&, const void*, const void*, void*, StreamHandle) {
   return no_gpu();
 }
+int multiprocessor_count() { return 0; }
 Status create_vendor_handle(std::shared_ptr<void>&) { return no_gpu(); }
 Status check_device_pointer(const void*, const char*) { return no_gpu(); }
 bool is_device_only_pointer(const void*) { return false; }

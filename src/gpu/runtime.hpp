@@ -88,6 +88,10 @@ inline int memory_clock_khz(int d) {
   int v = 0;
   return hipDeviceGetAttribute(&v, hipDeviceAttributeMemoryClockRate, d) == hipSuccess ? v : 0;
 }
+inline int multiprocessor_count(int d) {
+  int v = 0;
+  return hipDeviceGetAttribute(&v, hipDeviceAttributeMultiprocessorCount, d) == hipSuccess ? v : 0;
+}
 #else
 using Error = cudaError_t;
 using Stream = cudaStream_t;
@@ -145,6 +149,10 @@ inline std::string arch_name(const DeviceProp& p) {
 inline int memory_clock_khz(int d) {
   int v = 0;
   return cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, d) == cudaSuccess ? v : 0;
+}
+inline int multiprocessor_count(int d) {
+  int v = 0;
+  return cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, d) == cudaSuccess ? v : 0;
 }
 #endif
 

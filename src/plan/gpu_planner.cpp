@@ -38,9 +38,33 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
   rb = static_cast<int>(std::min<std::int64_t>(rb, row_bytes_pow2));
   if (d.rows <= 32) rb = std::max(rb, 512);
   else if (d.rows <= 64) rb = std::max(rb, 256);
+  // Quarter-size tiles keep 32 rows: a whole sector of each 1-byte output row.
+  if (tile_bytes == kVecTileBytesTiny) rb = std::min(rb, kVecTileBytesTiny / 32);
   const int forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0);
   if (forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
   return std::min(rb, tiled_vec_max_row_bytes(esize, tile_bytes));
+}
+
+std::int64_t tile_count(const TransposeDesc& d, int tile_bytes) {
+  const int esize = static_cast<int>(dtype_size(d.dtype));
+  const int rb = choose_row_bytes(d, tile_bytes);
+  return d.batch * ceil_div(d.rows, tile_bytes / rb) * ceil_div(d.cols, rb / esize);
+}
+
+// Tile size: 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes and for the narrowest tile rows
+// (tiled_vec_halves_narrow_tiles); 4 KiB for 1-byte elements where 8 KiB tiles would be fewer than
+// the SMs.
+int choose_tile_bytes(const TransposeDesc& d, int sm_count) {
+  const int esize = static_cast<int>(dtype_size(d.dtype));
+  const std::int64_t bytes = d.batch * d.rows * d.cols * esize;
+  const int forced = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
+  if (forced == kVecTileBytesSmall || forced == kVecTileBytes || (forced == kVecTileBytesTiny && esize == 1))
+    return forced;
+  if (bytes >= kVecSmallMatrixBytes)
+    return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) ? kVecTileBytesSmall
+                                                                                       : kVecTileBytes;
+  if (esize == 1 && tile_count(d, kVecTileBytesSmall) < sm_count) return kVecTileBytesTiny;
+  return kVecTileBytesSmall;
 }
 
 }  // namespace
@@ -88,20 +112,14 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   return Algorithm::tiled_padded;
 }
 
-Status configure_tiled_vec(const TransposeDesc& d, int alignment, LaunchConfig& c) {
+Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, LaunchConfig& c) {
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == 0)
     return Status(StatusCode::unsupported,
                   "tiled_vec needs pointers aligned to 8 bytes or more and leading dimensions / batch strides "
                   "that are multiples of that many bytes and of the element size");
   const int esize = static_cast<int>(dtype_size(d.dtype));
-  const std::int64_t bytes = d.batch * d.rows * d.cols * esize;
-  int tile_bytes = bytes < kVecSmallMatrixBytes ? kVecTileBytesSmall : kVecTileBytes;
-  const int forced_tile = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
-  if (forced_tile == kVecTileBytesSmall || forced_tile == kVecTileBytes)
-    tile_bytes = forced_tile;
-  else if (tile_bytes == kVecTileBytes && tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, tile_bytes)))
-    tile_bytes = kVecTileBytesSmall;
+  const int tile_bytes = choose_tile_bytes(d, sm_count);
   const int rb = choose_row_bytes(d, tile_bytes);
   c = LaunchConfig{};
   c.tile_cols = rb / esize;
@@ -110,8 +128,7 @@ Status configure_tiled_vec(const TransposeDesc& d, int alignment, LaunchConfig& 
   c.vector_bytes = vector_bytes;
   c.block_x = kVecThreads;
   c.block_y = 1;
-  const std::int64_t tiles = d.batch * ceil_div(d.rows, c.tile_rows) * ceil_div(d.cols, c.tile_cols);
-  c.grid_x = tiles;  // one block per tile
+  c.grid_x = d.batch * ceil_div(d.rows, c.tile_rows) * ceil_div(d.cols, c.tile_cols);  // one block per tile
   c.grid_y = 1;
   c.grid_z = 1;
   return Status::ok_status();

@@ -22,8 +22,8 @@ constexpr std::int64_t kSkinnyMaxShort = 16;
 // The algorithm `automatic` becomes on the GPU.
 Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);
 
-// Tile, grid and vector width of tiled_vec for this descriptor; unsupported where no width fits.
-// One block per tile.
-Status configure_tiled_vec(const TransposeDesc& resolved_desc, int alignment, LaunchConfig& config);
+// Tile, grid and vector width of tiled_vec for this descriptor on a GPU of `sm_count` SMs (0 if
+// unknown); unsupported where no width fits. One block per tile.
+Status configure_tiled_vec(const TransposeDesc& resolved_desc, int alignment, int sm_count, LaunchConfig& config);
 
 }  // namespace xpose::plan

@@ -83,7 +83,8 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
       return Status(StatusCode::no_device,
                     gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
     if (state->algorithm == Algorithm::tiled_vec)
-      XPOSE_RETURN_IF_ERROR(plan::configure_tiled_vec(state->desc, state->alignment, state->config));
+      XPOSE_RETURN_IF_ERROR(
+          plan::configure_tiled_vec(state->desc, state->alignment, gpu::multiprocessor_count(), state->config));
     else
       XPOSE_RETURN_IF_ERROR(gpu::configure(state->desc, state->algorithm, state->config));
     if (state->algorithm == Algorithm::vendor_geam)

@@ -11,6 +11,12 @@ constexpr int kVecTileBytes = 16384;
 // per SM (measured on an H100 at 1024^2 and 2048^2: up to 1.2x faster there, no better above).
 constexpr int kVecTileBytesSmall = 8192;
 constexpr long long kVecSmallMatrixBytes = 512LL * kVecTileBytes;
+// Quarter-size tiles for 1-byte elements where even 8 KiB tiles are fewer than the GPU's SMs, which
+// spread such a small matrix over more SMs. Measured on an H200 (us, 8 -> 4 KiB, medians of four
+// interleaved runs): u8 256^2 2.82 -> 2.62, 512^2 3.11 -> 2.99, 1024^2 3.77 -> 3.61; not for wider
+// elements (bf16 512^2 3.37 -> 3.47, f64 256^2 3.14 -> 3.29, c128 512^2 5.09 -> 5.30), and 2 KiB
+// tiles no better (bench/results/tuning_h200_2026-11-23.txt).
+constexpr int kVecTileBytesTiny = 4096;
 constexpr int kVecBytes = 16;         // bytes per global load and store where the strides allow it
 // The narrowest access: 8 bytes where strides are on the 8-byte grid only. (4-byte accesses measured
 // far slower than tiled_unaligned's realigned 16-byte chunks on an H200: bf16 8192^2 with ld 8194

@@ -25,7 +25,7 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
     for (int alignment : {1, 2, 4, 8, 16, 256}) {
       const Algorithm a = xpose::plan::choose_gpu_algorithm(d, alignment);
       xpose::LaunchConfig c;
-      const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, c);
+      const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, 132, c);
       if (!s.ok()) EXPECT_NE(a, Algorithm::tiled_vec) << "picked a kernel that cannot run";
       // The widest access the layout allows is taken: 16-byte ones wherever they fit (tiled_unaligned
       // only for the mid-sector output rows of 4- to 16-byte elements), narrower ones for 1- and
@@ -58,7 +58,12 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       const std::int64_t tile_bytes = c.tile_rows * c.tile_cols * e;
       const bool small = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
                          xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e));
-      EXPECT_EQ(tile_bytes, small ? xpose::kVecTileBytesSmall : xpose::kVecTileBytes);
+      if (tile_bytes == xpose::kVecTileBytesTiny) {
+        EXPECT_TRUE(e == 1 && small) << "quarter-size tiles only for small matrices of 1-byte elements";
+        EXPECT_LT(c.grid_x, 4 * 132) << "quarter-size tiles only where 8 KiB ones are fewer than the SMs";
+      } else {
+        EXPECT_EQ(tile_bytes, small ? xpose::kVecTileBytesSmall : xpose::kVecTileBytes);
+      }
       EXPECT_GE(c.tile_rows * e, 16) << "one 16-byte output vector spans 16 / e tile rows";
       EXPECT_GE(c.tile_cols * e, xpose::kVecMinRowBytes);
       EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e), static_cast<int>(tile_bytes)));
@@ -73,20 +78,20 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
 
 TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   xpose::LaunchConfig c;
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 32, 1048576}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 32, 1048576}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 32) << "a 32-row matrix gets 32-row tiles";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols * 16, xpose::kVecMinRowBytes) << "a 3-column matrix gets the narrowest tiles";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 16, 100000}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 16, 100000}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols, 512) << "a short matrix gets the widest tile rows";
   EXPECT_EQ(c.tile_rows, 16) << "a small matrix gets half-size tiles: 8 KiB, 16 rows of 512 bytes";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1048576, 32}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1048576, 32}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols, 32) << "tiles no wider than the rows";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1048576, 32}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1048576, 32}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 128) << "64-byte tile rows of 2-byte elements: half-size tiles, 128 rows";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1048576, 32}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1048576, 32}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 256) << "1-byte elements keep 16 KiB tiles";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 256) << "16-byte elements keep 16 KiB tiles";
 }
 
@@ -103,12 +108,26 @@ TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
   EXPECT_FALSE(xpose::plan::output_rows_sector_aligned(bf16));
   EXPECT_EQ(choose_gpu_algorithm(bf16, 16), Algorithm::tiled_vec);
   xpose::LaunchConfig c;
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(bf16, 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(bf16, 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols * 2, 128) << "mid-sector output rows: narrower tile rows";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1000, 1000, 64}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1000, 1000, 64}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols, 64) << "mid-sector output rows of 1-byte elements: 64-byte tile rows";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1024, 1024}), 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1024, 1024}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols * 2, 256) << "output rows on sector boundaries get the wide tile rows";
+}
+
+TEST(GpuPlanner, SpreadsSmallByteMatricesOverTheSms) {
+  xpose::LaunchConfig c;
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1024, 1024}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytesTiny) << "128 tiles of 8 KiB for 132 SMs: 4 KiB ones";
+  EXPECT_EQ(c.tile_rows, 32) << "a whole sector of each output row";
+  EXPECT_EQ(c.grid_x, 256);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1024, 1024}), 16, 100, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytesSmall) << "enough 8 KiB tiles for 100 SMs";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 256, 256}), 16, 0, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytesSmall) << "SM count unknown: 8 KiB";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 256, 256}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 2, xpose::kVecTileBytesSmall) << "wider elements keep 8 KiB tiles";
 }
 
 TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
@@ -132,29 +151,29 @@ TEST(GpuPlanner, NarrowerAccessesOffTheSixteenByteGrid) {
   xpose::LaunchConfig c;
   const xpose::TransposeDesc u8_ld = xpose::resolved({DType::u8, 8192, 8192, 1, 8200, 8200});
   EXPECT_EQ(choose_gpu_algorithm(u8_ld, 16), Algorithm::tiled_vec);
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(u8_ld, 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(u8_ld, 16, 132, c).ok());
   EXPECT_EQ(c.vector_bytes, 8);
   const xpose::TransposeDesc u8_batched = xpose::resolved({DType::u8, 1000, 1000, 64});
   EXPECT_EQ(choose_gpu_algorithm(u8_batched, 16), Algorithm::tiled_vec);
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(u8_batched, 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(u8_batched, 16, 132, c).ok());
   EXPECT_EQ(c.vector_bytes, 8);
   const xpose::TransposeDesc bf16_ld = xpose::resolved({DType::bf16, 1001, 1003, 1, 1012, 1004});
   EXPECT_EQ(choose_gpu_algorithm(bf16_ld, 16), Algorithm::tiled_vec);
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(bf16_ld, 16, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(bf16_ld, 16, 132, c).ok());
   EXPECT_EQ(c.vector_bytes, 8);
   EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::bf16, 1001, 1003, 1, 1010, 1006}), 16),
             Algorithm::tiled_unaligned)
       << "strides on the 4-byte grid only";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1024, 1024}), 8, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1024, 1024}), 8, 132, c).ok());
   EXPECT_EQ(c.vector_bytes, 8) << "8-byte aligned pointers: 8-byte accesses";
   EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::u8, 1024, 1024}), 2), Algorithm::tiled_unaligned);
   EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::u8, 8191, 8193}), 16), Algorithm::tiled_unaligned);
   EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::bf16, 1001, 1003, 1, 1011, 1005}), 16),
             Algorithm::tiled_unaligned);
   EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f32, 8191, 8193}), 16), Algorithm::tiled_unaligned);
-  EXPECT_FALSE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1001, 1003, 1, 1011, 1005}), 16, c).ok())
+  EXPECT_FALSE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1001, 1003, 1, 1011, 1005}), 16, 132, c).ok())
       << "strides on a 2-byte grid: no access fits";
-  EXPECT_FALSE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 100, 100}), 8, c).ok())
+  EXPECT_FALSE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 100, 100}), 8, 132, c).ok())
       << "no access narrower than the element";
 }
 

@@ -48,10 +48,14 @@ Status launch_for_tile(const TransposeDesc& d, const LaunchConfig& c, const void
 template <int E, int V>
 Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   switch (c.tile_rows * c.tile_cols * E) {
+    case kVecTileBytesTiny:
+      if constexpr (E == 1) return launch_for_tile<E, V, kVecTileBytesTiny>(d, c, in, out, stream);
+      break;
     case kVecTileBytesSmall: return launch_for_tile<E, V, kVecTileBytesSmall>(d, c, in, out, stream);
     case kVecTileBytes: return launch_for_tile<E, V, kVecTileBytes>(d, c, in, out, stream);
-    default: return Status(StatusCode::internal, "tiled_vec: no kernel for this tile size");
+    default: break;
   }
+  return Status(StatusCode::internal, "tiled_vec: no kernel for this tile size");
 }
 
 // Vector widths from 16 bytes down to 8 (never narrower than the element).
