@@ -45,10 +45,16 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
   return std::min(rb, tiled_vec_max_row_bytes(esize, tile_bytes));
 }
 
-std::int64_t tile_count(const TransposeDesc& d, int tile_bytes) {
-  const int esize = static_cast<int>(dtype_size(d.dtype));
+// Rows and columns of a tiled_vec tile of `tile_bytes`, and how many such tiles the matrices take.
+struct TileShape {
+  int rows, cols;
+};
+TileShape tile_shape(const TransposeDesc& d, int tile_bytes) {
   const int rb = choose_row_bytes(d, tile_bytes);
-  return d.batch * ceil_div(d.rows, tile_bytes / rb) * ceil_div(d.cols, rb / esize);
+  return TileShape{tile_bytes / rb, rb / static_cast<int>(dtype_size(d.dtype))};
+}
+std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
+  return d.batch * ceil_div(d.rows, t.rows) * ceil_div(d.cols, t.cols);
 }
 
 // Tile size: 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes and for the narrowest tile rows
@@ -63,7 +69,7 @@ int choose_tile_bytes(const TransposeDesc& d, int sm_count) {
   if (bytes >= kVecSmallMatrixBytes)
     return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) ? kVecTileBytesSmall
                                                                                        : kVecTileBytes;
-  if (esize == 1 && tile_count(d, kVecTileBytesSmall) < sm_count) return kVecTileBytesTiny;
+  if (esize == 1 && tile_count(d, tile_shape(d, kVecTileBytesSmall)) < sm_count) return kVecTileBytesTiny;
   return kVecTileBytesSmall;
 }
 
@@ -118,17 +124,15 @@ Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, 
     return Status(StatusCode::unsupported,
                   "tiled_vec needs pointers aligned to 8 bytes or more and leading dimensions / batch strides "
                   "that are multiples of that many bytes and of the element size");
-  const int esize = static_cast<int>(dtype_size(d.dtype));
-  const int tile_bytes = choose_tile_bytes(d, sm_count);
-  const int rb = choose_row_bytes(d, tile_bytes);
+  const TileShape t = tile_shape(d, choose_tile_bytes(d, sm_count));
   c = LaunchConfig{};
-  c.tile_cols = rb / esize;
-  c.tile_rows = tile_bytes / rb;
+  c.tile_rows = t.rows;
+  c.tile_cols = t.cols;
   c.swizzled = true;
   c.vector_bytes = vector_bytes;
   c.block_x = kVecThreads;
   c.block_y = 1;
-  c.grid_x = d.batch * ceil_div(d.rows, c.tile_rows) * ceil_div(d.cols, c.tile_cols);  // one block per tile
+  c.grid_x = tile_count(d, t);  // one block per tile
   c.grid_y = 1;
   c.grid_z = 1;
   return Status::ok_status();
