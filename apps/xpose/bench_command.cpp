@@ -42,7 +42,7 @@ int fail(const std::string& message) {
 
 // "ladder", "all" or a comma list of names, checked against the backend.
 bool resolve_kernels(const std::string& spec, xpose::Backend backend, std::vector<Algorithm>& out,
-                     std::string& error) {
+                     bool& measured, std::string& error) {
   const bool gpu = backend == xpose::Backend::cuda;
   if (spec == "ladder" || spec == "all") {
     out = gpu ? kGpuLadder : kCpuKernels;
@@ -55,10 +55,14 @@ bool resolve_kernels(const std::string& spec, xpose::Backend backend, std::vecto
   std::stringstream ss(spec);
   std::string name;
   while (std::getline(ss, name, ',')) {
+    if (name == kMeasuredKernel) {
+      measured = true;
+      continue;
+    }
     Algorithm a;
     if (!xpose::parse_algorithm(name, a)) {
       error = "--kernels: unknown kernel '" + name + "' (ladder, all, auto, copy, naive_read, naive_write, " +
-              "tiled, tiled_padded, tiled_vec, tiled_unaligned, skinny, geam, cpu_reference, cpu_blocked)";
+              "tiled, tiled_padded, tiled_vec, tiled_unaligned, skinny, geam, tuned, cpu_reference, cpu_blocked)";
       return false;
     }
     const xpose::Backend needs = xpose::algorithm_backend(a);
@@ -69,7 +73,7 @@ bool resolve_kernels(const std::string& spec, xpose::Backend backend, std::vecto
     }
     out.push_back(a);
   }
-  if (out.empty()) {
+  if (out.empty() && !measured) {
     error = "--kernels: empty list";
     return false;
   }
@@ -84,7 +88,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
   bench->add_option("--shape", a.shapes, "ROWSxCOLS, repeatable; non-square allowed")->allow_extra_args(false);
   bench->add_option("--dtype", a.dtype, "Element type: " + xpose::dtype_names() + " (default f64)");
   bench->add_option("--kernels", a.kernels,
-                    "ladder, all (ladder + geam + auto) or a comma list of kernel names; auto = the planner's choice");
+                    "ladder, all (ladder + geam + auto) or a comma list of kernel names; auto = the planner's "
+                    "choice, tuned = the measured planner's (candidates timed once per shape class)");
   bench->add_option("--batch", a.batch, "Matrices per case (B x R x C -> B x C x R), packed one after another");
   bench->add_option("--ld-in", a.ld_in, "Input row stride in elements (>= cols; default packed)");
   bench->add_option("--ld-out", a.ld_out, "Output row stride in elements (>= rows; default packed)");
@@ -113,8 +118,9 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
   const bool gpu = backend == xpose::Backend::cuda;
 
   std::vector<Algorithm> kernels;
+  bool measured = false;
   const std::string spec = !o.kernels.empty() ? o.kernels : !o.suite ? "all" : gpu ? "auto,geam" : "auto";
-  if (!resolve_kernels(spec, backend, kernels, error)) return fail(error);
+  if (!resolve_kernels(spec, backend, kernels, measured, error)) return fail(error);
 
   RunContext ctx;
   ctx.argv = argv;
@@ -163,6 +169,7 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
     cs.desc = sc.desc;
     cs.label = sc.label;
     cs.kernels = kernels;
+    cs.measured = measured;
     cs.warmup = ctx.warmup;
     cs.iters = ctx.iters;
     cs.seed = o.seed;

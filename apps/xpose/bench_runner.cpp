@@ -7,8 +7,9 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <iomanip>
 #include <random>
-
+#include <sstream>
 
 namespace xpose_cli {
 namespace {
@@ -172,14 +173,31 @@ class Buffers {
   std::vector<unsigned char> host_in_, host_out_;
 };
 
-std::string repro_line(const CaseSettings& s, Algorithm a) {
+std::string repro_line(const CaseSettings& s, const std::string& kernel) {
   const xpose::TransposeDesc& d = s.desc;
   std::string line = std::string("xpose bench --backend ") + xpose::backend_name(s.backend) + " --dtype " +
                      xpose::dtype_name(d.dtype) + " --shape " + std::to_string(d.rows) + "x" + std::to_string(d.cols);
   if (d.batch > 1) line += " --batch " + std::to_string(d.batch);
   if (d.ld_in) line += " --ld-in " + std::to_string(d.ld_in);
   if (d.ld_out) line += " --ld-out " + std::to_string(d.ld_out);
-  return line + " --kernels " + xpose::algorithm_name(a);
+  return line + " --kernels " + kernel;
+}
+
+// How the measured planner chose: from its cache, or the heuristic choice against the fastest.
+std::string measured_note(const xpose::MeasuredPlanReport& r) {
+  if (r.from_cache) return "measured plan: shape class timed before, taken from the cache";
+  if (r.candidates.empty()) return "measured plan: nothing to measure on this backend";
+  double fastest = r.candidates.front().us;
+  int timed = 0;
+  for (const auto& c : r.candidates) {
+    if (c.us < 0) continue;
+    ++timed;
+    fastest = std::min(fastest, c.us);
+  }
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << "measured plan: " << timed << " of " << r.candidates.size()
+     << " candidates timed; heuristic choice " << r.candidates.front().us << " us, fastest " << fastest << " us";
+  return os.str();
 }
 
 }  // namespace
@@ -249,6 +267,28 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   copy_rec.pct_of_copy = 100.0;
   records.push_back(copy_rec);
 
+  // Checks a plan's output (written by `run` into the poisoned first pair) against the CPU
+  // transpose, then times the plan.
+  const auto verify_and_time = [&](BenchRecord& rec, const xpose::Plan& plan, const std::function<Status()>& run,
+                                   const std::string& repro) -> Status {
+    XPOSE_RETURN_IF_ERROR(buffers.poison_first_output());
+    XPOSE_RETURN_IF_ERROR(run());
+    rec.plan = plan.to_string();
+    std::vector<unsigned char> got;
+    XPOSE_RETURN_IF_ERROR(buffers.read_first_output(got));
+    const auto& want = plan.algorithm() == Algorithm::copy ? host.expected_copy : host.expected_transpose;
+    got.resize(want.size());  // the copy baseline writes only the input's span
+    const std::int64_t bad = first_mismatch(got, want, esize);
+    rec.verification = bad < 0 ? "PASSED" : "FAILED";
+    if (bad >= 0) rec.note = "first mismatch at output element " + std::to_string(bad) + "; reproduce: " + repro;
+    XPOSE_RETURN_IF_ERROR(
+        timed([&](int k) { return xpose::execute(plan, buffers.in(k), buffers.out(k), stream.handle()); },
+              rec.time_us));
+    rec.gbps = rec.bytes_moved / (rec.time_us * 1e3);
+    rec.pct_of_copy = 100.0 * rec.gbps / copy_rec.gbps;
+    return Status::ok_status();
+  };
+
   for (Algorithm a : s.kernels) {
     BenchRecord rec = base;
     rec.kernel = xpose::algorithm_name(a);
@@ -261,24 +301,25 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
       records.push_back(rec);
       continue;
     }
-    rec.plan = plan.to_string();
+    XPOSE_RETURN_IF_ERROR(verify_and_time(
+        rec, plan, [&] { return xpose::execute(plan, buffers.in(0), buffers.out(0)); }, repro_line(s, xpose::algorithm_name(a))));
+    records.push_back(rec);
+  }
 
-    XPOSE_RETURN_IF_ERROR(buffers.poison_first_output());
-    XPOSE_RETURN_IF_ERROR(xpose::execute(plan, buffers.in(0), buffers.out(0)));
-    std::vector<unsigned char> got;
-    XPOSE_RETURN_IF_ERROR(buffers.read_first_output(got));
-    const auto& want = plan.algorithm() == Algorithm::copy ? host.expected_copy : host.expected_transpose;
-    got.resize(want.size());  // the copy baseline writes only the input's span
-    const std::int64_t bad = first_mismatch(got, want, esize);
-    rec.verification = bad < 0 ? "PASSED" : "FAILED";
-    if (bad >= 0)
-      rec.note = "first mismatch at output element " + std::to_string(bad) + "; reproduce: " + repro_line(s, a);
-
-    XPOSE_RETURN_IF_ERROR(
-        timed([&](int k) { return xpose::execute(plan, buffers.in(k), buffers.out(k), stream.handle()); },
-              rec.time_us));
-    rec.gbps = rec.bytes_moved / (rec.time_us * 1e3);
-    rec.pct_of_copy = 100.0 * rec.gbps / copy_rec.gbps;
+  if (s.measured) {
+    // The measured planner's choice: planning times the candidates on the first pair and leaves the
+    // transpose in its output, which is what gets verified.
+    BenchRecord rec = base;
+    rec.kernel = kMeasuredKernel;
+    rec.copy_gbps = copy_rec.gbps;
+    xpose::Plan plan;
+    xpose::MeasuredPlanReport report;
+    const xpose::PlanOptions options{s.backend, Algorithm::automatic};
+    XPOSE_RETURN_IF_ERROR(verify_and_time(
+        rec, plan,
+        [&] { return xpose::make_measured_plan(plan, raw, buffers.in(0), buffers.out(0), stream.handle(), options, &report); },
+        repro_line(s, kMeasuredKernel)));
+    if (rec.note.empty()) rec.note = measured_note(report);
     records.push_back(rec);
   }
   return Status::ok_status();

@@ -1,6 +1,8 @@
 // The benchmark suite: the shapes every release is measured on, and the table that sums them up.
 #include "bench_suite.hpp"
 
+#include "bench_runner.hpp"
+
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -36,8 +38,8 @@ std::vector<SuiteCase> suite_cases() {
 }
 
 void print_suite_table(std::ostream& os, const std::string& device_name, const std::vector<BenchRecord>& records) {
-  // Per case: the memcpy baseline, the automatic plan, and geam.
-  std::map<std::string, const BenchRecord*> copy, fast, geam;
+  // Per case: the memcpy baseline, the automatic plan, geam, and the measured plan where it ran.
+  std::map<std::string, const BenchRecord*> copy, fast, geam, tuned;
   std::vector<std::string> order;
   for (const auto& r : records) {
     if (r.kernel == "memcpy") {
@@ -45,6 +47,8 @@ void print_suite_table(std::ostream& os, const std::string& device_name, const s
       order.push_back(r.case_label);
     } else if (r.kernel == "geam") {
       geam[r.case_label] = &r;
+    } else if (r.kernel == kMeasuredKernel) {
+      tuned[r.case_label] = &r;
     } else {
       fast[r.case_label] = &r;
     }
@@ -52,9 +56,11 @@ void print_suite_table(std::ostream& os, const std::string& device_name, const s
   os << "\nSuite on " << device_name
      << ": xpose automatic plan; GB/s = (bytes read + written) / median time; x memcpy = against a\n"
         "device-to-device copy of the same bytes in this run; x geam = xpose time / cuBLAS geam time inverted\n"
-        "(> 1 means xpose is faster), where cuBLAS has the type\n";
+        "(> 1 means xpose is faster), where cuBLAS has the type"
+     << (tuned.empty() ? "" : "; tuned = the measured plan's time x memcpy") << "\n";
   os << std::left << std::setw(26) << "case" << std::setw(46) << "plan" << std::right << std::setw(10) << "GB/s"
-     << std::setw(10) << "x memcpy" << std::setw(9) << "x geam" << "  verified\n";
+     << std::setw(10) << "x memcpy" << std::setw(9) << "x geam" << (tuned.empty() ? "" : "    tuned")
+     << "  verified\n";
   for (const auto& label : order) {
     const BenchRecord* f = fast.count(label) ? fast[label] : nullptr;
     os << std::left << std::setw(26) << label;
@@ -70,7 +76,13 @@ void print_suite_table(std::ostream& os, const std::string& device_name, const s
       os << std::setw(9) << g->time_us / f->time_us;
     else
       os << std::setw(9) << "-";
-    os << "  " << f->verification << (g && g->verification == "FAILED" ? " (geam FAILED)" : "") << "\n";
+    const BenchRecord* t = tuned.count(label) ? tuned[label] : nullptr;
+    if (!tuned.empty()) {
+      if (t != nullptr && t->verification != "SKIPPED") os << std::setw(9) << t->pct_of_copy / 100.0;
+      else os << std::setw(9) << "-";
+    }
+    os << "  " << f->verification << (g && g->verification == "FAILED" ? " (geam FAILED)" : "")
+       << (t && t->verification == "FAILED" ? " (tuned FAILED)" : "") << "\n";
   }
 }
 

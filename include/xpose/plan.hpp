@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "xpose/descriptor.hpp"
 #include "xpose/status.hpp"
@@ -90,6 +91,33 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
 // Runs the plan: GPU plans enqueue on `stream` and return without waiting; CPU plans run to
 // completion. Checks the pointers (null, overlap, host vs device) before anything is written.
 Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream = nullptr);
+
+// Measured planning: the heuristic planner knows the GPUs it was tuned on; this one times the
+// candidate kernels that fit `desc` (the heuristic choice, tiled_vec's other tile shapes,
+// tiled_unaligned, skinny, the vendor's geam) on the caller's buffers and keeps the fastest, which
+// must beat the heuristic choice by 1% to replace it. Where input and output together fit in the
+// GPU's L2, calls back to back would time the cache: the heuristic choice stands there, untimed.
+// A choice is remembered for the process per device and shape class (element size, extents to a
+// power of two, stride and pointer alignment): later calls of the class plan without timing. `in`
+// is read and `out` ends holding the transpose; work goes to `stream` and is waited for. With
+// options.alignment 0 the plan fits the alignment of `in` and `out`. A CPU backend or an algorithm
+// fixed in `options` leaves nothing to measure: the plan is make_plan's, run once. Bad input
+// returns an error before anything is written.
+struct MeasuredPlanReport {
+  struct Candidate {
+    std::string plan;  // Plan::to_string of the candidate
+    double us = -1.0;  // median time per call; -1 where it was not timed
+    std::string error;  // why not
+  };
+  bool from_cache = false;           // the shape class was measured before: nothing timed
+  std::vector<Candidate> candidates;  // the heuristic choice first
+};
+Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in, void* out,
+                          StreamHandle stream = nullptr, const PlanOptions& options = PlanOptions{},
+                          MeasuredPlanReport* report = nullptr);
+
+// Forgets the choices make_measured_plan remembered (all devices).
+void clear_measured_plans();
 
 // One call: plan + execute.
 Status transpose(const TransposeDesc& desc, const void* in, void* out, StreamHandle stream = nullptr,

@@ -10,15 +10,6 @@
 #include "xpose/device.hpp"
 
 namespace xpose {
-namespace {
-
-// Largest power of two (at most 16) dividing both addresses.
-int common_alignment(const void* a, const void* b) {
-  const auto bits = reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b) | 16u;
-  return static_cast<int>(bits & (~bits + 1));
-}
-
-}  // namespace
 
 Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream) {
   if (!plan.valid()) return Status(StatusCode::invalid_argument, "plan is empty: call make_plan first");
@@ -26,9 +17,9 @@ Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream)
   XPOSE_RETURN_IF_ERROR(core::validate_pointers(s.desc, s.algorithm, in, out));
 
   if (s.backend == Backend::cuda) {
-    if (common_alignment(in, out) < s.alignment)
+    if (core::common_alignment(in, out) < s.alignment)
       return Status(StatusCode::invalid_argument,
-                    "pointers are " + std::to_string(common_alignment(in, out)) + "-byte aligned but the plan was made "
+                    "pointers are " + std::to_string(core::common_alignment(in, out)) + "-byte aligned but the plan was made "
                     "for " + std::to_string(s.alignment) + " (set PlanOptions::alignment)");
     XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
     XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(out, "output"));
@@ -49,7 +40,7 @@ Status transpose(const TransposeDesc& desc, const void* in, void* out, StreamHan
                  const PlanOptions& options) {
   Plan plan;
   PlanOptions fitted = options;
-  if (fitted.alignment == 0) fitted.alignment = common_alignment(in, out);  // plan for the pointers at hand
+  if (fitted.alignment == 0) fitted.alignment = core::common_alignment(in, out);  // plan for the pointers at hand
   XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, fitted));
   return execute(plan, in, out, stream);
 }

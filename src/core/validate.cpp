@@ -88,4 +88,9 @@ Status validate_pointers(const TransposeDesc& d, Algorithm algorithm, const void
   return Status::ok_status();
 }
 
+int common_alignment(const void* a, const void* b) {
+  const auto bits = reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b) | 16u;
+  return static_cast<int>(bits & (~bits + 1));
+}
+
 }  // namespace xpose::core

@@ -20,4 +20,7 @@ std::int64_t output_span(const TransposeDesc& resolved_desc, Algorithm algorithm
 Status validate_pointers(const TransposeDesc& resolved_desc, Algorithm algorithm, const void* in,
                          const void* out);
 
+// Largest power of two (at most 16) dividing both addresses: the alignment a plan for them may assume.
+int common_alignment(const void* a, const void* b);
+
 }  // namespace xpose::core

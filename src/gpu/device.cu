@@ -213,6 +213,11 @@ int multiprocessor_count() {
   return rt::get_device(&dev) == rt::kSuccess ? rt::multiprocessor_count(dev) : 0;
 }
 
+int current_device() {
+  int dev = 0;
+  return rt::get_device(&dev) == rt::kSuccess ? dev : -1;
+}
+
 Status check_device_pointer(const void* ptr, const char* what) {
   if (rt::is_device_accessible(ptr)) return Status::ok_status();
   return Status(StatusCode::wrong_memory,

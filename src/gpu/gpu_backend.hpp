@@ -20,6 +20,8 @@ Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig
 
 // SMs (compute units) of the current device, which the planner sizes small grids by; 0 if unknown.
 int multiprocessor_count();
+// The current device's ordinal; -1 if none.
+int current_device();
 
 // The vendor library handle a plan owns (created at plan time, not per call).
 Status create_vendor_handle(std::shared_ptr<void>& handle);

@@ -46,6 +46,7 @@ Status launch(const TransposeDesc&, Algorithm, const LaunchConfig&, const void*,
   return no_gpu();
 }
 int multiprocessor_count() { return 0; }
+int current_device() { return -1; }
 Status create_vendor_handle(std::shared_ptr<void>&) { return no_gpu(); }
 Status check_device_pointer(const void*, const char*) { return no_gpu(); }
 bool is_device_only_pointer(const void*) { return false; }

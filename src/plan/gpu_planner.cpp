@@ -118,13 +118,23 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   return Algorithm::tiled_padded;
 }
 
-Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, LaunchConfig& c) {
+Status configure_tiled_vec_tile(const TransposeDesc& d, int alignment, int tile_bytes, int row_bytes,
+                                LaunchConfig& c) {
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == 0)
     return Status(StatusCode::unsupported,
                   "tiled_vec needs pointers aligned to 8 bytes or more and leading dimensions / batch strides "
                   "that are multiples of that many bytes and of the element size");
-  const TileShape t = tile_shape(d, choose_tile_bytes(d, sm_count));
+  const int esize = static_cast<int>(dtype_size(d.dtype));
+  const bool size_built = tile_bytes == kVecTileBytes || tile_bytes == kVecTileBytesSmall ||
+                          (tile_bytes == kVecTileBytesTiny && esize == 1);
+  const bool width_built = row_bytes >= kVecMinRowBytes && row_bytes <= tiled_vec_max_row_bytes(esize, tile_bytes) &&
+                           (row_bytes & (row_bytes - 1)) == 0;
+  if (!size_built || !width_built)
+    return Status(StatusCode::unsupported, "tiled_vec has no kernel for " + std::to_string(tile_bytes) +
+                                               "-byte tiles with " + std::to_string(row_bytes) + "-byte rows of " +
+                                               std::to_string(esize) + "-byte elements");
+  const TileShape t{tile_bytes / row_bytes, row_bytes / esize};
   c = LaunchConfig{};
   c.tile_rows = t.rows;
   c.tile_cols = t.cols;
@@ -136,6 +146,11 @@ Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, 
   c.grid_y = 1;
   c.grid_z = 1;
   return Status::ok_status();
+}
+
+Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, LaunchConfig& c) {
+  const int tile_bytes = choose_tile_bytes(d, sm_count);
+  return configure_tiled_vec_tile(d, alignment, tile_bytes, choose_row_bytes(d, tile_bytes), c);
 }
 
 }  // namespace xpose::plan

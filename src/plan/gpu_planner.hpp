@@ -26,4 +26,9 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment
 // unknown); unsupported where no width fits. One block per tile.
 Status configure_tiled_vec(const TransposeDesc& resolved_desc, int alignment, int sm_count, LaunchConfig& config);
 
+// tiled_vec with a given tile (bytes of shared memory) and tile row width (bytes); unsupported where
+// no kernel of that shape is built or no vector width fits. The measured planner's candidates.
+Status configure_tiled_vec_tile(const TransposeDesc& resolved_desc, int alignment, int tile_bytes, int row_bytes,
+                                LaunchConfig& config);
+
 }  // namespace xpose::plan

@@ -117,6 +117,25 @@ TEST(Cli, CpuBenchVerifiesAndWritesJson) {
   EXPECT_EQ(count_lines(slurp(csv_path)), 1 + 6);  // header + 3 records per shape
 }
 
+// --kernels tuned: the measured planner's choice, verified like any kernel (on the CPU backend it
+// has one kernel to choose, and says so in the record's note).
+TEST(Cli, TunedKernelIsVerifiedAndNamed) {
+  const std::string json_path = ::testing::TempDir() + "/xpose_tuned_" + std::to_string(::getpid()) + ".json";
+  const Result r = run_cli("bench --backend cpu --shape 33x65 --dtype bf16 --kernels auto,tuned --iters 2 --json " +
+                           json_path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(json_path));
+  int tuned = 0;
+  for (const auto& rec : j["records"]) {
+    if (rec["kernel"] != "tuned") continue;
+    ++tuned;
+    EXPECT_TRUE(rec["verified"].get<bool>()) << rec.dump();
+    EXPECT_EQ(rec["plan"], "cpu_blocked<64x64>");
+    EXPECT_NE(rec["note"].get<std::string>().find("nothing to measure"), std::string::npos) << rec.dump();
+  }
+  EXPECT_EQ(tuned, 1);
+}
+
 TEST(Cli, DefaultBenchFallsBackToCpuAndSaysSo) {
   if (xpose::device_count() > 0) GTEST_SKIP() << "a GPU is present: the default bench runs on it";
   const Result r = run_cli("bench --sizes 64,96 --iters 2");

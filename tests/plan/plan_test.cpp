@@ -19,6 +19,37 @@ TEST(Plan, AutomaticPicksCpuBlockedWithoutDevice) {
   EXPECT_EQ(plan.algorithm(), Algorithm::cpu_blocked);
 }
 
+// On the CPU backend there is one kernel to choose: the measured planner plans as make_plan does
+// and runs the plan once, so `out` holds the transpose as after a measured choice.
+TEST(Plan, MeasuredPlanOnTheCpuBackendMeasuresNothing) {
+  const xpose::TransposeDesc d{DType::bf16, 37, 61, 2};
+  const auto in = xpose_test::random_values(d.dtype, xpose_test::input_bytes(d), 5);
+  std::vector<unsigned char> out(xpose_test::output_bytes(d), xpose_test::kPoison);
+  xpose::Plan plan;
+  xpose::MeasuredPlanReport report;
+  report.from_cache = true;
+  const xpose::Status s =
+      xpose::make_measured_plan(plan, d, in.data(), out.data(), nullptr, {Backend::cpu}, &report);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(plan.algorithm(), Algorithm::cpu_blocked);
+  EXPECT_FALSE(report.from_cache);
+  EXPECT_TRUE(report.candidates.empty());
+  EXPECT_EQ(xpose_test::first_mismatch(out, xpose_test::expected_transpose(d, in), 2), -1);
+}
+
+TEST(Plan, MeasuredPlanRefusesBadInputBeforeWriting) {
+  std::vector<unsigned char> buf(4096, xpose_test::kPoison);
+  xpose::Plan plan;
+  EXPECT_EQ(xpose::make_measured_plan(plan, {DType::f32, 16, 16}, buf.data(), buf.data() + 64, nullptr, {Backend::cpu})
+                .code(),
+            xpose::StatusCode::overlap);
+  EXPECT_EQ(xpose::make_measured_plan(plan, {DType::f32, 0, 16}, buf.data(), buf.data() + 2048, nullptr, {Backend::cpu})
+                .code(),
+            xpose::StatusCode::invalid_argument);
+  EXPECT_FALSE(plan.valid());
+  EXPECT_EQ(buf, std::vector<unsigned char>(4096, xpose_test::kPoison));
+}
+
 TEST(Plan, ResolvesPackedStrides) {
   xpose::Plan plan;
   ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 100, 200, 3}, {Backend::cpu, Algorithm::cpu_reference}).ok());

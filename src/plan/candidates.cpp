@@ -1,0 +1,64 @@
+// Candidate kernels for the measured planner (host code: no GPU call here).
+#include "plan/candidates.hpp"
+
+#include <algorithm>
+
+#include "plan/gpu_planner.hpp"
+#include "plan/tiled_vec_shape.hpp"
+
+namespace xpose::plan {
+namespace {
+
+bool vendor_has_type(DType t) {
+  return t == DType::f32 || t == DType::f64 || t == DType::c64 || t == DType::c128;
+}
+
+}  // namespace
+
+Candidate heuristic_candidate(const TransposeDesc& d, int alignment, int sm_count) {
+  Candidate c;
+  c.algorithm = choose_gpu_algorithm(d, alignment);
+  if (c.algorithm == Algorithm::tiled_vec) {
+    LaunchConfig config;
+    if (configure_tiled_vec(d, alignment, sm_count, config).ok()) {
+      const int esize = static_cast<int>(dtype_size(d.dtype));
+      c.row_bytes = config.tile_cols * esize;
+      c.tile_bytes = config.tile_rows * c.row_bytes;
+    }
+  }
+  return c;
+}
+
+std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int sm_count) {
+  std::vector<Candidate> out{heuristic_candidate(d, alignment, sm_count)};
+  const auto add = [&out](const Candidate& c) {
+    for (const Candidate& have : out)
+      if (have == c) return;
+    out.push_back(c);
+  };
+  const int esize = static_cast<int>(dtype_size(d.dtype));
+  const std::int64_t row_bytes_of_matrix = d.cols * esize;
+  if (tiled_vec_vector_bytes(d, alignment) != 0) {
+    for (int tile_bytes : {kVecTileBytesTiny, kVecTileBytesSmall, kVecTileBytes}) {
+      if (tile_bytes == kVecTileBytesTiny && esize != 1) continue;
+      for (int row_bytes = kVecMinRowBytes; row_bytes <= tiled_vec_max_row_bytes(esize, tile_bytes); row_bytes *= 2) {
+        // A tile row over twice the matrix's row is mostly empty.
+        if (row_bytes > kVecMinRowBytes && row_bytes >= 2 * row_bytes_of_matrix) break;
+        add(Candidate{Algorithm::tiled_vec, tile_bytes, row_bytes});
+      }
+    }
+  }
+  if (alignment >= esize) add(Candidate{Algorithm::tiled_unaligned});
+  if (std::min(d.rows, d.cols) <= kSkinnyMaxShort) add(Candidate{Algorithm::skinny});
+  if (vendor_has_type(d.dtype)) add(Candidate{Algorithm::vendor_geam});
+  return out;
+}
+
+std::string candidate_name(const Candidate& c) {
+  std::string name = algorithm_name(c.algorithm);
+  if (c.algorithm == Algorithm::tiled_vec)
+    name += "/" + std::to_string(c.tile_bytes) + "B/" + std::to_string(c.row_bytes) + "B";
+  return name;
+}
+
+}  // namespace xpose::plan

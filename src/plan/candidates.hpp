@@ -1,0 +1,36 @@
+// The kernels the measured planner times for one descriptor: every GPU algorithm of the fast path
+// that fits it, and for tiled_vec every built tile size and row width that fits.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "xpose/descriptor.hpp"
+#include "xpose/plan.hpp"
+#include "xpose/status.hpp"
+
+namespace xpose::plan {
+
+// One kernel choice. tile_bytes and row_bytes name a tiled_vec tile (0 for the other algorithms,
+// which size themselves).
+struct Candidate {
+  Algorithm algorithm = Algorithm::automatic;
+  int tile_bytes = 0;
+  int row_bytes = 0;
+  bool operator==(const Candidate& o) const {
+    return algorithm == o.algorithm && tile_bytes == o.tile_bytes && row_bytes == o.row_bytes;
+  }
+};
+
+// The candidates for a resolved descriptor and pointer alignment on a GPU of `sm_count` SMs, the
+// heuristic planner's choice first. vendor_geam is listed where cuBLAS/rocBLAS has the type; the
+// caller drops what fails to configure on its build.
+std::vector<Candidate> gpu_candidates(const TransposeDesc& resolved_desc, int alignment, int sm_count);
+
+// The heuristic planner's choice as a candidate.
+Candidate heuristic_candidate(const TransposeDesc& resolved_desc, int alignment, int sm_count);
+
+// "tiled_vec/16384B/256B", "tiled_unaligned": for cache keys and logs.
+std::string candidate_name(const Candidate& candidate);
+
+}  // namespace xpose::plan

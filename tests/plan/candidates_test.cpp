@@ -1,0 +1,104 @@
+// The measured planner's candidate list, on the CPU: the heuristic choice first, no duplicates, and
+// only kernels that can run on the descriptor and pointers.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "plan/candidates.hpp"
+#include "plan/gpu_planner.hpp"
+#include "plan/tiled_vec_shape.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using xpose::Algorithm;
+using xpose::DType;
+using xpose::plan::Candidate;
+
+const DType kTypes[] = {DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128};
+
+bool vendor_type(DType t) { return t == DType::f32 || t == DType::f64 || t == DType::c64 || t == DType::c128; }
+
+TEST(Candidates, OnlyKernelsThatFitTheLayout) {
+  std::mt19937_64 rng(0xc4d1);
+  std::uniform_int_distribution<std::int64_t> extent(1, 5000), pad(0, 40), batch(1, 4);
+  for (int i = 0; i < 3000; ++i) {
+    const DType t = kTypes[i % 5];
+    const int e = static_cast<int>(xpose::dtype_size(t));
+    xpose::TransposeDesc d{t, extent(rng), extent(rng), batch(rng)};
+    d.ld_in = d.cols + pad(rng);
+    d.ld_out = d.rows + pad(rng);
+    d = xpose::resolved(d);
+    for (int alignment : {1, 2, 4, 8, 16}) {
+      if (alignment < e && alignment < 16) continue;  // execute refuses pointers not aligned to an element
+      const std::vector<Candidate> list = xpose::plan::gpu_candidates(d, alignment, 132);
+      ASSERT_FALSE(list.empty());
+      EXPECT_EQ(list.front(), xpose::plan::heuristic_candidate(d, alignment, 132)) << "the heuristic choice first";
+      EXPECT_EQ(list.front().algorithm, xpose::plan::choose_gpu_algorithm(d, alignment));
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        const Candidate& c = list[k];
+        EXPECT_EQ(std::count(list.begin(), list.end(), c), 1) << xpose::plan::candidate_name(c) << " listed twice";
+        switch (c.algorithm) {
+          case Algorithm::tiled_vec: {
+            xpose::LaunchConfig config;
+            const xpose::Status s = xpose::plan::configure_tiled_vec_tile(d, alignment, c.tile_bytes, c.row_bytes, config);
+            ASSERT_TRUE(s.ok()) << xpose::plan::candidate_name(c) << ": " << s.message();
+            const int v = config.vector_bytes;
+            EXPECT_GE(alignment, v) << "never a vector width the alignment forbids";
+            EXPECT_GE(v, e);
+            EXPECT_EQ(d.ld_in * e % v, 0);
+            EXPECT_EQ(d.ld_out * e % v, 0);
+            if (d.batch > 1) EXPECT_EQ(d.batch_stride_in * e % v, 0);
+            if (d.batch > 1) EXPECT_EQ(d.batch_stride_out * e % v, 0);
+            EXPECT_EQ(config.tile_rows * config.tile_cols * e, c.tile_bytes);
+            EXPECT_EQ(config.tile_cols * e, c.row_bytes);
+            EXPECT_GE(config.tile_rows * e, 16) << "one 16-byte output vector spans 16 / e tile rows";
+            EXPECT_EQ(config.grid_x, d.batch * ((d.rows + config.tile_rows - 1) / config.tile_rows) *
+                                         ((d.cols + config.tile_cols - 1) / config.tile_cols));
+            break;
+          }
+          case Algorithm::tiled_unaligned: EXPECT_GE(alignment, e) << "reads whole elements"; break;
+          case Algorithm::skinny: EXPECT_LE(std::min(d.rows, d.cols), xpose::plan::kSkinnyMaxShort); break;
+          case Algorithm::vendor_geam: EXPECT_TRUE(vendor_type(t)); break;
+          case Algorithm::tiled_padded: EXPECT_EQ(k, 0u) << "the element-wise tile only as the heuristic fallback"; break;
+          default: ADD_FAILURE() << "unexpected candidate " << xpose::plan::candidate_name(c);
+        }
+      }
+    }
+  }
+}
+
+TEST(Candidates, EveryBuiltTileOfAnAlignedSquare) {
+  const xpose::TransposeDesc d = xpose::resolved({DType::u8, 4096, 4096});
+  const std::vector<Candidate> list = xpose::plan::gpu_candidates(d, 16, 132);
+  int tiled_vec = 0;
+  for (const Candidate& c : list) tiled_vec += c.algorithm == Algorithm::tiled_vec;
+  // 4 KiB tiles: 64..256-byte rows; 8 and 16 KiB: 64..512.
+  EXPECT_EQ(tiled_vec, 3 + 4 + 4);
+  EXPECT_EQ(list.back().algorithm, Algorithm::tiled_unaligned) << "no geam for u8, no skinny for a square";
+}
+
+TEST(Candidates, NoTileRowsFarWiderThanTheMatrix) {
+  const xpose::TransposeDesc d = xpose::resolved({DType::f32, 1048576, 24});  // 96-byte rows
+  for (const Candidate& c : xpose::plan::gpu_candidates(d, 16, 132))
+    if (c.algorithm == Algorithm::tiled_vec) EXPECT_LE(c.row_bytes, 128) << xpose::plan::candidate_name(c);
+}
+
+TEST(Candidates, TileShapesWithoutAKernelAreRefused) {
+  const xpose::TransposeDesc d = xpose::resolved({DType::bf16, 1024, 1024});
+  xpose::LaunchConfig c;
+  EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 16, xpose::kVecTileBytesTiny, 128, c).code(),
+            xpose::StatusCode::unsupported)
+      << "4 KiB tiles are built for 1-byte elements only";
+  EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 16, 8192, 32, c).code(), xpose::StatusCode::unsupported);
+  EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 16, 8192, 96, c).code(), xpose::StatusCode::unsupported);
+  EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 16, 8192, 1024, c).code(), xpose::StatusCode::unsupported);
+  EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 16, 12288, 128, c).code(), xpose::StatusCode::unsupported);
+  EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 4, 8192, 128, c).code(), xpose::StatusCode::unsupported)
+      << "4-byte aligned pointers allow no vector width";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec_tile(d, 16, 8192, 256, c).ok());
+  EXPECT_EQ(c.tile_rows, 32);
+  EXPECT_EQ(c.tile_cols, 128);
+}
+
+}  // namespace
