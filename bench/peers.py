@@ -51,11 +51,13 @@ GEAM_ROUTINES = {"f32": "sgeam", "f64": "dgeam", "c64": "cgeam", "c128": "zgeam"
 
 PEERS = ["torch", "cupy", "triton", "cupy-geam"]
 # Order of the bars; xpose records not named here (other kernels) are appended after these.
-SYSTEM_ORDER = ["xpose", "xpose-geam", "torch", "cupy", "triton", "cupy-geam"]
-SYSTEM_COLORS = {"xpose": "#1f77b4", "xpose-geam": "#9ecae1", "torch": "#ff7f0e", "cupy": "#2ca02c",
-                 "triton": "#9467bd", "cupy-geam": "#8c564b"}
+SYSTEM_ORDER = ["xpose", "xpose-tuned", "xpose-geam", "torch", "cupy", "triton", "cupy-geam"]
+SYSTEM_COLORS = {"xpose": "#1f77b4", "xpose-tuned": "#17becf", "xpose-geam": "#9ecae1", "torch": "#ff7f0e",
+                 "cupy": "#2ca02c", "triton": "#9467bd", "cupy-geam": "#8c564b"}
 SYSTEM_WHAT = {
     "xpose": "xpose's fast path (`xpose bench --kernels auto`), timed by the xpose CLI in its own process",
+    "xpose-tuned": "xpose's measured plan (`xpose bench --kernels tuned`: candidates timed once per shape class, "
+                   "the fastest kept), timed by the xpose CLI in its own process",
     "xpose-geam": "cuBLAS geam through xpose's vendor path, timed by the xpose CLI in its own process",
     "torch": "dst.copy_(src.transpose(-1, -2)): PyTorch's elementwise copy kernel (strided reads, "
              "contiguous writes); src and dst are as_strided views, so the ld case runs on the padded buffers",

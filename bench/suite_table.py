@@ -38,13 +38,17 @@ def main():
 
     print(f"Device: {suite['device']['name']}; median of {suite['iters']} runs; ratios to a device-to-device "
           "memcpy of the same bytes in the same process; x best peer = the fastest peer's time / xpose's "
-          "time (> 1: xpose faster), both timed the same way in one session.\n")
-    print("| case | plan | GB/s | x memcpy | x geam | best peer (x memcpy) | x best peer | verified |")
-    print("|---|---|---:|---:|---:|---|---:|---|")
+          "time (> 1: xpose faster), both timed the same way in one session"
+          + ("; tuned = the measured plan (`--kernels tuned`)" if any("tuned" in k for k in cases.values()) else "")
+          + ".\n")
+    with_tuned = any("tuned" in k for k in cases.values())
+    tuned_head, tuned_rule = (" tuned x memcpy | tuned x best peer |", "---:|---:|") if with_tuned else ("", "")
+    print(f"| case | plan | GB/s | x memcpy | x geam | best peer (x memcpy) | x best peer |{tuned_head} verified |")
+    print(f"|---|---|---:|---:|---:|---|---:|{tuned_rule}---|")
     for label, k in cases.items():
-        fast, geam = k.get("auto"), k.get("geam")
+        fast, geam, tuned = k.get("auto"), k.get("geam"), k.get("tuned")
         if fast is None or fast["verification"] == "SKIPPED":
-            print(f"| {label} | skipped | | | | | | |")
+            print(f"| {label} | skipped | | | | | |{' | |' if with_tuned else ''}")
             continue
         plan = fast["plan"].split(" block")[0]
         x_geam = f"{geam['time_us'] / fast['time_us']:.2f}" if geam and geam["verification"] == "PASSED" else "-"
@@ -52,8 +56,14 @@ def main():
         best = max(peers[key].values(), key=lambda r: r["gbps"], default=None)
         best_txt = f"{best['system']} {best['ratio_to_memcpy']:.3f}" if best else "-"
         x_best = f"{best['time_us'] / fast['time_us']:.3f}" if best else "-"
+        tuned_txt = ""
+        if with_tuned:
+            ok = tuned and tuned["verification"] == "PASSED"
+            tuned_txt = f" {tuned['pct_of_copy'] / 100:.3f} |" if ok else " - |"
+            tuned_txt += f" {best['time_us'] / tuned['time_us']:.3f} |" if ok and best else " - |"
+        verified = fast["verification"] + (" (tuned FAILED)" if tuned and tuned["verification"] == "FAILED" else "")
         print(f"| {label} | `{plan}` | {fast['gbps']:.0f} | {fast['pct_of_copy'] / 100:.3f} | {x_geam} | "
-              f"{best_txt} | {x_best} | {fast['verification']} |")
+              f"{best_txt} | {x_best} |{tuned_txt} {verified} |")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 # One GPU-machine session in two calls (each under the device's 10-minute limit), results under $OUT:
 #   bash scripts/gpu_session.sh tests   GPU + CPU tests, default bench, memcheck, ncu tables of the
 #                                       suite cases that miss their target -> $OUT/results.tgz
-#   bash scripts/gpu_session.sh peers   the suite through xpose and its peers -> $OUT/peers/
+#   bash scripts/gpu_session.sh peers   the suite through xpose (auto, geam, tuned) and its peers -> $OUT/peers/
 set -uo pipefail
 export XPOSE_CLI=$PWD/build-gpu/apps/xpose/xpose PYTHONUNBUFFERED=1
 B=build-gpu/tests; X=build-gpu/apps/xpose/xpose
@@ -22,7 +22,7 @@ tests)
   done; echo "profiles t=$((SECONDS-S))"
   tar czf $OUT/results.tgz -C $OUT r && rm -rf $R ;;
 peers)
-  timeout 570 python3 bench/peers.py --xpose $X --out-dir $OUT/peers --budget-s 520 > $OUT/peers.log 2>&1
+  timeout 570 python3 bench/peers.py --xpose $X --xpose-args "--kernels auto,geam,tuned" --out-dir $OUT/peers --budget-s 520 > $OUT/peers.log 2>&1
   echo "peers rc=$? t=$((SECONDS-S))"; tail -3 $OUT/peers.log ;;
 *) echo "usage: gpu_session.sh tests|peers" >&2; exit 2 ;;
 esac
