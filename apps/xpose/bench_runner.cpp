@@ -301,8 +301,8 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
       records.push_back(rec);
       continue;
     }
-    XPOSE_RETURN_IF_ERROR(verify_and_time(
-        rec, plan, [&] { return xpose::execute(plan, buffers.in(0), buffers.out(0)); }, repro_line(s, xpose::algorithm_name(a))));
+    const auto run = [&] { return xpose::execute(plan, buffers.in(0), buffers.out(0)); };
+    XPOSE_RETURN_IF_ERROR(verify_and_time(rec, plan, run, repro_line(s, xpose::algorithm_name(a))));
     records.push_back(rec);
   }
 
@@ -315,10 +315,10 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
     xpose::Plan plan;
     xpose::MeasuredPlanReport report;
     const xpose::PlanOptions options{s.backend, Algorithm::automatic};
-    XPOSE_RETURN_IF_ERROR(verify_and_time(
-        rec, plan,
-        [&] { return xpose::make_measured_plan(plan, raw, buffers.in(0), buffers.out(0), stream.handle(), options, &report); },
-        repro_line(s, kMeasuredKernel)));
+    const auto run = [&] {
+      return xpose::make_measured_plan(plan, raw, buffers.in(0), buffers.out(0), stream.handle(), options, &report);
+    };
+    XPOSE_RETURN_IF_ERROR(verify_and_time(rec, plan, run, repro_line(s, kMeasuredKernel)));
     if (rec.note.empty()) rec.note = measured_note(report);
     records.push_back(rec);
   }

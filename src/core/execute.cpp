@@ -17,10 +17,11 @@ Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream)
   XPOSE_RETURN_IF_ERROR(core::validate_pointers(s.desc, s.algorithm, in, out));
 
   if (s.backend == Backend::cuda) {
-    if (core::common_alignment(in, out) < s.alignment)
+    const int alignment = core::common_alignment(in, out);
+    if (alignment < s.alignment)
       return Status(StatusCode::invalid_argument,
-                    "pointers are " + std::to_string(core::common_alignment(in, out)) + "-byte aligned but the plan was made "
-                    "for " + std::to_string(s.alignment) + " (set PlanOptions::alignment)");
+                    "pointers are " + std::to_string(alignment) + "-byte aligned but the plan was made for " +
+                        std::to_string(s.alignment) + " (set PlanOptions::alignment)");
     XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
     XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(out, "output"));
     return gpu::launch(s.desc, s.algorithm, s.config, s.vendor_handle.get(), in, out, stream);

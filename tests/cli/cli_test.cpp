@@ -121,8 +121,8 @@ TEST(Cli, CpuBenchVerifiesAndWritesJson) {
 // has one kernel to choose, and says so in the record's note).
 TEST(Cli, TunedKernelIsVerifiedAndNamed) {
   const std::string json_path = ::testing::TempDir() + "/xpose_tuned_" + std::to_string(::getpid()) + ".json";
-  const Result r = run_cli("bench --backend cpu --shape 33x65 --dtype bf16 --kernels auto,tuned --iters 2 --json " +
-                           json_path);
+  const Result r =
+      run_cli("bench --backend cpu --shape 33x65 --dtype bf16 --kernels auto,tuned --iters 2 --json " + json_path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(json_path));
   int tuned = 0;

@@ -23,8 +23,8 @@ struct MeasuredCase {
 class MeasuredPlan : public ::testing::TestWithParam<MeasuredCase> {};
 
 // Poisons `out`, runs `step` (which writes it), and checks every output byte.
-void expect_transpose(const xpose::TransposeDesc& d, const unsigned char* out, const std::function<xpose::Status()>& step,
-                      const std::string& what) {
+void expect_transpose(const xpose::TransposeDesc& d, const unsigned char* out,
+                      const std::function<xpose::Status()>& step, const std::string& what) {
   const std::size_t bytes = output_bytes(d);
   ASSERT_TRUE(xpose::fill_device_bytes(const_cast<unsigned char*>(out), kPoison, bytes).ok());
   const xpose::Status s = step();
@@ -107,8 +107,8 @@ TEST(MeasuredPlan, FitsInTheL2) {
   xpose::Plan plan, heuristic;
   xpose::MeasuredPlanReport report;
   auto* out_ptr = static_cast<unsigned char*>(out.data());
-  expect_transpose(d, out_ptr, [&] { return xpose::make_measured_plan(plan, d, in.data(), out_ptr, nullptr, {}, &report); },
-                   "planning a matrix that fits in the L2");
+  const auto plan_it = [&] { return xpose::make_measured_plan(plan, d, in.data(), out_ptr, nullptr, {}, &report); };
+  expect_transpose(d, out_ptr, plan_it, "planning a matrix that fits in the L2");
   ASSERT_TRUE(xpose::make_plan(heuristic, d).ok());
   EXPECT_EQ(plan.to_string(), heuristic.to_string());
   ASSERT_EQ(report.candidates.size(), 1u);

@@ -41,7 +41,8 @@ TEST(Candidates, OnlyKernelsThatFitTheLayout) {
         switch (c.algorithm) {
           case Algorithm::tiled_vec: {
             xpose::LaunchConfig config;
-            const xpose::Status s = xpose::plan::configure_tiled_vec_tile(d, alignment, c.tile_bytes, c.row_bytes, config);
+            const xpose::Status s =
+                xpose::plan::configure_tiled_vec_tile(d, alignment, c.tile_bytes, c.row_bytes, config);
             ASSERT_TRUE(s.ok()) << xpose::plan::candidate_name(c) << ": " << s.message();
             const int v = config.vector_bytes;
             EXPECT_GE(alignment, v) << "never a vector width the alignment forbids";
@@ -60,7 +61,9 @@ TEST(Candidates, OnlyKernelsThatFitTheLayout) {
           case Algorithm::tiled_unaligned: EXPECT_GE(alignment, e) << "reads whole elements"; break;
           case Algorithm::skinny: EXPECT_LE(std::min(d.rows, d.cols), xpose::plan::kSkinnyMaxShort); break;
           case Algorithm::vendor_geam: EXPECT_TRUE(vendor_type(t)); break;
-          case Algorithm::tiled_padded: EXPECT_EQ(k, 0u) << "the element-wise tile only as the heuristic fallback"; break;
+          case Algorithm::tiled_padded:
+            EXPECT_EQ(k, 0u) << "the element-wise tile only as the heuristic fallback";
+            break;
           default: ADD_FAILURE() << "unexpected candidate " << xpose::plan::candidate_name(c);
         }
       }
