@@ -3,17 +3,11 @@
 
 #include <algorithm>
 
+#include "gpu/vendor/geam_types.hpp"
 #include "plan/gpu_planner.hpp"
 #include "plan/tiled_vec_shape.hpp"
 
 namespace xpose::plan {
-namespace {
-
-bool vendor_has_type(DType t) {
-  return t == DType::f32 || t == DType::f64 || t == DType::c64 || t == DType::c128;
-}
-
-}  // namespace
 
 Candidate heuristic_candidate(const TransposeDesc& d, int alignment, int sm_count) {
   Candidate c;
@@ -50,7 +44,7 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
   }
   if (alignment >= esize) add(Candidate{Algorithm::tiled_unaligned});
   if (std::min(d.rows, d.cols) <= kSkinnyMaxShort) add(Candidate{Algorithm::skinny});
-  if (vendor_has_type(d.dtype)) add(Candidate{Algorithm::vendor_geam});
+  if (gpu::geam_has_type(d.dtype)) add(Candidate{Algorithm::vendor_geam});
   return out;
 }
 

@@ -91,6 +91,17 @@ Status time_plan(const Plan& p, const void* in, void* out, StreamHandle stream, 
   return last_device_error();
 }
 
+// Runs the chosen plan once on the caller's buffers (so `out` holds its transpose), waits for it,
+// and hands it and the report over.
+Status keep(Plan& plan, Plan chosen, const void* in, void* out, StreamHandle stream, MeasuredPlanReport* report,
+            MeasuredPlanReport how) {
+  XPOSE_RETURN_IF_ERROR(execute(chosen, in, out, stream));
+  if (chosen.backend() == Backend::cuda) XPOSE_RETURN_IF_ERROR(synchronize_device());
+  if (report) *report = std::move(how);
+  plan = std::move(chosen);
+  return Status::ok_status();
+}
+
 }  // namespace
 
 void clear_measured_plans() {
@@ -108,11 +119,7 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
   XPOSE_RETURN_IF_ERROR(core::validate_pointers(heuristic.desc(), heuristic.algorithm(), in, out));
   if (heuristic.backend() != Backend::cuda || options.algorithm != Algorithm::automatic) {
     // Nothing to choose between: the plan runs once, as a measured one would have.
-    XPOSE_RETURN_IF_ERROR(execute(heuristic, in, out, stream));
-    if (heuristic.backend() == Backend::cuda) XPOSE_RETURN_IF_ERROR(synchronize_device());
-    if (report) *report = MeasuredPlanReport{};
-    plan = std::move(heuristic);
-    return Status::ok_status();
+    return keep(plan, std::move(heuristic), in, out, stream, report, MeasuredPlanReport{});
   }
   XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
   XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(out, "output"));
@@ -126,11 +133,8 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
   // heuristic choice stands.
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if ((input_span_elements(d) + output_span_elements(d)) * e < info.l2_bytes) {
-    XPOSE_RETURN_IF_ERROR(execute(heuristic, in, out, stream));
-    XPOSE_RETURN_IF_ERROR(synchronize_device());
-    if (report) *report = MeasuredPlanReport{false, {{heuristic.to_string(), -1.0, kFitsInL2}}};
-    plan = std::move(heuristic);
-    return Status::ok_status();
+    MeasuredPlanReport untimed{false, {{heuristic.to_string(), -1.0, kFitsInL2}}};
+    return keep(plan, std::move(heuristic), in, out, stream, report, std::move(untimed));
   }
   const std::string key = shape_class(d, alignment, info);
   plan::Candidate known;
@@ -146,11 +150,8 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
   if (cached) {
     Plan p;
     if (plan_candidate(p, desc, alignment, known).ok()) {
-      XPOSE_RETURN_IF_ERROR(execute(p, in, out, stream));
-      XPOSE_RETURN_IF_ERROR(synchronize_device());
-      if (report) *report = MeasuredPlanReport{true, {{p.to_string(), -1.0, ""}}};
-      plan = std::move(p);
-      return Status::ok_status();
+      MeasuredPlanReport from_cache{true, {{p.to_string(), -1.0, ""}}};
+      return keep(plan, std::move(p), in, out, stream, report, std::move(from_cache));
     }
   }
 
@@ -181,16 +182,12 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
     }
     measured.candidates.push_back(row);
   }
-  // The last candidate timed wrote `out`; the chosen one writes it last.
-  XPOSE_RETURN_IF_ERROR(execute(best, in, out, stream));
-  XPOSE_RETURN_IF_ERROR(synchronize_device());
   {
     std::lock_guard<std::mutex> lock(cache_mutex);
     cache()[key] = best_candidate;
   }
-  if (report) *report = std::move(measured);
-  plan = std::move(best);
-  return Status::ok_status();
+  // The last candidate timed wrote `out`; the chosen one writes it last.
+  return keep(plan, std::move(best), in, out, stream, report, std::move(measured));
 }
 
 }  // namespace xpose

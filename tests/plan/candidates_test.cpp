@@ -8,6 +8,7 @@
 #include "plan/gpu_planner.hpp"
 #include "plan/tiled_vec_shape.hpp"
 #include "test_support.hpp"
+#include "vector_width_checks.hpp"
 
 namespace {
 
@@ -46,11 +47,7 @@ TEST(Candidates, OnlyKernelsThatFitTheLayout) {
             ASSERT_TRUE(s.ok()) << xpose::plan::candidate_name(c) << ": " << s.message();
             const int v = config.vector_bytes;
             EXPECT_GE(alignment, v) << "never a vector width the alignment forbids";
-            EXPECT_GE(v, e);
-            EXPECT_EQ(d.ld_in * e % v, 0);
-            EXPECT_EQ(d.ld_out * e % v, 0);
-            if (d.batch > 1) EXPECT_EQ(d.batch_stride_in * e % v, 0);
-            if (d.batch > 1) EXPECT_EQ(d.batch_stride_out * e % v, 0);
+            xpose_test::expect_strides_allow_vector(d, v);
             EXPECT_EQ(config.tile_rows * config.tile_cols * e, c.tile_bytes);
             EXPECT_EQ(config.tile_cols * e, c.row_bytes);
             EXPECT_GE(config.tile_rows * e, 16) << "one 16-byte output vector spans 16 / e tile rows";

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gpu/launch/launch_common.hpp"
+#include "gpu/vendor/geam_types.hpp"
 #include "gpu/launch/launchers.hpp"
 
 namespace xpose::gpu {
@@ -50,7 +51,7 @@ Status create_geam_handle(std::shared_ptr<void>& handle) {
 Status configure_geam(const TransposeDesc& d, LaunchConfig& c) {
   c = LaunchConfig{};
   c.vector_bytes = static_cast<int>(dtype_size(d.dtype));
-  if (d.dtype != DType::f32 && d.dtype != DType::f64 && d.dtype != DType::c64 && d.dtype != DType::c128)
+  if (!geam_has_type(d.dtype))
     return Status(StatusCode::unsupported,
                   std::string("cuBLAS geam has no ") + dtype_name(d.dtype) + " (only f32, f64, c64, c128)");
   if (d.rows > INT_MAX || d.cols > INT_MAX || d.ld_in > INT_MAX || d.ld_out > INT_MAX)
