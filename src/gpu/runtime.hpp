@@ -92,6 +92,12 @@ inline int multiprocessor_count(int d) {
   int v = 0;
   return hipDeviceGetAttribute(&v, hipDeviceAttributeMultiprocessorCount, d) == hipSuccess ? v : 0;
 }
+// Blocks of `kernel` resident per SM (CU) at `threads` per block; 0 when the query fails.
+template <typename Kernel>
+int resident_blocks_per_sm(Kernel kernel, int threads) {
+  int n = 0;
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0) == hipSuccess ? n : 0;
+}
 #else
 using Error = cudaError_t;
 using Stream = cudaStream_t;
@@ -153,6 +159,12 @@ inline int memory_clock_khz(int d) {
 inline int multiprocessor_count(int d) {
   int v = 0;
   return cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, d) == cudaSuccess ? v : 0;
+}
+// Blocks of `kernel` resident per SM at `threads` per block; 0 when the query fails.
+template <typename Kernel>
+int resident_blocks_per_sm(Kernel kernel, int threads) {
+  int n = 0;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0) == cudaSuccess ? n : 0;
 }
 #endif
 

@@ -211,6 +211,34 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
       ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
 }
 
+// 2 to 4 rows on the 16-byte grid with enough columns that the register kernel's grid may give each
+// thread two runs (where one run per thread would not fit one wave of resident blocks): a last chunk
+// cut by the matrix edge, batches whose groups of 32 runs straddle two matrices, with gaps between
+// them. The run counts bracket that window on H100/H200-class GPUs (132 SMs).
+TEST_P(GpuFastPath, SkinnyRegisterKernelTwoRunsPerThread) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t)), per16 = 16 / e;
+  bool two_runs_seen = false;
+  for (std::int64_t rows : {2, 3, 4}) {
+    for (std::int64_t runs : {196608, 262144}) {
+      const std::int64_t cols = runs * per16 - (per16 > 1 ? 1 : 0);
+      const std::int64_t half = (runs / 2 + 7) * per16, ld = half + per16;
+      for (const xpose::TransposeDesc& d :
+           {xpose::TransposeDesc{t, rows, cols},
+            xpose::TransposeDesc{t, rows, half - (per16 > 1 ? 1 : 0), 2, ld, rows, rows * ld + per16,
+                                 rows * half + per16}}) {
+        xpose::Plan plan;
+        ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
+        const std::int64_t threads = plan.config().grid_x * plan.config().block_x;
+        if (threads < d.batch * ((d.cols + per16 - 1) / per16)) two_runs_seen = true;
+        ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, 0)) << plan;
+      }
+    }
+  }
+  EXPECT_TRUE(two_runs_seen) << "no case here took two runs per thread on this GPU";
+}
+
 // A few columns of packed input rows move in 16-byte chunks (up to 4-byte elements: 8-byte ones ran
 // faster element by element on an H200, 16-byte ones take tiled_vec where they can), and so do a few
 // rows whose output rows are packed.

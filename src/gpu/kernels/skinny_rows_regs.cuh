@@ -64,9 +64,26 @@ __device__ __forceinline__ uint4 run_chunk(const std::uint32_t (&x)[R][4], int k
                     run_word<E, R>(x, 4 * k + 3));
 }
 
-// Block (kSkinnyRegsThreads); one thread per 16 / E columns of one matrix, grid (threads / block),
-// looping past the grid. `runs` = ceil(cols / (16 / E)) per matrix.
-template <int E, int R>
+// Where run t (of a group whose first run is t_group) lies and whether it is whole.
+struct RegsRun {
+  std::int64_t t, b, c0;
+  bool whole, same_matrix;
+};
+__device__ __forceinline__ RegsRun regs_run(std::int64_t t_group, int lane, const MatrixGeometry& g, std::int64_t runs,
+                                            int v) {
+  RegsRun run;
+  run.t = t_group + lane;
+  run.b = g.batch == 1 ? 0 : run.t / runs;
+  run.c0 = (run.t - run.b * runs) * v;
+  run.whole = run.t < g.batch * runs && run.c0 + v <= g.cols;
+  run.same_matrix = g.batch == 1 || run.b == t_group / runs;
+  return run;
+}
+
+// Block (kSkinnyRegsThreads); one thread per 16 / E columns of one matrix, grid (threads / block / U),
+// looping past the grid. `runs` = ceil(cols / (16 / E)) per matrix. A thread takes U runs a grid
+// apart per iteration, every load issued before the first store.
+template <int E, int R, int U>
 __global__ void __launch_bounds__(kSkinnyRegsThreads)
     skinny_rows_regs_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
                             std::int64_t runs) {
@@ -76,43 +93,47 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
   __shared__ uint4 stage[kGroups][kSlots];
   const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
   const std::int64_t ld_in_bytes = g.ld_in * E;
-  const std::int64_t total = g.batch * runs;
+  const std::int64_t total = g.batch * runs, step = static_cast<std::int64_t>(gridDim.x) * kSkinnyRegsThreads;
   // The loop runs per group (its first thread's index), so a group's threads vote and wait together.
   for (std::int64_t t0 = static_cast<std::int64_t>(blockIdx.x) * kSkinnyRegsThreads + group * kRegsLaneGroup;
-       t0 < total; t0 += static_cast<std::int64_t>(gridDim.x) * kSkinnyRegsThreads) {
-    const std::int64_t t = t0 + lane;
-    const std::int64_t b = g.batch == 1 ? 0 : t / runs;
-    const std::int64_t c0 = (t - b * runs) * V;
-    const unsigned char* src = in + (b * g.bs_in + c0) * E;
-    unsigned char* dst = out + (b * g.bs_out + c0 * R) * E;
-    const bool whole = t < total && c0 + V <= g.cols;
-    std::uint32_t x[R][4];
-    if (whole) {
+       t0 < total; t0 += U * step) {
+    std::uint32_t x[U][R][4];
 #pragma unroll
-      for (int s = 0; s < R; ++s) {
-        const uint4 v = *reinterpret_cast<const uint4*>(src + s * ld_in_bytes);
-        x[s][0] = v.x, x[s][1] = v.y, x[s][2] = v.z, x[s][3] = v.w;
+    for (int u = 0; u < U; ++u) {
+      const RegsRun run = regs_run(t0 + u * step, lane, g, runs, V);
+      if (run.whole) {
+        const unsigned char* src = in + (run.b * g.bs_in + run.c0) * E;
+#pragma unroll
+        for (int s = 0; s < R; ++s) {
+          const uint4 v = *reinterpret_cast<const uint4*>(src + s * ld_in_bytes);
+          x[u][s][0] = v.x, x[u][s][1] = v.y, x[u][s][2] = v.z, x[u][s][3] = v.w;
+        }
       }
     }
-    // The group's 32 runs are one stretch when every one is whole and they share one matrix.
-    const std::int64_t b_first = g.batch == 1 ? 0 : t0 / runs;
-    if (rt::warp_all(whole && b == b_first)) {
 #pragma unroll
-      for (int k = 0; k < R; ++k) stage[group][stage_slot<R>(R * lane + k)] = run_chunk<E, R>(x, k);
-      rt::warp_sync();
-      unsigned char* stretch = dst - 16 * R * lane;  // the group's first run
+    for (int u = 0; u < U; ++u) {
+      const RegsRun run = regs_run(t0 + u * step, lane, g, runs, V);
+      unsigned char* dst = out + (run.b * g.bs_out + run.c0 * R) * E;
+      // The group's 32 runs are one stretch when every one is whole and they share one matrix.
+      if (rt::warp_all(run.whole && run.same_matrix)) {
 #pragma unroll
-      for (int k = 0; k < R; ++k)
-        *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * k + lane)) =
-            stage[group][stage_slot<R>(kRegsLaneGroup * k + lane)];
-      rt::warp_sync();  // the stage is refilled by the next iteration
-    } else if (whole) {
+        for (int k = 0; k < R; ++k) stage[group][stage_slot<R>(R * lane + k)] = run_chunk<E, R>(x[u], k);
+        rt::warp_sync();
+        unsigned char* stretch = dst - 16 * R * lane;  // the group's first run
 #pragma unroll
-      for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);
-    } else if (t < total) {
-      // The matrix's last columns: fewer than a chunk, element by element.
-      for (int j = 0; c0 + j < g.cols; ++j)
-        for (int s = 0; s < R; ++s) copy_element<E>(dst + (j * R + s) * E, src + s * ld_in_bytes + j * E);
+        for (int k = 0; k < R; ++k)
+          *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * k + lane)) =
+              stage[group][stage_slot<R>(kRegsLaneGroup * k + lane)];
+        rt::warp_sync();  // the stage is refilled next
+      } else if (run.whole) {
+#pragma unroll
+        for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x[u], k);
+      } else if (run.t < total) {
+        // The matrix's last columns: fewer than a chunk, element by element.
+        const unsigned char* src = in + (run.b * g.bs_in + run.c0) * E;
+        for (int j = 0; run.c0 + j < g.cols; ++j)
+          for (int s = 0; s < R; ++s) copy_element<E>(dst + (j * R + s) * E, src + s * ld_in_bytes + j * E);
+      }
     }
   }
 }

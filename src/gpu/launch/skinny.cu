@@ -1,4 +1,5 @@
 // Launcher for the skinny family: the direct kernel, or slabs of the whole short side in shared memory.
+#include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/skinny.cuh"
 #include "gpu/kernels/skinny_cols_vec.cuh"
 #include "gpu/kernels/skinny_rows_regs.cuh"
@@ -117,16 +118,66 @@ LaunchConfig vec16_config(int tile_rows, int tile_cols, int block_x, std::int64_
   return c;
 }
 
+// Runs per thread of the register kernel: two, for 2 to 4 rows, where that fits the grid in one
+// wave of resident blocks and one per thread would not (measured on an H200, us, one -> two: f32
+// 3x1048576 9.20 -> 8.70, 0.95 -> 1.00 of memcpy; f32 2x1048576 7.24 -> 7.07); one elsewhere, where
+// the longer threads only cost (f64 3x1048576 15.24 -> 15.46, f32 4x1048576 11.50 -> 11.58, c128
+// 3x1048576 27.6 -> 28.7, f32 3x4194304 27.6 -> 28.2).
+template <int E, int R>
+int rows_regs_runs_per_thread(const TransposeDesc& d) {
+  if constexpr (R > 4) {
+    return 1;
+  } else {
+    const std::int64_t threads = d.batch * rows_regs_runs(d);
+    const std::int64_t sms = multiprocessor_count();
+    const std::int64_t wave1 = sms * rt::resident_blocks_per_sm(skinny_rows_regs_kernel<E, R, 1>, kSkinnyRegsThreads);
+    const std::int64_t wave2 = sms * rt::resident_blocks_per_sm(skinny_rows_regs_kernel<E, R, 2>, kSkinnyRegsThreads);
+    const bool fits2 = ceil_div(threads, 2 * kSkinnyRegsThreads) <= wave2;
+    return ceil_div(threads, kSkinnyRegsThreads) > wave1 && fits2 ? 2 : 1;
+  }
+}
+
+template <int E>
+int rows_regs_runs_per_thread(const TransposeDesc& d) {
+  switch (d.rows) {
+    case 2: return rows_regs_runs_per_thread<E, 2>(d);
+    case 3: return rows_regs_runs_per_thread<E, 3>(d);
+    case 4: return rows_regs_runs_per_thread<E, 4>(d);
+    default: return 1;
+  }
+}
+
+// The grid gives each thread `runs per thread` runs (the kernel loops past 2^30 blocks).
 LaunchConfig rows_regs_config(const TransposeDesc& d) {
+  int per_thread = 1;
+  switch (dtype_size(d.dtype)) {
+    case 1: per_thread = rows_regs_runs_per_thread<1>(d); break;
+    case 2: per_thread = rows_regs_runs_per_thread<2>(d); break;
+    case 4: per_thread = rows_regs_runs_per_thread<4>(d); break;
+    case 8: per_thread = rows_regs_runs_per_thread<8>(d); break;
+    case 16: per_thread = rows_regs_runs_per_thread<16>(d); break;
+    default: break;
+  }
   return vec16_config(static_cast<int>(d.rows), 16 / static_cast<int>(dtype_size(d.dtype)), kSkinnyRegsThreads,
-                      std::min<std::int64_t>(ceil_div(d.batch * rows_regs_runs(d), kSkinnyRegsThreads),
+                      std::min<std::int64_t>(ceil_div(d.batch * rows_regs_runs(d), kSkinnyRegsThreads * per_thread),
                                              std::int64_t{1} << 30));
 }
 
+// Two runs per thread where configure sized the grid for that (fewer threads than runs).
 template <int E, int R>
 Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  skinny_rows_regs_kernel<E, R><<<grid_of(c), block_of(c), 0, stream>>>(
-      static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), make_geometry(d, 1), rows_regs_runs(d));
+  const bool two = R <= 4 && c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d);
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(out);
+  if constexpr (R <= 4) {
+    if (two) {
+      skinny_rows_regs_kernel<E, R, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, make_geometry(d, 1),
+                                                                               rows_regs_runs(d));
+      return check_launch("skinny_rows_regs_kernel", c, 0, stream);
+    }
+  }
+  skinny_rows_regs_kernel<E, R, 1><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, make_geometry(d, 1),
+                                                                           rows_regs_runs(d));
   return check_launch("skinny_rows_regs_kernel", c, 0, stream);
 }
 
