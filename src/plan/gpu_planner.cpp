@@ -20,6 +20,16 @@ int env_int(const char* name, int fallback) {
   return v != nullptr && v[0] != '\0' ? std::atoi(v) : fallback;
 }
 
+bool large_matrix(const TransposeDesc& d) {
+  return d.batch * d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype)) >= kVecSmallMatrixBytes;
+}
+
+// Large matrices of 16-byte elements: half-size tiles of 256-byte rows (tiled_vec_shape.hpp).
+bool halves_wide_element_tiles(const TransposeDesc& d) {
+  return large_matrix(d) &&
+         tiled_vec_halves_wide_element_tiles(static_cast<int>(dtype_size(d.dtype)), d.rows, d.cols);
+}
+
 // Row width of the tile in bytes. Measured at 8192^2 (H200 and H100, bench/results/): longer
 // contiguous runs per row help both sides, and the write side most; the fastest widths per element
 // size: 1 and 2 B: 256 (H200, since tiles are decoded by FastDiv: 8192^2 and 16384^2 u8 0.92 /
@@ -40,6 +50,7 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
   else if (d.rows <= 64) rb = std::max(rb, 256);
   // Quarter-size tiles keep 32 rows: a whole sector of each 1-byte output row.
   if (tile_bytes == kVecTileBytesTiny) rb = std::min(rb, kVecTileBytesTiny / 32);
+  if (tile_bytes == kVecTileBytesSmall && halves_wide_element_tiles(d)) rb = std::min(rb, kVecWideElementRowBytes);
   const int forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0);
   if (forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
   return std::min(rb, tiled_vec_max_row_bytes(esize, tile_bytes));
@@ -57,8 +68,9 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
   return d.batch * ceil_div(d.rows, t.rows) * ceil_div(d.cols, t.cols);
 }
 
-// Tile size: 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes and for the narrowest tile rows
-// (tiled_vec_halves_narrow_tiles); 4 KiB for 1-byte elements where 8 KiB tiles would be fewer than
+// Tile size: 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
+// (tiled_vec_halves_narrow_tiles) and for most large matrices of 16-byte elements
+// (tiled_vec_halves_wide_element_tiles); 4 KiB for 1-byte elements where 8 KiB tiles would be fewer than
 // the SMs.
 int choose_tile_bytes(const TransposeDesc& d, int sm_count) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
@@ -67,8 +79,9 @@ int choose_tile_bytes(const TransposeDesc& d, int sm_count) {
   if (forced == kVecTileBytesSmall || forced == kVecTileBytes || (forced == kVecTileBytesTiny && esize == 1))
     return forced;
   if (bytes >= kVecSmallMatrixBytes)
-    return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) ? kVecTileBytesSmall
-                                                                                       : kVecTileBytes;
+    return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) || halves_wide_element_tiles(d)
+               ? kVecTileBytesSmall
+               : kVecTileBytes;
   if (esize == 1 && tile_count(d, tile_shape(d, kVecTileBytesSmall)) < sm_count) return kVecTileBytesTiny;
   return kVecTileBytesSmall;
 }

@@ -41,4 +41,17 @@ constexpr bool tiled_vec_halves_narrow_tiles(int esize, int row_bytes) {
   return esize >= 2 && esize <= 8 && row_bytes == kVecMinRowBytes;
 }
 
+// Half-size tiles of 256-byte rows (16 columns) for large matrices of 16-byte elements, where 16-column
+// tiles leave little of the last tile column empty, and not for short ones (64 rows or fewer keep
+// wide tiles). Measured on an H200 (us, 16 KiB of 512-byte rows -> 8 KiB of 256-byte rows, c128):
+// 1048576x32 275.1 -> 266.9, 524288x32 138.6 -> 134.8, 1048576x64 545.9 -> 533.4, 262144x128 280.8
+// -> 268.6, 2097152x16 271.8 -> 269.2, 8192^2 550.3 -> 546.2, 4096^2 132.3 -> 131.5, 64 x 1000^2
+// 492.1 -> 486.4; in a second run 16384^2 2103.0 -> 2085.1, 64 x 2048^2 2043.5 -> 2027.9, 2048^2
+// 36.05 -> 35.64, ld 8200 529.9 -> 531.1 (the one loss, 0.2%); not 1048576x24 (203.3 -> 217.9, its
+// second tile column half empty).
+constexpr bool tiled_vec_halves_wide_element_tiles(int esize, long long rows, long long cols) {
+  return esize == 16 && rows > 64 && (cols % 16 == 0 || cols >= 256);
+}
+constexpr int kVecWideElementRowBytes = 256;
+
 }  // namespace xpose

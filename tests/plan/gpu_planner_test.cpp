@@ -54,7 +54,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       // The tile fills the shared memory and is wide and tall enough for the store phase.
       const std::int64_t tile_bytes = c.tile_rows * c.tile_cols * e;
       const bool small = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
-                         xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e));
+                         xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e)) ||
+                         xpose::tiled_vec_halves_wide_element_tiles(static_cast<int>(e), d.rows, d.cols);
       if (tile_bytes == xpose::kVecTileBytesTiny) {
         EXPECT_TRUE(e == 1 && small) << "quarter-size tiles only for small matrices of 1-byte elements";
         EXPECT_LT(c.grid_x, 4 * 132) << "quarter-size tiles only where 8 KiB ones are fewer than the SMs";
@@ -86,6 +87,12 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   EXPECT_EQ(c.tile_cols, 32) << "tiles no wider than the rows";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1048576, 32}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 128) << "64-byte tile rows of 2-byte elements: half-size tiles, 128 rows";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 32}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols, 32 * 16) << "16-byte elements: half-size tiles of 256-byte rows";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 24}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_cols, 32) << "24 columns of 16-byte elements: one 512-byte tile column, none half empty";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 32, 1048576}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 16, xpose::kVecTileBytes) << "a short matrix keeps wide tiles";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1048576, 32}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 256) << "1-byte elements keep 16 KiB tiles";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, 132, c).ok());
