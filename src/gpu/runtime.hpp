@@ -92,12 +92,6 @@ inline int multiprocessor_count(int d) {
   int v = 0;
   return hipDeviceGetAttribute(&v, hipDeviceAttributeMultiprocessorCount, d) == hipSuccess ? v : 0;
 }
-// Blocks of `kernel` resident per SM (CU) at `threads` per block; 0 when the query fails.
-template <typename Kernel>
-int resident_blocks_per_sm(Kernel kernel, int threads) {
-  int n = 0;
-  return hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0) == hipSuccess ? n : 0;
-}
 #else
 using Error = cudaError_t;
 using Stream = cudaStream_t;
@@ -160,13 +154,19 @@ inline int multiprocessor_count(int d) {
   int v = 0;
   return cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, d) == cudaSuccess ? v : 0;
 }
-// Blocks of `kernel` resident per SM at `threads` per block; 0 when the query fails.
+#endif
+
+// Blocks of `kernel` resident per SM (CU) at `threads` per block; 0 when the query fails.
 template <typename Kernel>
 int resident_blocks_per_sm(Kernel kernel, int threads) {
   int n = 0;
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0) == cudaSuccess ? n : 0;
-}
+#if defined(XPOSE_HIP)
+  const Error e = hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0);
+#else
+  const Error e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0);
 #endif
+  return e == kSuccess ? n : 0;
+}
 
 // Threads that execute in lockstep: 32 on NVIDIA, 64 on AMD gfx9 (CDNA) wavefronts. Chosen per
 // build, not per device pass, so launchers (host code) and kernels agree; the HIP build therefore

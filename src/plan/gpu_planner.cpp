@@ -74,11 +74,10 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
 // the SMs.
 int choose_tile_bytes(const TransposeDesc& d, int sm_count) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
-  const std::int64_t bytes = d.batch * d.rows * d.cols * esize;
   const int forced = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
   if (forced == kVecTileBytesSmall || forced == kVecTileBytes || (forced == kVecTileBytesTiny && esize == 1))
     return forced;
-  if (bytes >= kVecSmallMatrixBytes)
+  if (large_matrix(d))
     return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) || halves_wide_element_tiles(d)
                ? kVecTileBytesSmall
                : kVecTileBytes;

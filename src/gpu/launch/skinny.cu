@@ -150,14 +150,10 @@ int rows_regs_runs_per_thread(const TransposeDesc& d) {
 // The grid gives each thread `runs per thread` runs (the kernel loops past 2^30 blocks).
 LaunchConfig rows_regs_config(const TransposeDesc& d) {
   int per_thread = 1;
-  switch (dtype_size(d.dtype)) {
-    case 1: per_thread = rows_regs_runs_per_thread<1>(d); break;
-    case 2: per_thread = rows_regs_runs_per_thread<2>(d); break;
-    case 4: per_thread = rows_regs_runs_per_thread<4>(d); break;
-    case 8: per_thread = rows_regs_runs_per_thread<8>(d); break;
-    case 16: per_thread = rows_regs_runs_per_thread<16>(d); break;
-    default: break;
-  }
+  (void)dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
+    per_thread = rows_regs_runs_per_thread<sizeof(decltype(tag))>(d);
+    return Status::ok_status();
+  });
   return vec16_config(static_cast<int>(d.rows), 16 / static_cast<int>(dtype_size(d.dtype)), kSkinnyRegsThreads,
                       std::min<std::int64_t>(ceil_div(d.batch * rows_regs_runs(d), kSkinnyRegsThreads * per_thread),
                                              std::int64_t{1} << 30));
@@ -166,11 +162,10 @@ LaunchConfig rows_regs_config(const TransposeDesc& d) {
 // Two runs per thread where configure sized the grid for that (fewer threads than runs).
 template <int E, int R>
 Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  const bool two = R <= 4 && c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d);
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
   if constexpr (R <= 4) {
-    if (two) {
+    if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) {
       skinny_rows_regs_kernel<E, R, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, make_geometry(d, 1),
                                                                                rows_regs_runs(d));
       return check_launch("skinny_rows_regs_kernel", c, 0, stream);

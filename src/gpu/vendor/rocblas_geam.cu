@@ -16,8 +16,8 @@
 #include <string>
 
 #include "gpu/launch/launch_common.hpp"
-#include "gpu/vendor/geam_types.hpp"
 #include "gpu/launch/launchers.hpp"
+#include "gpu/vendor/geam_types.hpp"
 
 namespace xpose::gpu {
 namespace {
