@@ -48,8 +48,11 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
   rb = static_cast<int>(std::min<std::int64_t>(rb, row_bytes_pow2));
   if (d.rows <= 32) rb = std::max(rb, 512);
   else if (d.rows <= 64) rb = std::max(rb, 256);
-  // Quarter-size tiles keep 32 rows: a whole sector of each 1-byte output row.
-  if (tile_bytes == kVecTileBytesTiny) rb = std::min(rb, kVecTileBytesTiny / 32);
+  // Quarter-size tiles of 1-byte elements keep 32 rows: a whole sector of each output row; the small
+  // tiles of wider elements keep 16 (tiled_vec_shape.hpp).
+  if (tile_bytes == kVecTileBytesTiny && esize == 1) rb = std::min(rb, kVecTileBytesTiny / 32);
+  if (tile_bytes <= kVecTileBytesTiny && esize >= 2)
+    rb = static_cast<int>(std::min<std::int64_t>(tile_bytes / 16, row_bytes_pow2));
   if (tile_bytes == kVecTileBytesSmall && halves_wide_element_tiles(d)) rb = std::min(rb, kVecWideElementRowBytes);
   const int forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0);
   if (forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
@@ -70,19 +73,23 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
 
 // Tile size: 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
 // (tiled_vec_halves_narrow_tiles) and for most large matrices of 16-byte elements
-// (tiled_vec_halves_wide_element_tiles); 4 KiB for 1-byte elements where 8 KiB tiles would be fewer than
-// the SMs.
-int choose_tile_bytes(const TransposeDesc& d, int sm_count) {
+// (tiled_vec_halves_wide_element_tiles); under kVecSmallMatrixBytes, 4 KiB for 1-byte elements where
+// 8 KiB tiles would be fewer than the SMs, and for wider ones with 16-byte accesses 2 KiB where 4 KiB
+// tiles would be fewer than two per SM, else 4 KiB (8 KiB for 16-byte elements).
+int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   const int forced = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
-  if (forced == kVecTileBytesSmall || forced == kVecTileBytes || (forced == kVecTileBytesTiny && esize == 1))
-    return forced;
+  if (forced != 0 && tiled_vec_tile_built(esize, forced, vector_bytes)) return forced;
   if (large_matrix(d))
     return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) || halves_wide_element_tiles(d)
                ? kVecTileBytesSmall
                : kVecTileBytes;
-  if (esize == 1 && tile_count(d, tile_shape(d, kVecTileBytesSmall)) < sm_count) return kVecTileBytesTiny;
-  return kVecTileBytesSmall;
+  if (esize == 1)
+    return tile_count(d, tile_shape(d, kVecTileBytesSmall)) < sm_count ? kVecTileBytesTiny : kVecTileBytesSmall;
+  if (vector_bytes != kVecBytes) return kVecTileBytesSmall;
+  if (tile_count(d, tile_shape(d, kVecTileBytesTiny)) < 2 * static_cast<std::int64_t>(sm_count))
+    return kVecTileBytesMicro;
+  return esize < 16 ? kVecTileBytesTiny : kVecTileBytesSmall;
 }
 
 }  // namespace
@@ -138,21 +145,21 @@ Status configure_tiled_vec_tile(const TransposeDesc& d, int alignment, int tile_
                   "tiled_vec needs pointers aligned to 8 bytes or more and leading dimensions / batch strides "
                   "that are multiples of that many bytes and of the element size");
   const int esize = static_cast<int>(dtype_size(d.dtype));
-  const bool size_built = tile_bytes == kVecTileBytes || tile_bytes == kVecTileBytesSmall ||
-                          (tile_bytes == kVecTileBytesTiny && esize == 1);
+  const bool size_built = tiled_vec_tile_built(esize, tile_bytes, vector_bytes);
   const bool width_built = row_bytes >= kVecMinRowBytes && row_bytes <= tiled_vec_max_row_bytes(esize, tile_bytes) &&
                            (row_bytes & (row_bytes - 1)) == 0;
   if (!size_built || !width_built)
     return Status(StatusCode::unsupported, "tiled_vec has no kernel for " + std::to_string(tile_bytes) +
                                                "-byte tiles with " + std::to_string(row_bytes) + "-byte rows of " +
-                                               std::to_string(esize) + "-byte elements");
+                                               std::to_string(esize) + "-byte elements in " +
+                                               std::to_string(vector_bytes) + "-byte accesses");
   const TileShape t{tile_bytes / row_bytes, row_bytes / esize};
   c = LaunchConfig{};
   c.tile_rows = t.rows;
   c.tile_cols = t.cols;
   c.swizzled = true;
   c.vector_bytes = vector_bytes;
-  c.block_x = kVecThreads;
+  c.block_x = tiled_vec_threads(esize, tile_bytes);
   c.block_y = 1;
   c.grid_x = tile_count(d, t);  // one block per tile
   c.grid_y = 1;
@@ -161,7 +168,7 @@ Status configure_tiled_vec_tile(const TransposeDesc& d, int alignment, int tile_
 }
 
 Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, LaunchConfig& c) {
-  const int tile_bytes = choose_tile_bytes(d, sm_count);
+  const int tile_bytes = choose_tile_bytes(d, tiled_vec_vector_bytes(d, alignment), sm_count);
   return configure_tiled_vec_tile(d, alignment, tile_bytes, choose_row_bytes(d, tile_bytes), c);
 }
 

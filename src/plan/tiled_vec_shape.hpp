@@ -3,7 +3,7 @@
 
 namespace xpose {
 
-constexpr int kVecThreads = 256;      // threads per block
+constexpr int kVecBytes = 16;         // bytes per global load and store where the strides allow it
 // Shared-memory tile per block. (32 KiB tiles measured no better on an H100: their loads in flight
 // need registers enough to spill at the occupancy they allow.)
 constexpr int kVecTileBytes = 16384;
@@ -13,17 +13,39 @@ constexpr int kVecTileBytesSmall = 8192;
 constexpr long long kVecSmallMatrixBytes = 512LL * kVecTileBytes;
 // Quarter-size tiles for 1-byte elements where even 8 KiB tiles are fewer than the GPU's SMs, which
 // spread such a small matrix over more SMs. Measured on an H200 (us, 8 -> 4 KiB, medians of four
-// interleaved runs): u8 256^2 2.82 -> 2.62, 512^2 3.11 -> 2.99, 1024^2 3.77 -> 3.61; not for wider
-// elements (bf16 512^2 3.37 -> 3.47, f64 256^2 3.14 -> 3.29, c128 512^2 5.09 -> 5.30), and 2 KiB
-// tiles no better (bench/results/tuning_h200_2026-11-23.txt).
+// interleaved runs): u8 256^2 2.82 -> 2.62, 512^2 3.11 -> 2.99, 1024^2 3.77 -> 3.61
+// (bench/results/tuning_h200_2026-11-23.txt).
 constexpr int kVecTileBytesTiny = 4096;
-constexpr int kVecBytes = 16;         // bytes per global load and store where the strides allow it
+// Small matrices of 2- to 16-byte elements with 16-byte accesses: 4 KiB tiles (8 KiB kept for 16-byte
+// elements), and 2 KiB ones where 4 KiB tiles would be fewer than two per SM, these of 16 rows and
+// moved by 128-thread blocks. Such transposes are latency bound, and small blocks that load one or
+// two vectors a thread reach their stores sooner. Measured on an H200 (us, 8 KiB tiles of 256
+// threads -> these, one process, seven interleaved runs): f32 256^2 3.04 -> 2.96, 512^2 3.59 ->
+// 3.49, 1024^2 5.14 -> 4.98; bf16 256^2 2.88 -> 2.73, 512^2 3.40 -> 3.31, 1024^2 4.27 -> 4.15; f64
+// 256^2 3.29 -> 3.20, 512^2 4.25 -> 4.18; c128 256^2 3.67 -> 3.60 (512^2 at 4 KiB: 5.15 -> 5.19, so
+// 8 KiB stays). With 256 threads such tiles measured no faster in an earlier session; 1-byte
+// elements gain nothing from 128 threads and keep 256.
+constexpr int kVecTileBytesMicro = 2048;
+
+// Threads per block of a tile: 128 for the 2 and 4 KiB tiles of 2- to 16-byte elements, else 256.
+constexpr int tiled_vec_threads(int esize, int tile_bytes) {
+  return esize >= 2 && tile_bytes <= kVecTileBytesTiny ? 128 : 256;
+}
+
+// Which tile sizes tiled_vec is built with, per element size and access width: 16 and 8 KiB always;
+// 4 KiB for 1-byte elements, and 4 and 2 KiB for wider ones with 16-byte accesses.
+constexpr bool tiled_vec_tile_built(int esize, int tile_bytes, int vector_bytes) {
+  if (tile_bytes == kVecTileBytes || tile_bytes == kVecTileBytesSmall) return true;
+  if (tile_bytes == kVecTileBytesTiny) return esize == 1 || vector_bytes == kVecBytes;
+  return tile_bytes == kVecTileBytesMicro && esize >= 2 && vector_bytes == kVecBytes;
+}
+
 // The narrowest access: 8 bytes where strides are on the 8-byte grid only. (4-byte accesses measured
 // far slower than tiled_unaligned's realigned 16-byte chunks on an H200: bf16 8192^2 with ld 8194
 // 0.41 of memcpy against 0.67, f32 8191x8193 0.55 against 0.82.)
 constexpr int kVecMinBytes = 8;
-// Register cap: at least this many blocks resident per SM.
-constexpr int kVecMinBlocksPerSm = 4;
+// Register cap: at least this many threads resident per SM (64 registers a thread).
+constexpr int kVecMinThreadsPerSm = 1024;
 
 // Widest tile row (bytes) an element size allows: one 16-byte output vector spans 16 / esize input
 // rows, so the tile (tile_bytes / row bytes rows) must have at least that many; 512 at most.

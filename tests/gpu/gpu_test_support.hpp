@@ -41,16 +41,12 @@ inline const CaseData& case_data(const xpose::TransposeDesc& d) {
   return *slot;
 }
 
-// Plans `algorithm` for `d` on the GPU, runs it on poisoned device buffers and returns the output
-// bytes (the output span, or the input span for the copy baseline). With `shift`, both buffers
-// start that many bytes past an allocation (and the plan is made for that alignment); the input
-// always ends exactly where its allocation does, so memcheck sees any read past it.
-inline xpose::Status run_on_gpu(const xpose::TransposeDesc& d, xpose::Algorithm algorithm,
-                                const std::vector<unsigned char>& input, std::vector<unsigned char>& output,
-                                std::size_t out_bytes, std::size_t shift = 0) {
-  xpose::Plan plan;
-  const int alignment = shift == 0 ? 0 : static_cast<int>(shift & (~shift + 1));  // lowest set bit
-  XPOSE_RETURN_IF_ERROR(xpose::make_plan(plan, d, {xpose::Backend::cuda, algorithm, alignment}));
+// Runs a GPU plan on poisoned device buffers and returns the output bytes (the output span, or the
+// input span for the copy baseline). With `shift`, both buffers start that many bytes past an
+// allocation; the input always ends exactly where its allocation does, so memcheck sees any read
+// past it. run_on_gpu plans `algorithm` for `d` first (for the alignment `shift` leaves).
+inline xpose::Status run_plan_on_gpu(const xpose::Plan& plan, const std::vector<unsigned char>& input,
+                                     std::vector<unsigned char>& output, std::size_t out_bytes, std::size_t shift = 0) {
   xpose::DeviceBuffer in, out;
   XPOSE_RETURN_IF_ERROR(in.allocate(input.size() + shift));
   XPOSE_RETURN_IF_ERROR(out.allocate(out_bytes + shift));
@@ -62,6 +58,15 @@ inline xpose::Status run_on_gpu(const xpose::TransposeDesc& d, xpose::Algorithm 
   XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
   output.resize(out_bytes);
   return xpose::copy_device_to_host(output.data(), out_ptr, out_bytes);
+}
+
+inline xpose::Status run_on_gpu(const xpose::TransposeDesc& d, xpose::Algorithm algorithm,
+                                const std::vector<unsigned char>& input, std::vector<unsigned char>& output,
+                                std::size_t out_bytes, std::size_t shift = 0) {
+  xpose::Plan plan;
+  const int alignment = shift == 0 ? 0 : static_cast<int>(shift & (~shift + 1));  // lowest set bit
+  XPOSE_RETURN_IF_ERROR(xpose::make_plan(plan, d, {xpose::Backend::cuda, algorithm, alignment}));
+  return run_plan_on_gpu(plan, input, output, out_bytes, shift);
 }
 
 }  // namespace xpose_test

@@ -87,9 +87,14 @@ TEST(Candidates, NoTileRowsFarWiderThanTheMatrix) {
 TEST(Candidates, TileShapesWithoutAKernelAreRefused) {
   const xpose::TransposeDesc d = xpose::resolved({DType::bf16, 1024, 1024});
   xpose::LaunchConfig c;
-  EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 16, xpose::kVecTileBytesTiny, 128, c).code(),
+  EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 8, xpose::kVecTileBytesTiny, 128, c).code(),
             xpose::StatusCode::unsupported)
-      << "4 KiB tiles are built for 1-byte elements only";
+      << "4 KiB tiles of 2-byte elements are built for 16-byte accesses only";
+  EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(xpose::resolved({DType::u8, 1024, 1024}), 16,
+                                                  xpose::kVecTileBytesMicro, 128, c)
+                .code(),
+            xpose::StatusCode::unsupported)
+      << "2 KiB tiles are not built for 1-byte elements";
   EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 16, 8192, 32, c).code(), xpose::StatusCode::unsupported);
   EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 16, 8192, 96, c).code(), xpose::StatusCode::unsupported);
   EXPECT_EQ(xpose::plan::configure_tiled_vec_tile(d, 16, 8192, 1024, c).code(), xpose::StatusCode::unsupported);

@@ -56,12 +56,23 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       const bool small = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
                          xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e)) ||
                          xpose::tiled_vec_halves_wide_element_tiles(static_cast<int>(e), d.rows, d.cols);
-      if (tile_bytes == xpose::kVecTileBytesTiny) {
-        EXPECT_TRUE(e == 1 && small) << "quarter-size tiles only for small matrices of 1-byte elements";
+      const bool small_matrix = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes;
+      if (tile_bytes == xpose::kVecTileBytesTiny && e == 1) {
+        EXPECT_TRUE(small_matrix) << "quarter-size tiles only for small matrices";
         EXPECT_LT(c.grid_x, 4 * 132) << "quarter-size tiles only where 8 KiB ones are fewer than the SMs";
+      } else if (tile_bytes <= xpose::kVecTileBytesTiny) {
+        EXPECT_TRUE(small_matrix && v == 16) << "2 and 4 KiB tiles only for small matrices with 16-byte accesses";
+        EXPECT_TRUE(c.tile_rows == 16 || c.tile_cols >= d.cols)
+            << "the small tiles of wider elements have 16 rows, more only where a tile row spans the matrix's";
+        if (e == 16) EXPECT_EQ(tile_bytes, xpose::kVecTileBytesMicro) << "16-byte elements skip 4 KiB tiles";
+        if (tile_bytes == xpose::kVecTileBytesMicro)
+          EXPECT_LT(c.grid_x, 2 * 2 * 132) << "2 KiB tiles (at most twice as many) where 4 KiB ones are under 2 per SM";
       } else {
         EXPECT_EQ(tile_bytes, small ? xpose::kVecTileBytesSmall : xpose::kVecTileBytes);
+        EXPECT_TRUE(!small_matrix || e == 1 || e == 16 || v == 8 || tile_bytes == xpose::kVecTileBytes)
+            << "small matrices of 2- to 8-byte elements with 16-byte accesses take the small tiles";
       }
+      EXPECT_EQ(c.block_x, xpose::tiled_vec_threads(static_cast<int>(e), static_cast<int>(tile_bytes)));
       EXPECT_GE(c.tile_rows * e, 16) << "one 16-byte output vector spans 16 / e tile rows";
       EXPECT_GE(c.tile_cols * e, xpose::kVecMinRowBytes);
       EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e), static_cast<int>(tile_bytes)));
@@ -130,8 +141,33 @@ TEST(GpuPlanner, SpreadsSmallByteMatricesOverTheSms) {
   EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytesSmall) << "enough 8 KiB tiles for 100 SMs";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 256, 256}), 16, 0, c).ok());
   EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytesSmall) << "SM count unknown: 8 KiB";
+}
+
+TEST(GpuPlanner, SmallMatricesOfWiderElementsTakeSmallBlocks) {
+  xpose::LaunchConfig c;
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 1024, 1024}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 4, xpose::kVecTileBytesTiny) << "1024 tiles of 4 KiB: two per SM and more";
+  EXPECT_EQ(c.tile_rows, 16);
+  EXPECT_EQ(c.block_x, 128);
+  EXPECT_EQ(c.grid_x, 1024);
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 256, 256}), 16, 132, c).ok());
-  EXPECT_EQ(c.tile_rows * c.tile_cols * 2, xpose::kVecTileBytesSmall) << "wider elements keep 8 KiB tiles";
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 2, xpose::kVecTileBytesMicro) << "32 tiles of 4 KiB for 132 SMs: 2 KiB ones";
+  EXPECT_EQ(c.tile_rows, 16);
+  EXPECT_EQ(c.block_x, 128);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 512, 512}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 16, xpose::kVecTileBytesSmall) << "16-byte elements skip 4 KiB tiles";
+  EXPECT_EQ(c.block_x, 256);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 1000, 4}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 8, xpose::kVecTileBytesMicro);
+  EXPECT_EQ(c.tile_cols * 8, xpose::kVecMinRowBytes) << "narrow matrices: narrow tile rows, more of them";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 1024, 1024, 1, 1026, 1026}), 8, 132, c)
+                  .ok());
+  EXPECT_EQ(c.vector_bytes, 8);
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 4, xpose::kVecTileBytesSmall) << "8-byte accesses keep 8 KiB tiles";
+  EXPECT_EQ(c.block_x, 256);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 2048, 2048}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 4, xpose::kVecTileBytes) << "large matrices keep large tiles and blocks";
+  EXPECT_EQ(c.block_x, 256);
 }
 
 TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {

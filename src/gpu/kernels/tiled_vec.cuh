@@ -7,7 +7,7 @@
 
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
-#include "plan/tiled_vec_shape.hpp"  // kVecThreads, tile sizes: the planner sizes grids by them
+#include "plan/tiled_vec_shape.hpp"  // block and tile sizes: the planner sizes grids by them
 
 namespace xpose::gpu {
 
@@ -17,11 +17,16 @@ namespace xpose::gpu {
 constexpr int kLaneGroup = 32;
 
 // Shape of a tile of kTileBytes bytes, kRowBytes bytes per input row, for E-byte elements moved in
-// V-byte global accesses.
-template <int E, int V, int kRowBytes, int kTileBytes>
+// V-byte global accesses by a block of kThreadCount threads.
+template <int E, int V, int kRowBytes, int kTileBytes, int kThreadCount = tiled_vec_threads(E, kTileBytes)>
 struct VecTile {
   static_assert(V == 8 || V == 16, "global accesses of 8 or 16 bytes");
   static_assert(V >= E, "an access holds whole elements");
+  static constexpr int kE = E;                               // element bytes
+  static constexpr int kVBytes = V;                          // bytes per global access
+  static constexpr int kRowB = kRowBytes;                    // bytes per tile row
+  static constexpr int kTileB = kTileBytes;                  // bytes per tile
+  static constexpr int kThreads = kThreadCount;              // threads per block
   static constexpr int kRows = kTileBytes / kRowBytes;        // input rows per tile
   static constexpr int kCols = kRowBytes / E;                 // input columns per tile
   static constexpr int kV = V / E;                            // input rows per output vector
@@ -43,9 +48,9 @@ struct VecTile {
   static constexpr int kUnitThreads = kLaneGroup / kRowThreads;
   static constexpr int kRowGroups = kRows / (kRowThreads * kV);
   static constexpr int kUnitGroups = kRowBytes / kUnit / kUnitThreads;
-  static constexpr int kLoadsPerThread = kTileBytes / V / kVecThreads;
+  static constexpr int kLoadsPerThread = kTileBytes / V / kThreads;
   static_assert(kRowThreads >= 1 && kRowGroups >= 1 && kUnitGroups >= 1, "tile too small for this element size");
-  static_assert(kLoadsPerThread * V * kVecThreads == kTileBytes, "tile must split evenly");
+  static_assert(kLoadsPerThread * V * kThreads == kTileBytes, "tile must split evenly");
 };
 
 // V bytes as 32-bit words, kept in registers; loaded and stored with one V-byte access.
@@ -78,11 +83,10 @@ __device__ __forceinline__ void store_vec(unsigned char* p, const VecWords<V>& v
   }
 }
 
-template <int E, int V, int kRowBytes, int kTileBytes>
+template <typename Tile>
 __device__ __forceinline__ int vec_tile_offset(int r, int byte_col) {
-  using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
   const int chunk = (byte_col >> 4) ^ ((r / Tile::kV) & Tile::kSwizzle);
-  return r * kRowBytes + (chunk << 4) + (byte_col & 15);
+  return r * Tile::kRowB + (chunk << 4) + (byte_col & 15);
 }
 
 // Builds the V-byte output vector for input column j of a unit from the V / E words read down the
@@ -119,9 +123,10 @@ struct VecTilePos {
   int rows_valid, bytes_valid;
 };
 
-template <typename Tile, int E>
+template <typename Tile>
 __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* out, const MatrixGeometry& g,
                                         const TileGrid& grid, std::uint32_t tile) {
+  constexpr int E = Tile::kE;
   const TileCoord t = tile_coord(tile, grid);
   const std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
   VecTilePos p;
@@ -135,21 +140,19 @@ __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* 
 // Load phase, first half: issue the tile's whole V-byte accesses into registers, all before any is
 // used, so they are in flight together; then the accesses cut by the matrix edge, element by element
 // into the same registers, so that no global address outlives this function.
-template <int E, int V, int kRowBytes, int kTileBytes>
-__device__ __forceinline__ void vec_issue_loads(
-    const VecTilePos& p, std::int64_t ld_in_bytes, int tid,
-    VecWords<V> (&v)[VecTile<E, V, kRowBytes, kTileBytes>::kLoadsPerThread]) {
-  using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
+template <typename Tile, int E = Tile::kE, int V = Tile::kVBytes>
+__device__ __forceinline__ void vec_issue_loads(const VecTilePos& p, std::int64_t ld_in_bytes, int tid,
+                                                VecWords<V> (&v)[Tile::kLoadsPerThread]) {
 #pragma unroll
   for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
-    const int idx = k * kVecThreads + tid;
+    const int idx = k * Tile::kThreads + tid;
     const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
     if (r < p.rows_valid && cb + V <= p.bytes_valid) v[k] = load_vec<V>(p.src + r * ld_in_bytes + cb);
   }
   if constexpr (V > E) {  // an access of one element is never cut
 #pragma unroll
     for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
-      const int idx = k * kVecThreads + tid;
+      const int idx = k * Tile::kThreads + tid;
       const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
       if (r >= p.rows_valid || cb >= p.bytes_valid || cb + V <= p.bytes_valid) continue;
       v[k] = VecWords<V>{};
@@ -162,23 +165,22 @@ __device__ __forceinline__ void vec_issue_loads(
 
 // Load phase, second half: the registers into the swizzled tile, whole accesses as one store, those
 // cut by the matrix edge element by element.
-template <int E, int V, int kRowBytes, int kTileBytes>
-__device__ __forceinline__ void vec_commit_loads(
-    const VecTilePos& p, int tid, const VecWords<V> (&v)[VecTile<E, V, kRowBytes, kTileBytes>::kLoadsPerThread],
-    unsigned char* tile /* (kRows, kRowBytes) bytes */) {
-  using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
+template <typename Tile, int E = Tile::kE, int V = Tile::kVBytes>
+__device__ __forceinline__ void vec_commit_loads(const VecTilePos& p, int tid,
+                                                 const VecWords<V> (&v)[Tile::kLoadsPerThread],
+                                                 unsigned char* tile /* (kRows, kRowBytes) bytes */) {
 #pragma unroll
   for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
-    const int idx = k * kVecThreads + tid;
+    const int idx = k * Tile::kThreads + tid;
     const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
     if (r >= p.rows_valid || cb >= p.bytes_valid) continue;
     if (V == E || cb + V <= p.bytes_valid) {
-      store_vec<V>(tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(r, cb), v[k]);
+      store_vec<V>(tile + vec_tile_offset<Tile>(r, cb), v[k]);
     } else {
 #pragma unroll
       for (int m = 0; m < V / E; ++m)
         if (cb + m * E < p.bytes_valid)
-          take_element<E>(v[k].w, m, tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(r, cb + m * E));
+          take_element<E>(v[k].w, m, tile + vec_tile_offset<Tile>(r, cb + m * E));
     }
   }
 }
@@ -187,13 +189,12 @@ __device__ __forceinline__ void vec_commit_loads(
 // columns) and writes kColsPerUnit V-byte output vectors; the kRowThreads tr-threads write
 // kRowThreads x V contiguous bytes of each output row. Blocks cut by the matrix edge are written
 // element by element.
-template <int E, int V, int kRowBytes, int kTileBytes>
+template <typename Tile, int E = Tile::kE, int V = Tile::kVBytes>
 __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, int rows_valid, int bytes_valid,
                                const unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid) {
-  using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
   const int lane = tid % kLaneGroup, group = tid / kLaneGroup;
   const int tr = lane % Tile::kRowThreads, tu = lane / Tile::kRowThreads;
-  constexpr int kGroups = kVecThreads / kLaneGroup;
+  constexpr int kGroups = Tile::kThreads / kLaneGroup;
   for (int s = group; s < Tile::kRowGroups * Tile::kUnitGroups; s += kGroups) {
     const int rb = ((s % Tile::kRowGroups) * Tile::kRowThreads + tr) * Tile::kV;      // first input row of the block
     const int cb = ((s / Tile::kRowGroups) * Tile::kUnitThreads + tu) * Tile::kUnit;  // byte column of the unit
@@ -206,14 +207,14 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
 #pragma unroll
         for (int i = 0; i < Tile::kV; ++i)
           w[i] = *reinterpret_cast<const std::uint32_t*>(
-              tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(rb + i, cb));
+              tile + vec_tile_offset<Tile>(rb + i, cb));
 #pragma unroll
         for (int j = 0; j < Tile::kColsPerUnit; ++j) vec[j] = gather_column<E, V>(w, j);
       } else {
         // One whole element per row, read as one E-byte access.
 #pragma unroll
         for (int i = 0; i < Tile::kV; ++i) {
-          const VecWords<E> e = load_vec<E>(tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(rb + i, cb));
+          const VecWords<E> e = load_vec<E>(tile + vec_tile_offset<Tile>(rb + i, cb));
 #pragma unroll
           for (int u = 0; u < E / 4; ++u) vec[0].w[i * (E / 4) + u] = e.w[u];
         }
@@ -224,33 +225,32 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
       for (int j = 0; j < Tile::kColsPerUnit && cb + j * E < bytes_valid; ++j)
         for (int r = rb; r < rb + Tile::kV && r < rows_valid; ++r)
           copy_element<E>(out + (col0 + j) * ld_out_bytes + r * E,
-                          tile + vec_tile_offset<E, V, kRowBytes, kTileBytes>(r, cb + j * E));
+                          tile + vec_tile_offset<Tile>(r, cb + j * E));
     }
   }
 }
 
-// Block (kVecThreads), one tile per block; tile VecTile<E, V, kRowBytes, kTileBytes>::kRows x
-// kRowBytes bytes of input, swizzled, in kTileBytes of shared memory; grid (tiles): the order of
-// vec_tile_position. Needs V-byte aligned base pointers and row/batch strides that are multiples of
-// V bytes. The register cap keeps kVecMinBlocksPerSm blocks per SM resident.
+// Block (Tile::kThreads), one tile per block; tile Tile::kRows x kRowBytes bytes of input, swizzled,
+// in kTileBytes of shared memory; grid (tiles): the order of vec_tile_position. Needs V-byte aligned
+// base pointers and row/batch strides that are multiples of V bytes. The register cap keeps
+// kVecMinThreadsPerSm threads per SM resident.
 // (A persistent variant that loaded the next tile while storing this one measured slower on an
 // H200 and needed registers enough to spill the 1-byte kernels: gone.)
-template <int E, int V, int kRowBytes, int kTileBytes>
-__global__ void __launch_bounds__(kVecThreads, kVecMinBlocksPerSm)
+template <typename Tile>
+__global__ void __launch_bounds__(Tile::kThreads, kVecMinThreadsPerSm / Tile::kThreads)
     tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
                      TileGrid grid) {
-  using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
-  alignas(16) __shared__ unsigned char tile[kTileBytes];  // (kRows, kRowBytes) bytes, swizzled
-  const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
+  alignas(16) __shared__ unsigned char tile[Tile::kTileB];  // (kRows, kRowBytes) bytes, swizzled
+  const std::int64_t ld_in_bytes = g.ld_in * Tile::kE, ld_out_bytes = g.ld_out * Tile::kE;
   const int tid = threadIdx.x;
-  const VecTilePos p = vec_tile_position<Tile, E>(in, out, g, grid, blockIdx.x);
+  const VecTilePos p = vec_tile_position<Tile>(in, out, g, grid, blockIdx.x);
   {
-    VecWords<V> v[Tile::kLoadsPerThread];
-    vec_issue_loads<E, V, kRowBytes, kTileBytes>(p, ld_in_bytes, tid, v);
-    vec_commit_loads<E, V, kRowBytes, kTileBytes>(p, tid, v, tile);
+    VecWords<Tile::kVBytes> v[Tile::kLoadsPerThread];
+    vec_issue_loads<Tile>(p, ld_in_bytes, tid, v);
+    vec_commit_loads<Tile>(p, tid, v, tile);
   }
   __syncthreads();
-  vec_store_tile<E, V, kRowBytes, kTileBytes>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid);
+  vec_store_tile<Tile>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid);
 }
 
 }  // namespace xpose::gpu

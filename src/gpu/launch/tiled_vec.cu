@@ -19,9 +19,11 @@ bool tiles_down_first() {
 template <int E, int V, int kRowBytes, int kTileBytes>
 Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
+  if (c.block_x != Tile::kThreads || c.block_y != 1)
+    return Status(StatusCode::internal, "tiled_vec: the plan's block does not match the kernel's thread count");
   const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
   const TileGrid grid = make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), tiles_down_first());
-  tiled_vec_kernel<E, V, kRowBytes, kTileBytes><<<grid_of(c), block_of(c), 0, stream>>>(
+  tiled_vec_kernel<Tile><<<grid_of(c), block_of(c), 0, stream>>>(
       static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), make_geometry(d, tiles_y), grid);
   return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
 }
@@ -48,8 +50,13 @@ Status launch_for_tile(const TransposeDesc& d, const LaunchConfig& c, const void
 template <int E, int V>
 Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   switch (c.tile_rows * c.tile_cols * E) {
+    case kVecTileBytesMicro:
+      if constexpr (tiled_vec_tile_built(E, kVecTileBytesMicro, V))
+        return launch_for_tile<E, V, kVecTileBytesMicro>(d, c, in, out, stream);
+      break;
     case kVecTileBytesTiny:
-      if constexpr (E == 1) return launch_for_tile<E, V, kVecTileBytesTiny>(d, c, in, out, stream);
+      if constexpr (tiled_vec_tile_built(E, kVecTileBytesTiny, V))
+        return launch_for_tile<E, V, kVecTileBytesTiny>(d, c, in, out, stream);
       break;
     case kVecTileBytesSmall: return launch_for_tile<E, V, kVecTileBytesSmall>(d, c, in, out, stream);
     case kVecTileBytes: return launch_for_tile<E, V, kVecTileBytes>(d, c, in, out, stream);

@@ -1,0 +1,84 @@
+// Every tiled_vec kernel that is built - each tile size, tile row width and access width, with the
+// block size that goes with it - forced onto odd shapes against the CPU reference: tiles cut by
+// every edge, leading dimensions, batches with gaps. The planner reaches most of them only for
+// some matrix sizes; this reaches all of them on small matrices.
+#include <gtest/gtest.h>
+
+#include "gpu_test_support.hpp"
+#include "plan/gpu_planner.hpp"
+#include "plan/plan_state.hpp"
+#include "plan/tiled_vec_shape.hpp"
+
+namespace {
+
+using xpose::Algorithm;
+using xpose::Backend;
+using xpose::DType;
+using namespace xpose_test;
+
+// The smallest leading dimension >= `extent` whose byte size is a multiple of `grid` bytes and,
+// for the 8-byte grid, not of 16 (so that only 8-byte accesses fit).
+std::int64_t ld_on_grid(DType dtype, std::int64_t extent, std::int64_t grid) {
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(dtype));
+  std::int64_t ld = extent;
+  while (ld * e % grid != 0 || (grid < 16 && ld * e % 16 == 0)) ++ld;
+  return ld;
+}
+
+std::vector<xpose::TransposeDesc> cases_on_grid(DType t, std::int64_t grid) {
+  std::vector<xpose::TransposeDesc> v;
+  for (auto [r, c] : {std::pair<std::int64_t, std::int64_t>{129, 67}, {33, 515}, {300, 17}, {1000, 999}})
+    v.push_back({t, r, c, 1, ld_on_grid(t, c, grid), ld_on_grid(t, r, grid)});
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  const std::int64_t ld_in = ld_on_grid(t, 70, grid), ld_out = ld_on_grid(t, 40, grid);
+  v.push_back({t, 40, 70, 3, ld_in, ld_out, 40 * ld_in + grid / std::min(grid, e) * 2,
+               70 * ld_out + grid / std::min(grid, e) * 3});  // batches with gaps on the grid
+  return v;
+}
+
+class TiledVecTiles : public ::testing::TestWithParam<DType> {};
+
+TEST_P(TiledVecTiles, EveryBuiltTileMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const int e = static_cast<int>(xpose::dtype_size(t));
+  int kernels = 0;
+  for (int v : {16, 8}) {
+    if (v < e) continue;
+    for (int tile_bytes : {xpose::kVecTileBytesMicro, xpose::kVecTileBytesTiny, xpose::kVecTileBytesSmall,
+                           xpose::kVecTileBytes}) {
+      if (!xpose::tiled_vec_tile_built(e, tile_bytes, v)) continue;
+      for (int row_bytes = xpose::kVecMinRowBytes; row_bytes <= xpose::tiled_vec_max_row_bytes(e, tile_bytes);
+           row_bytes *= 2) {
+        ++kernels;
+        for (const xpose::TransposeDesc& d : cases_on_grid(t, v)) {
+          const std::string what = describe(d) + " with " + std::to_string(tile_bytes) + "-byte tiles of " +
+                                   std::to_string(row_bytes) + "-byte rows, " + std::to_string(v) + "-byte accesses";
+          xpose::Plan plan;
+          ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_vec, v}).ok()) << what;
+          ASSERT_TRUE(
+              xpose::plan::configure_tiled_vec_tile(plan.desc(), v, tile_bytes, row_bytes, plan.state()->config).ok())
+              << what;
+          ASSERT_EQ(plan.config().vector_bytes, v) << what;
+          ASSERT_EQ(plan.config().block_x, xpose::tiled_vec_threads(e, tile_bytes)) << what;
+          const CaseData& data = case_data(d);
+          std::vector<unsigned char> got;
+          // 8-byte accesses also run on pointers 8 bytes past 16-byte alignment.
+          const std::size_t shift = v == 8 ? 8 : 0;
+          const xpose::Status s = run_plan_on_gpu(plan, data.input, got, data.expected_transpose.size(), shift);
+          ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+          EXPECT_EQ(first_mismatch(got, data.expected_transpose, static_cast<std::size_t>(e)), -1) << what;
+        }
+      }
+    }
+  }
+  EXPECT_GE(kernels, 10) << "tile shapes tried";
+}
+
+INSTANTIATE_TEST_SUITE_P(ElementSizes, TiledVecTiles,
+                         ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128),
+                         [](const ::testing::TestParamInfo<DType>& info) {
+                           return std::string(xpose::dtype_name(info.param));
+                         });
+
+}  // namespace
