@@ -24,6 +24,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 DEFAULT_XPOSE = os.path.join("build-gpu", "apps", "xpose", "xpose")
+DEFAULT_XPOSE_LIB = os.path.join("build-gpu", "src", "libxpose_c.so")
 SCHEMA_VERSION = 1
 POISON = 0xA5             # the byte outputs are filled with before a verified run (as in `xpose bench`)
 MAX_ROTATING_PAIRS = 2048  # the caps `xpose bench` uses: pairs rotated through,
@@ -49,13 +50,16 @@ DTYPES = {
 }
 GEAM_ROUTINES = {"f32": "sgeam", "f64": "dgeam", "c64": "cgeam", "c128": "zgeam"}  # cuBLAS has no others
 
-PEERS = ["torch", "cupy", "triton", "cupy-geam"]
+# Systems timed in this process: xpose itself through its C interface, then the peers.
+PEERS = ["xpose-lib", "torch", "cupy", "triton", "cupy-geam"]
 # Order of the bars; xpose records not named here (other kernels) are appended after these.
-SYSTEM_ORDER = ["xpose", "xpose-tuned", "xpose-geam", "torch", "cupy", "triton", "cupy-geam"]
-SYSTEM_COLORS = {"xpose": "#1f77b4", "xpose-tuned": "#17becf", "xpose-geam": "#9ecae1", "torch": "#ff7f0e",
-                 "cupy": "#2ca02c", "triton": "#9467bd", "cupy-geam": "#8c564b"}
+SYSTEM_ORDER = ["xpose", "xpose-lib", "xpose-tuned", "xpose-geam", "torch", "cupy", "triton", "cupy-geam"]
+SYSTEM_COLORS = {"xpose": "#1f77b4", "xpose-lib": "#aec7e8", "xpose-tuned": "#17becf", "xpose-geam": "#9ecae1",
+                 "torch": "#ff7f0e", "cupy": "#2ca02c", "triton": "#9467bd", "cupy-geam": "#8c564b"}
 SYSTEM_WHAT = {
     "xpose": "xpose's fast path (`xpose bench --kernels auto`), timed by the xpose CLI in its own process",
+    "xpose-lib": "xpose's fast path called in this process through its C interface (libxpose_c, via "
+                 "python/xpose_ctypes.py) and timed by this harness exactly as the peers are",
     "xpose-tuned": "xpose's measured plan (`xpose bench --kernels tuned`: candidates timed once per shape class, "
                    "the fastest kept), timed by the xpose CLI in its own process",
     "xpose-geam": "cuBLAS geam through xpose's vendor path, timed by the xpose CLI in its own process",
@@ -462,7 +466,14 @@ class PeerSession:
         self.versions = {"python": platform.python_version(), "torch": torch.__version__,
                          "torch_cuda": torch.version.cuda}
         self.unavailable = {}
-        self.cupy = self.cublas = self.triton_mod = None
+        self.cupy = self.cublas = self.triton_mod = self.xpose_lib = None
+        if "xpose-lib" in self.systems:
+            try:
+                sys.path.insert(0, os.path.join(REPO, "python"))
+                import xpose_ctypes
+                self.xpose_lib = xpose_ctypes.Library(os.path.abspath(args.xpose_lib))
+            except Exception as e:
+                self.unavailable["xpose-lib"] = "libxpose_c not usable here (%s): %s" % (args.xpose_lib, e)
         if "cupy" in self.systems or "cupy-geam" in self.systems:
             try:
                 import cupy
@@ -604,6 +615,19 @@ class PeerSession:
         return rec
 
     # -- the peers ------------------------------------------------------------------------------------
+
+    def _peer_xpose_lib(self, case, bufs, expected, memcpy_gbps):
+        lib, c = self.xpose_lib, case
+        ins = [t.data_ptr() for t in bufs.ins]
+        outs = [t.data_ptr() for t in bufs.outs]
+        stream = self.stream.cuda_stream
+        layout = dict(batch=c.batch, ld_in=c.ld_in, ld_out=c.ld_out, batch_stride_in=c.bs_in,
+                      batch_stride_out=c.bs_out)
+
+        def call(k):
+            lib.transpose(c.dtype, c.rows, c.cols, ins[k], outs[k], stream=stream, backend="cuda", **layout)
+        plan = lib.describe_plan(c.dtype, c.rows, c.cols, backend="cuda", **layout)
+        return self._measure(case, "xpose-lib", bufs, expected, call, bufs.pairs, memcpy_gbps, plan)
 
     def _peer_torch(self, case, bufs, expected, memcpy_gbps):
         srcs_t = [s.transpose(-1, -2) for s in bufs.srcs]
@@ -985,6 +1009,8 @@ def parse_args(argv):
         epilog="Example (GPU machine): python3 bench/peers.py --out-dir $OUT")
     p.add_argument("--xpose", default=DEFAULT_XPOSE,
                    help="the xpose CLI to run with `bench --suite --json` (default %(default)s)")
+    p.add_argument("--xpose-lib", default=DEFAULT_XPOSE_LIB,
+                   help="libxpose_c for the in-process system xpose-lib (default %(default)s)")
     p.add_argument("--xpose-args", default="", help="extra arguments for `xpose bench --suite`, one shell string")
     p.add_argument("--cases-from", metavar="FILE.json",
                    help="take the cases (and xpose's results) from this `xpose bench --json` file; don't run the CLI")

@@ -1,0 +1,84 @@
+// The C interface (include/xpose/xpose_c.h) over the C++ API: names parsed, Status turned into a code
+// and a message, nothing thrown across the boundary.
+#include "xpose/xpose_c.h"
+
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "xpose/xpose.hpp"
+
+namespace {
+
+// Copies `text` into a caller's buffer of `len` bytes, cut to fit and always terminated.
+void write_text(const std::string& text, char* buffer, std::size_t len) {
+  if (buffer == nullptr || len == 0) return;
+  const std::size_t n = text.size() < len - 1 ? text.size() : len - 1;
+  std::memcpy(buffer, text.data(), n);
+  buffer[n] = '\0';
+}
+
+int report(const xpose::Status& s, char* message, std::size_t message_len) {
+  write_text(s.message(), message, message_len);
+  return static_cast<int>(s.code());
+}
+
+xpose::Status parse_request(const char* dtype, std::int64_t batch, std::int64_t rows, std::int64_t cols,
+                            std::int64_t ld_in, std::int64_t ld_out, std::int64_t batch_stride_in,
+                            std::int64_t batch_stride_out, const char* backend, xpose::TransposeDesc& desc,
+                            xpose::PlanOptions& options) {
+  if (dtype == nullptr || !xpose::parse_dtype(dtype, desc.dtype))
+    return xpose::Status(xpose::StatusCode::invalid_argument,
+                         std::string("unknown dtype '") + (dtype ? dtype : "(null)") +
+                             "' (known: " + xpose::dtype_names() + ")");
+  const std::string b = backend ? backend : "auto";
+  if (b == "auto") options.backend = xpose::Backend::automatic;
+  else if (b == "cuda") options.backend = xpose::Backend::cuda;
+  else if (b == "cpu") options.backend = xpose::Backend::cpu;
+  else
+    return xpose::Status(xpose::StatusCode::invalid_argument, "unknown backend '" + b + "' (known: auto, cuda, cpu)");
+  desc.batch = batch;
+  desc.rows = rows;
+  desc.cols = cols;
+  desc.ld_in = ld_in;
+  desc.ld_out = ld_out;
+  desc.batch_stride_in = batch_stride_in;
+  desc.batch_stride_out = batch_stride_out;
+  return xpose::Status::ok_status();
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int xpose_transpose(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
+                               int64_t ld_out, int64_t batch_stride_in, int64_t batch_stride_out, const void* in,
+                               void* out, void* stream, const char* backend, char* message, size_t message_len) {
+  try {
+    xpose::TransposeDesc desc;
+    xpose::PlanOptions options;
+    xpose::Status s = parse_request(dtype, batch, rows, cols, ld_in, ld_out, batch_stride_in, batch_stride_out,
+                                    backend, desc, options);
+    if (s.ok()) s = xpose::transpose(desc, in, out, stream, options);
+    return report(s, message, message_len);
+  } catch (const std::exception& e) {  // e.g. out of host memory: a code, never an exception across C
+    return report(xpose::Status(xpose::StatusCode::internal, e.what()), message, message_len);
+  }
+}
+
+extern "C" __attribute__((visibility("default"))) int xpose_describe_plan(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
+                                   int64_t ld_out, int64_t batch_stride_in, int64_t batch_stride_out, int alignment,
+                                   const char* backend, char* plan, size_t plan_len, char* message,
+                                   size_t message_len) {
+  try {
+    xpose::TransposeDesc desc;
+    xpose::PlanOptions options;
+    xpose::Status s = parse_request(dtype, batch, rows, cols, ld_in, ld_out, batch_stride_in, batch_stride_out,
+                                    backend, desc, options);
+    options.alignment = alignment;
+    xpose::Plan p;
+    if (s.ok()) s = xpose::make_plan(p, desc, options);
+    if (s.ok()) write_text(p.to_string(), plan, plan_len);
+    return report(s, message, message_len);
+  } catch (const std::exception& e) {
+    return report(xpose::Status(xpose::StatusCode::internal, e.what()), message, message_len);
+  }
+}
