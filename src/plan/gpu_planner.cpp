@@ -20,9 +20,11 @@ int env_int(const char* name, int fallback) {
   return v != nullptr && v[0] != '\0' ? std::atoi(v) : fallback;
 }
 
-bool large_matrix(const TransposeDesc& d) {
-  return d.batch * d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype)) >= kVecSmallMatrixBytes;
+std::int64_t matrix_bytes(const TransposeDesc& d) {
+  return d.batch * d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype));
 }
+
+bool large_matrix(const TransposeDesc& d) { return matrix_bytes(d) >= kVecSmallMatrixBytes; }
 
 // Large matrices of 16-byte elements: half-size tiles of 256-byte rows (tiled_vec_shape.hpp).
 bool halves_wide_element_tiles(const TransposeDesc& d) {
@@ -72,8 +74,9 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
 }
 
 // Tile size: 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
-// (tiled_vec_halves_narrow_tiles) and for most large matrices of 16-byte elements
-// (tiled_vec_halves_wide_element_tiles); under kVecSmallMatrixBytes, 4 KiB for 1-byte elements where
+// (tiled_vec_halves_narrow_tiles), for most large matrices of 16-byte elements
+// (tiled_vec_halves_wide_element_tiles) and for mid-size ones of 2- to 8-byte elements
+// (tiled_vec_halves_mid_size_tiles); under kVecSmallMatrixBytes, 4 KiB for 1-byte elements where
 // 8 KiB tiles would be fewer than the SMs, and for wider ones with 16-byte accesses 2 KiB where 4 KiB
 // tiles would be fewer than two per SM, else 4 KiB (8 KiB for 16-byte elements).
 int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
@@ -81,7 +84,8 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   const int forced = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
   if (forced != 0 && tiled_vec_tile_built(esize, forced, vector_bytes)) return forced;
   if (large_matrix(d))
-    return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) || halves_wide_element_tiles(d)
+    return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) || halves_wide_element_tiles(d) ||
+                   tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d))
                ? kVecTileBytesSmall
                : kVecTileBytes;
   if (esize == 1)

@@ -11,6 +11,17 @@ constexpr int kVecTileBytes = 16384;
 // per SM (measured on an H100 at 1024^2 and 2048^2: up to 1.2x faster there, no better above).
 constexpr int kVecTileBytesSmall = 8192;
 constexpr long long kVecSmallMatrixBytes = 512LL * kVecTileBytes;
+// 8 KiB tiles also for 2- to 8-byte elements in matrices under kVecMidMatrixBytes. Measured on an
+// H200 (us, 16 -> 8 KiB, one process, two rotated runs of 12 rounds each): f32 2048^2 11.78 / 11.80 ->
+// 11.00 / 11.16, 2896^2 20.93 / 21.01 -> 20.14 / 20.40, 64x65536 12.05 / 12.17 -> 11.41 / 11.37; bf16
+// 2048^2 7.29 / 7.45 -> 7.09 / 7.28, 4096x2048 11.51 / 11.65 -> 11.31 / 11.34, 65536x64 7.57 / 7.69 ->
+// 7.19 / 7.30; f64 1024^2 7.19 / 7.21 -> 6.89 / 7.03; f64 1448^2 alike (11.15 / 11.46 -> 11.39 /
+// 11.48); at 32 MiB no longer (f64 2048^2 19.81 / 19.71 against 19.71 / 19.82); not for 1-byte
+// elements (u8 4096^2 11.60 -> 12.88).
+constexpr long long kVecMidMatrixBytes = 2048LL * kVecTileBytes;
+constexpr bool tiled_vec_halves_mid_size_tiles(int esize, long long matrix_bytes) {
+  return esize >= 2 && esize <= 8 && matrix_bytes < kVecMidMatrixBytes;
+}
 // Quarter-size tiles for 1-byte elements where even 8 KiB tiles are fewer than the GPU's SMs, which
 // spread such a small matrix over more SMs. Measured on an H200 (us, 8 -> 4 KiB, medians of four
 // interleaved runs): u8 256^2 2.82 -> 2.62, 512^2 3.11 -> 2.99, 1024^2 3.77 -> 3.61

@@ -53,7 +53,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       }
       // The tile fills the shared memory and is wide and tall enough for the store phase.
       const std::int64_t tile_bytes = c.tile_rows * c.tile_cols * e;
-      const bool small = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
+      const bool small = xpose::tiled_vec_halves_mid_size_tiles(static_cast<int>(e), d.batch * d.rows * d.cols * e) ||
+                         d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
                          xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e)) ||
                          xpose::tiled_vec_halves_wide_element_tiles(static_cast<int>(e), d.rows, d.cols);
       const bool small_matrix = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes;
@@ -166,8 +167,12 @@ TEST(GpuPlanner, SmallMatricesOfWiderElementsTakeSmallBlocks) {
   EXPECT_EQ(c.tile_rows * c.tile_cols * 4, xpose::kVecTileBytesSmall) << "8-byte accesses keep 8 KiB tiles";
   EXPECT_EQ(c.block_x, 256);
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f32, 2048, 2048}), 16, 132, c).ok());
-  EXPECT_EQ(c.tile_rows * c.tile_cols * 4, xpose::kVecTileBytes) << "large matrices keep large tiles and blocks";
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 4, xpose::kVecTileBytesSmall) << "mid-size matrices: 8 KiB tiles";
   EXPECT_EQ(c.block_x, 256);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 2048, 2048}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols * 8, xpose::kVecTileBytes) << "32 MiB and more: 16 KiB tiles";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 4096, 4096}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytes) << "1-byte elements keep 16 KiB tiles";
 }
 
 TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
