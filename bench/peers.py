@@ -54,7 +54,7 @@ GEAM_ROUTINES = {"f32": "sgeam", "f64": "dgeam", "c64": "cgeam", "c128": "zgeam"
 PEERS = ["xpose-lib", "torch", "cupy", "triton", "cupy-geam"]
 # Order of the bars; xpose records not named here (other kernels) are appended after these.
 SYSTEM_ORDER = ["xpose", "xpose-lib", "xpose-tuned", "xpose-geam", "torch", "cupy", "triton", "cupy-geam"]
-SYSTEM_COLORS = {"xpose": "#1f77b4", "xpose-lib": "#aec7e8", "xpose-tuned": "#17becf", "xpose-geam": "#9ecae1",
+SYSTEM_COLORS = {"xpose": "#1f77b4", "xpose-lib": "#08306b", "xpose-tuned": "#17becf", "xpose-geam": "#9ecae1",
                  "torch": "#ff7f0e", "cupy": "#2ca02c", "triton": "#9467bd", "cupy-geam": "#8c564b"}
 SYSTEM_WHAT = {
     "xpose": "xpose's fast path (`xpose bench --kernels auto`), timed by the xpose CLI in its own process",
