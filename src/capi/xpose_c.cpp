@@ -8,6 +8,9 @@
 
 #include "xpose/xpose.hpp"
 
+// The library is built with hidden symbols; these two are its exports.
+#define XPOSE_C_EXPORT extern "C" __attribute__((visibility("default")))
+
 namespace {
 
 // Copies `text` into a caller's buffer of `len` bytes, cut to fit and always terminated.
@@ -49,9 +52,9 @@ xpose::Status parse_request(const char* dtype, std::int64_t batch, std::int64_t 
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int xpose_transpose(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
-                               int64_t ld_out, int64_t batch_stride_in, int64_t batch_stride_out, const void* in,
-                               void* out, void* stream, const char* backend, char* message, size_t message_len) {
+XPOSE_C_EXPORT int xpose_transpose(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
+                                   int64_t ld_out, int64_t batch_stride_in, int64_t batch_stride_out, const void* in,
+                                   void* out, void* stream, const char* backend, char* message, size_t message_len) {
   try {
     xpose::TransposeDesc desc;
     xpose::PlanOptions options;
@@ -64,10 +67,10 @@ extern "C" __attribute__((visibility("default"))) int xpose_transpose(const char
   }
 }
 
-extern "C" __attribute__((visibility("default"))) int xpose_describe_plan(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
-                                   int64_t ld_out, int64_t batch_stride_in, int64_t batch_stride_out, int alignment,
-                                   const char* backend, char* plan, size_t plan_len, char* message,
-                                   size_t message_len) {
+XPOSE_C_EXPORT int xpose_describe_plan(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
+                                       int64_t ld_out, int64_t batch_stride_in, int64_t batch_stride_out, int alignment,
+                                       const char* backend, char* plan, size_t plan_len, char* message,
+                                       size_t message_len) {
   try {
     xpose::TransposeDesc desc;
     xpose::PlanOptions options;

@@ -22,11 +22,11 @@ template <int E, int V, int kRowBytes, int kTileBytes, int kThreadCount = tiled_
 struct VecTile {
   static_assert(V == 8 || V == 16, "global accesses of 8 or 16 bytes");
   static_assert(V >= E, "an access holds whole elements");
-  static constexpr int kE = E;                               // element bytes
-  static constexpr int kVBytes = V;                          // bytes per global access
-  static constexpr int kRowB = kRowBytes;                    // bytes per tile row
-  static constexpr int kTileB = kTileBytes;                  // bytes per tile
-  static constexpr int kThreads = kThreadCount;              // threads per block
+  static constexpr int kE = E;                                // element bytes
+  static constexpr int kVBytes = V;                           // bytes per global access
+  static constexpr int kRowB = kRowBytes;                     // bytes per tile row
+  static constexpr int kTileB = kTileBytes;                   // bytes per tile
+  static constexpr int kThreads = kThreadCount;               // threads per block
   static constexpr int kRows = kTileBytes / kRowBytes;        // input rows per tile
   static constexpr int kCols = kRowBytes / E;                 // input columns per tile
   static constexpr int kV = V / E;                            // input rows per output vector
