@@ -89,15 +89,6 @@ TEST_P(GpuFastPath, PlannerPicksTiledVecOnlyWhereAligned) {
   }
 }
 
-// Leading dimension >= `extent` whose byte size is an odd multiple of `grid` bytes: on that grid,
-// off the next one.
-std::int64_t ld_on_grid(DType dtype, std::int64_t extent, std::int64_t grid) {
-  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(dtype));
-  std::int64_t ld = extent;
-  while (ld * e % grid != 0 || ld * e % (2 * grid) == 0) ++ld;
-  return ld;
-}
-
 // tiled_vec asked for by name where strides and pointers sit on the 8-byte grid only: the narrower
 // accesses, on odd shapes, tiles cut by every edge, batches with gaps.
 TEST_P(GpuFastPath, NarrowVectorsMatchReference) {

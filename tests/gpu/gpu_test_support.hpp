@@ -41,6 +41,16 @@ inline const CaseData& case_data(const xpose::TransposeDesc& d) {
   return *slot;
 }
 
+// Leading dimension >= `extent` whose byte size is an odd multiple of `grid` bytes: on that grid,
+// off the next one (on the 8-byte grid only 8-byte accesses fit; on the 16-byte grid output rows
+// start mid-sector).
+inline std::int64_t ld_on_grid(xpose::DType dtype, std::int64_t extent, std::int64_t grid) {
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(dtype));
+  std::int64_t ld = extent;
+  while (ld * e % grid != 0 || ld * e % (2 * grid) == 0) ++ld;
+  return ld;
+}
+
 // Runs a GPU plan on poisoned device buffers and returns the output bytes (the output span, or the
 // input span for the copy baseline). With `shift`, both buffers start that many bytes past an
 // allocation; the input always ends exactly where its allocation does, so memcheck sees any read

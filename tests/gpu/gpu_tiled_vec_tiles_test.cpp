@@ -16,15 +16,6 @@ using xpose::Backend;
 using xpose::DType;
 using namespace xpose_test;
 
-// The smallest leading dimension >= `extent` whose byte size is a multiple of `grid` bytes and,
-// for the 8-byte grid, not of 16 (so that only 8-byte accesses fit).
-std::int64_t ld_on_grid(DType dtype, std::int64_t extent, std::int64_t grid) {
-  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(dtype));
-  std::int64_t ld = extent;
-  while (ld * e % grid != 0 || (grid < 16 && ld * e % 16 == 0)) ++ld;
-  return ld;
-}
-
 std::vector<xpose::TransposeDesc> cases_on_grid(DType t, std::int64_t grid) {
   std::vector<xpose::TransposeDesc> v;
   for (auto [r, c] : {std::pair<std::int64_t, std::int64_t>{129, 67}, {33, 515}, {300, 17}, {1000, 999}})
