@@ -37,8 +37,10 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
       // The 2 and 4 KiB tiles of wider elements serve matrices under 8 MiB, which fit the L2 and are
       // never timed.
       if (tile_bytes == kVecTileBytesTiny && esize != 1) continue;
-      for (int row_bytes = kVecMinRowBytes; row_bytes <= tiled_vec_max_row_bytes(esize, tile_bytes); row_bytes *= 2) {
-        // A tile row over twice the matrix's row is mostly empty.
+      for (int row_bytes = tiled_vec_min_row_bytes(esize, tile_bytes);
+           row_bytes <= tiled_vec_max_row_bytes(esize, tile_bytes); row_bytes *= 2) {
+        // A tile row over twice the matrix's row is mostly empty; 32-byte rows only for rows that fit.
+        if (row_bytes < kVecMinRowBytes && row_bytes < row_bytes_of_matrix) continue;
         if (row_bytes > kVecMinRowBytes && row_bytes >= 2 * row_bytes_of_matrix) break;
         add(Candidate{Algorithm::tiled_vec, tile_bytes, row_bytes});
       }

@@ -32,6 +32,16 @@ bool halves_wide_element_tiles(const TransposeDesc& d) {
          tiled_vec_halves_wide_element_tiles(static_cast<int>(dtype_size(d.dtype)), d.rows, d.cols);
 }
 
+// Large matrices of at most 32 one-byte columns, at least a tile (512 rows) tall: 32-byte tile rows,
+// so that 8 and 16 KiB tiles are full. Measured on an H200 (us, 64- -> 32-byte rows in 16 KiB tiles,
+// one process, 15 rotated rounds): u8 1048576x32 22.73 -> 20.38 (memcpy 18.94), 2097152x32 41.69 ->
+// 37.74, 262144x32 8.43 -> 7.71; u8 1048576x48 (two 32-byte tiles a row) 29.49 -> 39.65, so only up
+// to 32 columns.
+bool narrow_byte_rows(const TransposeDesc& d, int tile_bytes) {
+  return dtype_size(d.dtype) == 1 && d.cols <= kVecNarrowRowBytes && d.rows >= kVecTileBytes / kVecNarrowRowBytes &&
+         tile_bytes >= kVecTileBytesSmall && large_matrix(d);
+}
+
 // Row width of the tile in bytes. Measured at 8192^2 (H200 and H100, bench/results/): longer
 // contiguous runs per row help both sides, and the write side most; the fastest widths per element
 // size: 1 and 2 B: 256 (H200, since tiles are decoded by FastDiv: 8192^2 and 16384^2 u8 0.92 /
@@ -56,9 +66,10 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
   if (tile_bytes <= kVecTileBytesTiny && esize >= 2)
     rb = static_cast<int>(std::min<std::int64_t>(tile_bytes / 16, row_bytes_pow2));
   if (tile_bytes == kVecTileBytesSmall && halves_wide_element_tiles(d)) rb = std::min(rb, kVecWideElementRowBytes);
+  if (narrow_byte_rows(d, tile_bytes)) rb = kVecNarrowRowBytes;
   const int forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0);
-  if (forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
-  return std::min(rb, tiled_vec_max_row_bytes(esize, tile_bytes));
+  if (forced == 32 || forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
+  return std::clamp(rb, tiled_vec_min_row_bytes(esize, tile_bytes), tiled_vec_max_row_bytes(esize, tile_bytes));
 }
 
 // Rows and columns of a tiled_vec tile of `tile_bytes`, and how many such tiles the matrices take.
@@ -150,7 +161,8 @@ Status configure_tiled_vec_tile(const TransposeDesc& d, int alignment, int tile_
                   "that are multiples of that many bytes and of the element size");
   const int esize = static_cast<int>(dtype_size(d.dtype));
   const bool size_built = tiled_vec_tile_built(esize, tile_bytes, vector_bytes);
-  const bool width_built = row_bytes >= kVecMinRowBytes && row_bytes <= tiled_vec_max_row_bytes(esize, tile_bytes) &&
+  const bool width_built = row_bytes >= tiled_vec_min_row_bytes(esize, tile_bytes) &&
+                           row_bytes <= tiled_vec_max_row_bytes(esize, tile_bytes) &&
                            (row_bytes & (row_bytes - 1)) == 0;
   if (!size_built || !width_built)
     return Status(StatusCode::unsupported, "tiled_vec has no kernel for " + std::to_string(tile_bytes) +

@@ -39,8 +39,8 @@ TEST_P(TiledVecTiles, EveryBuiltTileMatchesReference) {
     for (int tile_bytes : {xpose::kVecTileBytesMicro, xpose::kVecTileBytesTiny, xpose::kVecTileBytesSmall,
                            xpose::kVecTileBytes}) {
       if (!xpose::tiled_vec_tile_built(e, tile_bytes, v)) continue;
-      for (int row_bytes = xpose::kVecMinRowBytes; row_bytes <= xpose::tiled_vec_max_row_bytes(e, tile_bytes);
-           row_bytes *= 2) {
+      for (int row_bytes = xpose::tiled_vec_min_row_bytes(e, tile_bytes);
+           row_bytes <= xpose::tiled_vec_max_row_bytes(e, tile_bytes); row_bytes *= 2) {
         ++kernels;
         for (const xpose::TransposeDesc& d : cases_on_grid(t, v)) {
           const std::string what = describe(d) + " with " + std::to_string(tile_bytes) + "-byte tiles of " +

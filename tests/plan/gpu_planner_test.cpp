@@ -75,7 +75,9 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       }
       EXPECT_EQ(c.block_x, xpose::tiled_vec_threads(static_cast<int>(e), static_cast<int>(tile_bytes)));
       EXPECT_GE(c.tile_rows * e, 16) << "one 16-byte output vector spans 16 / e tile rows";
-      EXPECT_GE(c.tile_cols * e, xpose::kVecMinRowBytes);
+      EXPECT_GE(c.tile_cols * e, xpose::tiled_vec_min_row_bytes(static_cast<int>(e), static_cast<int>(tile_bytes)));
+      if (c.tile_cols * e < xpose::kVecMinRowBytes)
+        EXPECT_TRUE(e == 1 && d.cols <= 32) << "32-byte tile rows only for matrices of at most 32 one-byte columns";
       EXPECT_LE(c.tile_cols * e, xpose::tiled_vec_max_row_bytes(static_cast<int>(e), static_cast<int>(tile_bytes)));
       // One block per tile.
       const std::int64_t tiles = d.batch * ((d.rows + c.tile_rows - 1) / c.tile_rows) *
@@ -105,10 +107,33 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   EXPECT_EQ(c.tile_cols, 32) << "24 columns of 16-byte elements: one 512-byte tile column, none half empty";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 32, 1048576}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows * c.tile_cols * 16, xpose::kVecTileBytes) << "a short matrix keeps wide tiles";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1048576, 32}), 16, 132, c).ok());
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1048576, 64}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 256) << "1-byte elements keep 16 KiB tiles";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 256) << "16-byte elements keep 16 KiB tiles";
+}
+
+// Large matrices of at most 32 one-byte columns fill their tiles with 32-byte rows (16 KiB: 512 rows),
+// at either access width; wider, smaller or shorter ones keep 64-byte rows.
+TEST(GpuPlanner, NarrowByteMatricesTakeNarrowTileRows) {
+  xpose::LaunchConfig c;
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1048576, 32}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_cols, 32);
+  EXPECT_EQ(c.tile_rows, 512);
+  EXPECT_EQ(c.vector_bytes, 16);
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1048576, 24}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_cols, 32);
+  EXPECT_EQ(c.vector_bytes, 8) << "24-byte rows: 8-byte accesses";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1024, 32, 512}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_cols, 32) << "a batch of narrow matrices, each a few tiles tall";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1048576, 33, 1, 48}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_cols, 64) << "33 columns: a 32-byte tile row would leave a second tile column nearly empty";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 4096, 32}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_cols, 64) << "small matrices keep their tiles";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 304, 32, 2000}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_cols, 64) << "matrices shorter than a 512-row tile keep 64-byte rows";
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1048576, 16}), 16, 132, c).ok());
+  EXPECT_EQ(c.tile_cols * 2, xpose::kVecMinRowBytes) << "32-byte rows are for 1-byte elements only";
 }
 
 TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {

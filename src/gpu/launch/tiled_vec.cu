@@ -32,6 +32,10 @@ template <int E, int V, int kTileBytes>
 Status launch_for_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   constexpr int kMax = tiled_vec_max_row_bytes(E, kTileBytes);
   switch (c.tile_cols * E) {
+    case 32:
+      if constexpr (tiled_vec_min_row_bytes(E, kTileBytes) <= 32)
+        return launch_one<E, V, 32, kTileBytes>(d, c, in, out, stream);
+      break;
     case 64: return launch_one<E, V, 64, kTileBytes>(d, c, in, out, stream);
     case 128:
       if constexpr (kMax >= 128) return launch_one<E, V, 128, kTileBytes>(d, c, in, out, stream);
