@@ -41,6 +41,11 @@ std::vector<xpose::TransposeDesc> fast_cases(DType t) {
   v.push_back({t, 33, 65, 70000});  // batch past gridDim.z
   v.push_back({t, 1001, 1003, 2, 1010, 1005, 1001 * 1010 + 3, 1003 * 1005 + 1});  // odd strides, batched
   v.push_back({t, 517, 2049, 1, 2051, 519});
+  if (xpose::dtype_size(t) == 1) {  // large matrices of at most 32 columns: 32-byte tile rows
+    v.push_back({t, 270000, 32});     // 16-byte accesses
+    v.push_back({t, 350000, 24});     // 8-byte accesses
+    v.push_back({t, 600, 32, 500});   // batched, output rows on the 8-byte grid
+  }
   return v;
 }
 
