@@ -74,8 +74,8 @@ constexpr int tiled_vec_max_row_bytes(int esize, int tile_bytes = kVecTileBytes)
 constexpr int kVecMinRowBytes = 64;
 // 32-byte tile rows for 1-byte elements, in 8 and 16 KiB tiles only: for matrices of at most 32
 // columns, where 64-byte rows would leave half of every tile empty (the planner's rule:
-// gpu_planner.cpp). 4 KiB tiles of 32-byte rows measured slower than of 64-byte ones on an H200
-// (u8 1048576x32: 26.5 against 22.7 us).
+// gpu_planner.cpp). 4 KiB tiles of 32-byte rows ran slower even than half-empty 16 KiB tiles of
+// 64-byte rows on an H200 (u8 1048576x32: 26.5 against 22.7 us), so they are not built.
 constexpr int kVecNarrowRowBytes = 32;
 constexpr int tiled_vec_min_row_bytes(int esize, int tile_bytes) {
   return esize == 1 && tile_bytes >= kVecTileBytesSmall ? kVecNarrowRowBytes : kVecMinRowBytes;
