@@ -64,10 +64,7 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
     o.shapes.push_back(shape);
   }
   if (!parse_dtype_option(args.dtype, o.dtype, error)) return false;
-  if (args.backend == "auto") o.backend = xpose::Backend::automatic;
-  else if (args.backend == "cuda") o.backend = xpose::Backend::cuda;
-  else if (args.backend == "cpu") o.backend = xpose::Backend::cpu;
-  else {
+  if (!xpose::parse_backend(args.backend, o.backend)) {
     error = "--backend '" + args.backend + "': expected auto, cuda or cpu";
     return false;
   }

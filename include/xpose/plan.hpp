@@ -37,6 +37,7 @@ enum class Algorithm {
 const char* algorithm_name(Algorithm algorithm);
 bool parse_algorithm(const std::string& name, Algorithm& out);
 const char* backend_name(Backend backend);
+bool parse_backend(const std::string& name, Backend& out);  // "auto", "cuda" or "cpu"
 Backend algorithm_backend(Algorithm algorithm);  // automatic -> Backend::automatic
 
 struct PlanOptions {

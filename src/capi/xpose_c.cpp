@@ -35,10 +35,7 @@ xpose::Status parse_request(const char* dtype, std::int64_t batch, std::int64_t 
                          std::string("unknown dtype '") + (dtype ? dtype : "(null)") +
                              "' (known: " + xpose::dtype_names() + ")");
   const std::string b = backend ? backend : "auto";
-  if (b == "auto") options.backend = xpose::Backend::automatic;
-  else if (b == "cuda") options.backend = xpose::Backend::cuda;
-  else if (b == "cpu") options.backend = xpose::Backend::cpu;
-  else
+  if (!xpose::parse_backend(b, options.backend))
     return xpose::Status(xpose::StatusCode::invalid_argument, "unknown backend '" + b + "' (known: auto, cuda, cpu)");
   desc.batch = batch;
   desc.rows = rows;

@@ -60,4 +60,14 @@ const char* backend_name(Backend backend) {
   return "unknown";
 }
 
+bool parse_backend(const std::string& name, Backend& out) {
+  for (Backend b : {Backend::automatic, Backend::cuda, Backend::cpu}) {
+    if (name == backend_name(b)) {
+      out = b;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace xpose
