@@ -57,6 +57,7 @@ struct LaunchConfig {
   int block_x = 0, block_y = 0;       // threads per block
   std::int64_t grid_x = 0, grid_y = 0, grid_z = 0;
   int vector_bytes = 0;               // bytes per global access (element size when not vectorised)
+  int bands = 1;                      // tile-column bands walked side by side (tiled_vec; 1: none)
 };
 
 class Plan {

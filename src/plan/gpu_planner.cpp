@@ -107,6 +107,37 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   return esize < 16 ? kVecTileBytesTiny : kVecTileBytesSmall;
 }
 
+// Tile-column bands (BandedTileGrid) where the input rows lie a multiple of 128 KiB apart. Walked
+// down first, the blocks in flight read a narrow column of such rows, whose addresses agree in
+// their low 17 bits, and the DRAM serves that slower (H200: c128 8192^2 0.92 of memcpy, 0.98 with
+// ld_in 8448). Bands 64 KiB wide, or an odd multiple of that, put the reads in flight that far
+// apart. Measured on an H200 (of memcpy, one band -> bands; one process, 7-11 rotated rounds,
+// bench/results/tuning_h200_2026-11-23.txt): 128 KiB rows, 2 bands: c128 8192^2 0.920 -> 0.964,
+// 16384x8192 0.942 -> 0.963, 1024x8192 0.950 -> 0.967, 4 x 4096x8192 0.944 -> 0.978, f64 16384^2
+// 0.920 -> 0.959, 8192x16384 0.916 -> 0.960, f32 8192x32768 0.916 -> 0.962, bf16 8192x65536 0.903
+// -> 0.947, u8 8192x131072 0.904 -> 0.942; 384 KiB rows, 2 bands: c128 2048x24576 0.960 -> 0.978,
+// f32 4096x98304 0.945 -> 0.975; 256 KiB, 4 bands: f64 8192x32768 0.940 -> 0.953, f32 8192x65536
+// 0.937 -> 0.959, bf16 4096x131072 0.914 -> 0.941, c128 8192x16384 0.946 -> 0.960, but c128 16384^2
+// 0.958 -> 0.952; 512 KiB, 8 bands: c128 2048x32768 0.950 -> 0.957, f32 4096x131072 0.919 -> 0.953.
+// Not taken: bands 128 or 256 KiB wide (slower than one), 1 MiB rows (f32 2048x262144 0.963 with
+// one band, 0.942 with 16), strides off the 128 KiB grid (c128 ld 8200, f64 ld 16896: 1-2% slower
+// in bands), other strides (64 KiB: f64 8192^2 0.976 -> 0.970), matrices under 1024 rows (c128 8 x
+// 512x8192 0.991 -> 0.984: their blocks in flight already span many tile columns). The tiles must
+// span the stride exactly, so that every band is that wide.
+// XPOSE_TILED_VEC_BANDS forces a count (1: none) where the kernel is built and it divides the tile
+// columns, to measure on another GPU.
+int choose_bands(const TransposeDesc& d, int tile_bytes, int row_bytes, int vector_bytes, std::int64_t tiles_c) {
+  if (!tiled_vec_bands_built(tile_bytes, row_bytes, vector_bytes)) return 1;
+  const int forced = env_int("XPOSE_TILED_VEC_BANDS", 0);
+  if (forced >= 1 && forced <= kVecMaxBands && (forced & (forced - 1)) == 0 && tiles_c % forced == 0) return forced;
+  constexpr std::int64_t kBandBytes = 64 * 1024;
+  const std::int64_t stride = d.ld_in * static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (!large_matrix(d) || d.rows < 1024 || tiles_c * row_bytes != stride || stride % (2 * kBandBytes) != 0) return 1;
+  std::int64_t bands = 1;  // the power of two in stride / kBandBytes
+  while ((stride / kBandBytes) % (2 * bands) == 0) bands *= 2;
+  return bands <= kVecMaxBands && tiles_c % bands == 0 ? static_cast<int>(bands) : 1;
+}
+
 }  // namespace
 
 bool output_rows_sector_aligned(const TransposeDesc& d) {
@@ -180,6 +211,7 @@ Status configure_tiled_vec_tile(const TransposeDesc& d, int alignment, int tile_
   c.grid_x = tile_count(d, t);  // one block per tile
   c.grid_y = 1;
   c.grid_z = 1;
+  c.bands = choose_bands(d, tile_bytes, row_bytes, vector_bytes, ceil_div(d.cols, t.cols));
   return Status::ok_status();
 }
 

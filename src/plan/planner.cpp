@@ -50,6 +50,7 @@ std::string Plan::to_string() const {
       if (c.swizzled) os << "swizzle,";
       else os << "pad" << c.pad << ',';
     }
+    if (c.bands > 1) os << "bands" << c.bands << ',';
     os << "vec" << c.vector_bytes << "B> block=(" << c.block_x << ',' << c.block_y << ") grid=("
        << c.grid_x << ',' << c.grid_y << ',' << c.grid_z << ')';
   } else if (state_->backend == Backend::cpu && state_->algorithm == Algorithm::cpu_blocked) {

@@ -103,4 +103,11 @@ constexpr bool tiled_vec_halves_wide_element_tiles(int esize, long long rows, lo
 }
 constexpr int kVecWideElementRowBytes = 256;
 
+// Tile-column bands (BandedTileGrid, geometry.cuh): built for the 8 and 16 KiB tiles of 256- and
+// 512-byte rows with 16-byte accesses, the tiles large matrices get; 2 to kVecMaxBands bands.
+constexpr int kVecMaxBands = 8;
+constexpr bool tiled_vec_bands_built(int tile_bytes, int row_bytes, int vector_bytes) {
+  return vector_bytes == kVecBytes && tile_bytes >= kVecTileBytesSmall && row_bytes >= 256;
+}
+
 }  // namespace xpose

@@ -77,6 +77,31 @@ TEST_P(GpuFastPath, AutomaticPlanMatchesReference) {
   }
 }
 
+// Input rows a multiple of 128 KiB apart: the automatic plan walks the tile columns in bands. The
+// last tile column and tile row are cut, the output rows padded (on the sector grid, where 1- and
+// 2-byte elements get 256-byte tile rows); 256 KiB rows (4 bands) and a batch for some element
+// sizes.
+TEST_P(GpuFastPath, AutomaticPlanInBandsMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  const std::int64_t ld_in = 128 * 1024 / e;
+  std::vector<std::pair<xpose::TransposeDesc, int>> cases = {{{t, 1031, ld_in - 2, 1, ld_in, 1056}, 2}};
+  if (e == 4) cases.push_back({{t, 1024, 2 * ld_in - 3, 1, 2 * ld_in, 1024}, 4});
+  if (e == 16) cases.push_back({{t, 1024, ld_in, 2}, 2});
+  for (const auto& [d, bands] : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok()) << describe(d);
+    EXPECT_EQ(plan.config().bands, bands) << describe(d) << ": " << plan;
+    const CaseData& data = case_data(d);
+    std::vector<unsigned char> got;
+    const xpose::Status s = run_on_gpu(d, Algorithm::automatic, data.input, got, data.expected_transpose.size());
+    ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
+    EXPECT_EQ(first_mismatch(got, data.expected_transpose, static_cast<std::size_t>(e)), -1)
+        << describe(d) << "; reproduce: " << repro(d, Algorithm::automatic, "cuda");
+  }
+}
+
 // The planner picks the fast path for aligned strides and falls back for the rest.
 TEST_P(GpuFastPath, PlannerPicksTiledVecOnlyWhereAligned) {
   XPOSE_SKIP_WITHOUT_GPU();

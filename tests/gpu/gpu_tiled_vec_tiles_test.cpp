@@ -66,6 +66,48 @@ TEST_P(TiledVecTiles, EveryBuiltTileMatchesReference) {
   EXPECT_GE(kernels, 10) << "tile shapes tried";
 }
 
+// The banded walk (BandedTileGrid) of every tile it is built for, forced onto matrices whose tile
+// columns the bands divide: the last tile column and tile row cut, leading dimensions, a batch with
+// gaps.
+TEST_P(TiledVecTiles, EveryBandedTileMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const int e = static_cast<int>(xpose::dtype_size(t));
+  const int v = xpose::kVecBytes;
+  int kernels = 0;
+  for (int tile_bytes : {xpose::kVecTileBytesSmall, xpose::kVecTileBytes}) {
+    for (int row_bytes = 256; row_bytes <= xpose::tiled_vec_max_row_bytes(e, tile_bytes); row_bytes *= 2) {
+      if (!xpose::tiled_vec_bands_built(tile_bytes, row_bytes, v)) continue;
+      ++kernels;
+      const std::int64_t tile_cols = row_bytes / e;
+      for (int bands = 2; bands <= xpose::kVecMaxBands; bands *= 2) {
+        const std::int64_t cols = 2 * bands * tile_cols - 3, ld_in = ld_on_grid(t, cols + 5, v);
+        const std::int64_t rows = 129, ld_out = ld_on_grid(t, rows, v);
+        for (const xpose::TransposeDesc& d :
+             {xpose::TransposeDesc{t, rows, cols, 1, ld_in, ld_out},
+              xpose::TransposeDesc{t, rows, cols, 3, ld_in, ld_out, rows * ld_in + 2 * v / e, cols * ld_out + 3 * v / e}}) {
+          const std::string what = describe(d) + " in " + std::to_string(bands) + " bands of " +
+                                   std::to_string(tile_bytes) + "-byte tiles of " + std::to_string(row_bytes) +
+                                   "-byte rows";
+          xpose::Plan plan;
+          ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_vec, v}).ok()) << what;
+          ASSERT_TRUE(
+              xpose::plan::configure_tiled_vec_tile(plan.desc(), v, tile_bytes, row_bytes, plan.state()->config).ok())
+              << what;
+          plan.state()->config.bands = bands;
+          ASSERT_NE(plan.to_string().find("bands" + std::to_string(bands)), std::string::npos) << plan.to_string();
+          const CaseData& data = case_data(d);
+          std::vector<unsigned char> got;
+          const xpose::Status s = run_plan_on_gpu(plan, data.input, got, data.expected_transpose.size(), 0);
+          ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+          EXPECT_EQ(first_mismatch(got, data.expected_transpose, static_cast<std::size_t>(e)), -1) << what;
+        }
+      }
+    }
+  }
+  EXPECT_GE(kernels, 2) << "banded tile shapes tried";
+}
+
 INSTANTIATE_TEST_SUITE_P(ElementSizes, TiledVecTiles,
                          ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128),
                          [](const ::testing::TestParamInfo<DType>& info) {

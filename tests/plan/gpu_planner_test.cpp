@@ -31,6 +31,10 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       // The widest access the layout allows is taken: 16-byte ones wherever they fit (tiled_unaligned
       // only for the mid-sector output rows of 4- to 16-byte elements), narrower ones for 1- and
       // 2-byte elements.
+      if (s.ok() && c.bands > 1) {
+        EXPECT_EQ(c.vector_bytes, 16) << "bands only with 16-byte accesses";
+        EXPECT_EQ((d.cols + c.tile_cols - 1) / c.tile_cols % c.bands, 0) << "bands must divide the tile columns";
+      }
       const bool full_width = s.ok() && c.vector_bytes == 16;
       if (full_width && a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort)
         EXPECT_TRUE(a == Algorithm::tiled_unaligned && !xpose::plan::output_rows_sector_aligned(d) && e >= 4)
@@ -134,6 +138,33 @@ TEST(GpuPlanner, NarrowByteMatricesTakeNarrowTileRows) {
   EXPECT_EQ(c.tile_cols, 64) << "matrices shorter than a 512-row tile keep 64-byte rows";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1048576, 16}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols * 2, xpose::kVecMinRowBytes) << "32-byte rows are for 1-byte elements only";
+}
+
+// Large matrices whose input rows lie a multiple of 128 KiB apart walk their tile columns in bands 64
+// KiB (or an odd multiple of it) wide, where the tiles span the rows exactly; others in one.
+TEST(GpuPlanner, InputRowsOn128KiBGridTakeBands) {
+  const auto bands = [](xpose::TransposeDesc d, int alignment = 16) {
+    xpose::LaunchConfig c;
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(d), alignment, 132, c).ok()) << d.rows;
+    return c.bands;
+  };
+  EXPECT_EQ(bands({DType::c128, 8192, 8192}), 2);
+  EXPECT_EQ(bands({DType::f64, 16384, 16384}), 2);
+  EXPECT_EQ(bands({DType::f32, 8192, 32768}), 2);
+  EXPECT_EQ(bands({DType::f16, 8192, 65536}), 2);
+  EXPECT_EQ(bands({DType::u8, 8192, 131072}), 2);
+  EXPECT_EQ(bands({DType::c128, 1024, 8190, 1, 8192}), 2) << "the last tile column cut";
+  EXPECT_EQ(bands({DType::c128, 4096, 8192, 4}), 2) << "batched";
+  EXPECT_EQ(bands({DType::c128, 2048, 24576}), 2) << "384 KiB rows: bands of 192 KiB";
+  EXPECT_EQ(bands({DType::f32, 8192, 65536}), 4) << "256 KiB rows";
+  EXPECT_EQ(bands({DType::f32, 4096, 131072}), 8) << "512 KiB rows";
+  EXPECT_EQ(bands({DType::f32, 2048, 262144}), 1) << "1 MiB rows: bands of 64 KiB measured slower";
+  EXPECT_EQ(bands({DType::f64, 8192, 8192}), 1) << "64 KiB rows";
+  EXPECT_EQ(bands({DType::c128, 8192, 8192, 1, 8200}), 1) << "rows off the 128 KiB grid";
+  EXPECT_EQ(bands({DType::c128, 1024, 8000, 1, 8192}), 1) << "tiles short of the stride: bands narrower than 64 KiB";
+  EXPECT_EQ(bands({DType::c128, 512, 8192, 8}), 1) << "under 1024 rows";
+  EXPECT_EQ(bands({DType::f64, 1024, 16384}, 8), 1) << "8-byte accesses";
+  EXPECT_EQ(bands({DType::f64, 1024, 16384}), 2);
 }
 
 TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {

@@ -68,4 +68,22 @@ __device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const TileGr
   return grid.down_first ? TileCoord{in.rem, out.rem, out.quot} : TileCoord{out.rem, in.rem, out.quot};
 }
 
+// Down first in bands: the tile columns split into `bands` equal bands, which consecutive blocks
+// take in turn, each band walked down first. The reads in flight then lie a band's width apart in
+// the input rows rather than all in one narrow column, which the DRAM needs when the input rows
+// are 128 KiB apart (see the planner). bands must divide tiles_c.
+struct BandedTileGrid {
+  FastDiv bands, inner, outer;  // outer: the tile columns of one band
+};
+
+inline BandedTileGrid make_banded_tile_grid(std::int64_t tiles_y, std::int64_t tiles_c, int bands) {
+  return BandedTileGrid{make_fast_div(bands), make_fast_div(tiles_y), make_fast_div(tiles_c / bands)};
+}
+
+__device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const BandedTileGrid& grid) {
+  const QuotRem band = fast_divmod(tile, grid.bands);
+  const QuotRem in = fast_divmod(band.quot, grid.inner), out = fast_divmod(in.quot, grid.outer);
+  return TileCoord{in.rem, band.rem * grid.outer.divisor + out.rem, out.quot};
+}
+
 }  // namespace xpose::gpu

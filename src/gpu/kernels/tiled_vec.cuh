@@ -123,9 +123,9 @@ struct VecTilePos {
   int rows_valid, bytes_valid;
 };
 
-template <typename Tile>
+template <typename Tile, typename Grid>
 __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* out, const MatrixGeometry& g,
-                                        const TileGrid& grid, std::uint32_t tile) {
+                                        const Grid& grid, std::uint32_t tile) {
   constexpr int E = Tile::kE;
   const TileCoord t = tile_coord(tile, grid);
   const std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
@@ -231,15 +231,15 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
 }
 
 // Block (Tile::kThreads), one tile per block; tile Tile::kRows x kRowBytes bytes of input, swizzled,
-// in kTileBytes of shared memory; grid (tiles): the order of vec_tile_position. Needs V-byte aligned
-// base pointers and row/batch strides that are multiples of V bytes. The register cap keeps
-// kVecMinThreadsPerSm threads per SM resident.
+// in kTileBytes of shared memory; grid (tiles) in the order of Grid's tile_coord (TileGrid or
+// BandedTileGrid). Needs V-byte aligned base pointers and row/batch strides that are multiples of V
+// bytes. The register cap keeps kVecMinThreadsPerSm threads per SM resident.
 // (A persistent variant that loaded the next tile while storing this one measured slower on an
 // H200 and needed registers enough to spill the 1-byte kernels: gone.)
-template <typename Tile>
+template <typename Tile, typename Grid = TileGrid>
 __global__ void __launch_bounds__(Tile::kThreads, kVecMinThreadsPerSm / Tile::kThreads)
     tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
-                     TileGrid grid) {
+                     Grid grid) {
   alignas(16) __shared__ unsigned char tile[Tile::kTileB];  // (kRows, kRowBytes) bytes, swizzled
   const std::int64_t ld_in_bytes = g.ld_in * Tile::kE, ld_out_bytes = g.ld_out * Tile::kE;
   const int tid = threadIdx.x;

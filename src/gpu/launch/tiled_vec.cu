@@ -21,10 +21,22 @@ Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in,
   using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
   if (c.block_x != Tile::kThreads || c.block_y != 1)
     return Status(StatusCode::internal, "tiled_vec: the plan's block does not match the kernel's thread count");
-  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
-  const TileGrid grid = make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), tiles_down_first());
-  tiled_vec_kernel<Tile><<<grid_of(c), block_of(c), 0, stream>>>(
-      static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), make_geometry(d, tiles_y), grid);
+  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows), tiles_c = ceil_div(d.cols, Tile::kCols);
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(out);
+  // Bands are a down-first order; the across-first measuring switch walks without them.
+  if (c.bands > 1 && tiles_down_first()) {
+    if constexpr (tiled_vec_bands_built(kTileBytes, kRowBytes, V)) {
+      if (c.bands > kVecMaxBands || tiles_c % c.bands != 0)
+        return Status(StatusCode::internal, "tiled_vec: the plan's bands do not divide the tile columns");
+      tiled_vec_kernel<Tile, BandedTileGrid><<<grid_of(c), block_of(c), 0, stream>>>(
+          src, dst, make_geometry(d, tiles_y), make_banded_tile_grid(tiles_y, tiles_c, c.bands));
+      return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
+    }
+    return Status(StatusCode::internal, "tiled_vec: no banded kernel for this tile");
+  }
+  tiled_vec_kernel<Tile><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, make_geometry(d, tiles_y),
+                                                                  make_tile_grid(tiles_y, tiles_c, tiles_down_first()));
   return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
 }
 
