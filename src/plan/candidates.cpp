@@ -18,6 +18,7 @@ Candidate heuristic_candidate(const TransposeDesc& d, int alignment, int sm_coun
       const int esize = static_cast<int>(dtype_size(d.dtype));
       c.row_bytes = config.tile_cols * esize;
       c.tile_bytes = config.tile_rows * c.row_bytes;
+      c.bands = config.bands;
     }
   }
   return c;
@@ -42,7 +43,11 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
         // A tile row over twice the matrix's row is mostly empty; 32-byte rows only for rows that fit.
         if (row_bytes < kVecMinRowBytes && row_bytes < row_bytes_of_matrix) continue;
         if (row_bytes > kVecMinRowBytes && row_bytes >= 2 * row_bytes_of_matrix) break;
-        add(Candidate{Algorithm::tiled_vec, tile_bytes, row_bytes});
+        // The tile as the planner would walk it, and where that is in bands, also without them.
+        LaunchConfig config;
+        if (!configure_tiled_vec_tile(d, alignment, tile_bytes, row_bytes, config).ok()) continue;
+        add(Candidate{Algorithm::tiled_vec, tile_bytes, row_bytes, config.bands});
+        if (config.bands > 1) add(Candidate{Algorithm::tiled_vec, tile_bytes, row_bytes, 1});
       }
     }
   }
@@ -54,8 +59,10 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
 
 std::string candidate_name(const Candidate& c) {
   std::string name = algorithm_name(c.algorithm);
-  if (c.algorithm == Algorithm::tiled_vec)
+  if (c.algorithm == Algorithm::tiled_vec) {
     name += "/" + std::to_string(c.tile_bytes) + "B/" + std::to_string(c.row_bytes) + "B";
+    if (c.bands > 1) name += "/bands" + std::to_string(c.bands);
+  }
   return name;
 }
 

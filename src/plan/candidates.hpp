@@ -11,14 +11,16 @@
 
 namespace xpose::plan {
 
-// One kernel choice. tile_bytes and row_bytes name a tiled_vec tile (0 for the other algorithms,
-// which size themselves).
+// One kernel choice. tile_bytes and row_bytes name a tiled_vec tile, bands its tile-column bands
+// (the planner's rule, or 1 to time a banded tile without them); 0 for the other algorithms, which
+// size themselves.
 struct Candidate {
   Algorithm algorithm = Algorithm::automatic;
   int tile_bytes = 0;
   int row_bytes = 0;
+  int bands = 0;
   bool operator==(const Candidate& o) const {
-    return algorithm == o.algorithm && tile_bytes == o.tile_bytes && row_bytes == o.row_bytes;
+    return algorithm == o.algorithm && tile_bytes == o.tile_bytes && row_bytes == o.row_bytes && bands == o.bands;
   }
 };
 
@@ -30,7 +32,7 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& resolved_desc, int al
 // The heuristic planner's choice as a candidate.
 Candidate heuristic_candidate(const TransposeDesc& resolved_desc, int alignment, int sm_count);
 
-// "tiled_vec/16384B/256B", "tiled_unaligned": for cache keys and logs.
+// "tiled_vec/16384B/256B", "tiled_vec/8192B/256B/bands2", "tiled_unaligned": for cache keys and logs.
 std::string candidate_name(const Candidate& candidate);
 
 }  // namespace xpose::plan

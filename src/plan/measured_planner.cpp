@@ -39,14 +39,15 @@ int size_bucket(std::int64_t n) {
 }
 
 // What decides which kernels fit and roughly how they rank: the GPU, the element size, the size of
-// each extent to a power of two, and the alignment of pointers, strides and output rows.
-std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info) {
+// each extent to a power of two, the alignment of pointers, strides and output rows, and whether the
+// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid).
+std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info, int heuristic_bands) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   std::ostringstream key;
   key << gpu::current_device() << '|' << info.name << '|' << e << '|' << size_bucket(d.rows) << '|'
       << size_bucket(d.cols) << '|' << size_bucket(d.batch) << '|' << alignment << '|'
       << plan::tiled_vec_vector_bytes(d, alignment) << '|' << plan::output_rows_sector_aligned(d) << '|'
-      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0);
+      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic_bands;
   return key.str();
 }
 
@@ -57,7 +58,10 @@ Status plan_candidate(Plan& p, const TransposeDesc& desc, int alignment, const p
   o.alignment = alignment;
   XPOSE_RETURN_IF_ERROR(make_plan(p, desc, o));
   if (c.algorithm != Algorithm::tiled_vec) return Status::ok_status();
-  return plan::configure_tiled_vec_tile(p.desc(), alignment, c.tile_bytes, c.row_bytes, p.state()->config);
+  XPOSE_RETURN_IF_ERROR(
+      plan::configure_tiled_vec_tile(p.desc(), alignment, c.tile_bytes, c.row_bytes, p.state()->config));
+  if (c.bands == 1) p.state()->config.bands = 1;  // the banded tile timed without its bands
+  return Status::ok_status();
 }
 
 // Per-call time of `calls` back-to-back calls, queued behind a stream-holding kernel so that the GPU
@@ -136,7 +140,7 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
     MeasuredPlanReport untimed{false, {{heuristic.to_string(), -1.0, kFitsInL2}}};
     return keep(plan, std::move(heuristic), in, out, stream, report, std::move(untimed));
   }
-  const std::string key = shape_class(d, alignment, info);
+  const std::string key = shape_class(d, alignment, info, heuristic.config().bands);
   plan::Candidate known;
   bool cached = false;
   {

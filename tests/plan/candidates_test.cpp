@@ -50,6 +50,8 @@ TEST(Candidates, OnlyKernelsThatFitTheLayout) {
             xpose_test::expect_strides_allow_vector(d, v);
             EXPECT_EQ(config.tile_rows * config.tile_cols * e, c.tile_bytes);
             EXPECT_EQ(config.tile_cols * e, c.row_bytes);
+            EXPECT_TRUE(c.bands == config.bands || (c.bands == 1 && config.bands > 1))
+                << "the planner's bands, or none where it has some";
             EXPECT_GE(config.tile_rows * e, 16) << "one 16-byte output vector spans 16 / e tile rows";
             EXPECT_EQ(config.grid_x, d.batch * ((d.rows + config.tile_rows - 1) / config.tile_rows) *
                                          ((d.cols + config.tile_cols - 1) / config.tile_cols));
@@ -66,6 +68,24 @@ TEST(Candidates, OnlyKernelsThatFitTheLayout) {
       }
     }
   }
+}
+
+// A matrix the planner walks in bands: each banded tile is also timed without its bands.
+TEST(Candidates, BandedTilesAlsoWithoutBands) {
+  const xpose::TransposeDesc d = xpose::resolved({DType::c128, 8192, 8192});
+  const std::vector<Candidate> list = xpose::plan::gpu_candidates(d, 16, 132);
+  EXPECT_EQ(list.front().bands, 2) << xpose::plan::candidate_name(list.front());
+  EXPECT_EQ(xpose::plan::candidate_name(list.front()), "tiled_vec/8192B/256B/bands2");
+  int banded = 0, unbanded_twins = 0;
+  for (const Candidate& c : list) {
+    if (c.algorithm != Algorithm::tiled_vec || c.bands <= 1) continue;
+    ++banded;
+    Candidate twin = c;
+    twin.bands = 1;
+    unbanded_twins += static_cast<int>(std::count(list.begin(), list.end(), twin));
+  }
+  EXPECT_GE(banded, 2) << "8 and 16 KiB tiles of 256- and 512-byte rows";
+  EXPECT_EQ(unbanded_twins, banded);
 }
 
 TEST(Candidates, EveryBuiltTileOfAnAlignedSquare) {
