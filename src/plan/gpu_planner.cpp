@@ -133,9 +133,10 @@ int choose_bands(const TransposeDesc& d, int tile_bytes, int row_bytes, int vect
   constexpr std::int64_t kBandBytes = 64 * 1024;
   const std::int64_t stride = d.ld_in * static_cast<std::int64_t>(dtype_size(d.dtype));
   if (!large_matrix(d) || d.rows < 1024 || tiles_c * row_bytes != stride || stride % (2 * kBandBytes) != 0) return 1;
-  std::int64_t bands = 1;  // the power of two in stride / kBandBytes
+  // The power of two in stride / kBandBytes. The tiles span the stride, so the bands divide them.
+  std::int64_t bands = 1;
   while ((stride / kBandBytes) % (2 * bands) == 0) bands *= 2;
-  return bands <= kVecMaxBands && tiles_c % bands == 0 ? static_cast<int>(bands) : 1;
+  return bands <= kVecMaxBands ? static_cast<int>(bands) : 1;
 }
 
 }  // namespace

@@ -71,7 +71,9 @@ __device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const TileGr
 // Down first in bands: the tile columns split into `bands` equal bands, which consecutive blocks
 // take in turn, each band walked down first. The reads in flight then lie a band's width apart in
 // the input rows rather than all in one narrow column, which the DRAM needs when the input rows
-// are 128 KiB apart (see the planner). bands must divide tiles_c.
+// are 128 KiB apart (see the planner). bands must divide tiles_c. A type of its own rather than a
+// field of TileGrid: with the band decode in every kernel, most plain kernels compiled to other
+// register counts; this way only the banded instantiations carry it.
 struct BandedTileGrid {
   FastDiv bands, inner, outer;  // outer: the tile columns of one band
 };
