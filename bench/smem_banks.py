@@ -15,6 +15,7 @@ import argparse
 import random
 
 BANKS = 32
+RUN_LANES = {1: 8, 2: 8, 4: 4, 8: 8, 16: 8}  # store_run_lanes(E): 16-byte chunks of one output row per run
 THREADS = 256
 TILE_BYTES = {1: (128, 128), 2: (256, 128), 4: (256, 256), 8: (512, 256), 16: (512, 512)}  # (in, out) per row
 
@@ -72,17 +73,23 @@ def count(e, ld_in, ld_out, pad, realign, vector):
                             writes += wavefronts(words, width) / width
                             n_writes += 1
             dst = (c0 * ld_out + r0) * e
-            groups = cols // 16
-            for item in range(groups * sectors):
+            # Store phase: lane (c = lane // RUN, q = lane % RUN) reads chunk q of a run of RUN
+            # 16-byte chunks of output row c (32 / RUN rows per group of 32 lanes).
+            RUN = RUN_LANES[e]
+            rows_per_group = 32 // RUN
+            groups = cols // rows_per_group
+            runs = (2 * (sectors - 1) + RUN - 1) // RUN
+            for item in range(groups * runs):
                 for m in range(16 // e):
                     words = []
                     for lane in range(32):
-                        c, half, sector = (item % groups) * 16 + lane % 16, lane // 16, item // groups
+                        c = (item % groups) * rows_per_group + lane // RUN
+                        chunk = (item // groups) * RUN + lane % RUN
                         lead = (dst + c * ld_out * e) & 31
                         start = 0 if lead == 0 else 32 - lead
-                        if start + 32 * sector >= out_bytes:
+                        if start + 32 * (chunk // 2) >= out_bytes:
                             continue
-                        r = (start + 32 * sector + 16 * half) // e + m
+                        r = (start + 16 * chunk) // e + m
                         words.append((row_word(r) * 4 + shift(r) + c * e) // 4)
                     if words:  # 4- to 16-byte elements read word by word unless `vector`
                         width = e // 4 if vector and e >= 8 else 1

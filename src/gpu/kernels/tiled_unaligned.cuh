@@ -22,9 +22,15 @@ constexpr int kUnalignedThreads = 256;
 // 8-byte elements 7% faster (f32 0.76 -> 0.81 of memcpy, f64 0.78 -> 0.83); the 1- and 2-byte
 // phases run best at four (u8 55.5 us against 57.4 at three and 68.7 at five, which spills).
 constexpr int unaligned_min_blocks_per_sm(int element_bytes) { return element_bytes >= 4 ? 5 : 4; }
-// Threads that store 16 output rows x one 32-byte sector together (16 rows x 2 halves). A mapping
-// choice, not the hardware warp width: correct for any width, and a 64-wide wavefront simply takes two.
-constexpr int kSectorLaneGroup = 32;
+// Store phase: a group of 32 threads writes runs of store_run_lanes(E) 16-byte chunks, one run in
+// each of 32 / store_run_lanes(E) output rows: 4 rows x 128 contiguous bytes for 8- and 16-byte
+// elements, 8 x 64 for 4-byte ones (whose reads are then conflict-free with the pitch below).
+// Measured on an H200 against one 32-byte sector of each of 16 rows per instruction
+// (bench/results/h200_2026-11-24i_unaligned_store_runs.txt): f32 8191x8193 0.824 -> 0.902 of
+// memcpy, 16385x16383 0.802 -> 0.872, f64 8191x8193 0.905 -> 0.936, c128 0.920 -> 0.931. A mapping
+// choice, not the hardware warp width: correct for any width.
+constexpr int kStoreGroupLanes = 32;
+constexpr int store_run_lanes(int element_bytes) { return element_bytes == 4 ? 4 : 8; }
 
 // A tile of kInBytes bytes per input row (kCols elements) and kOutBytes bytes per output row
 // (kRows input rows) for E-byte elements.
@@ -43,11 +49,13 @@ struct UnalignedTile {
   static constexpr int kOutSectors = kOutBytes / 32 + 1;
   // Words per shared-memory row (4- to 16-byte elements): the 4-word margin of raw_row_words, the
   // raw chunks of one input row, and padding, picked by counting the bank conflicts of both phases
-  // over a dozen (ld_in, ld_out) pairs (bench/smem_banks.py): for 4-byte elements 4 words make the
-  // store phase conflict-free (2 wavefronts per read with 1). 8- and 16-byte elements cross shared
-  // memory as whole 8- / 16-byte accesses, which need rows aligned to them: no padding, and then 1
-  // wavefront per word read (--vector).
-  static constexpr int kPitchWords = 4 * kInChunks + 4 + (E == 4 ? 4 : 0);
+  // over a dozen (ld_in, ld_out) pairs (bench/smem_banks.py): a store-phase read takes one column of
+  // rows 16 / E apart for the lanes of a run, and for 4-byte elements 2 words of padding put every
+  // lane of a read in its own bank (8 rows x 4 lanes). 8- and 16-byte elements cross shared memory
+  // as whole 8- / 16-byte accesses, which need rows aligned to them: no padding. Their reads stay 4-
+  // and 2-way conflicted; padding that halves or removes that ran no faster on an H200 (f64
+  // 8191x8193 272.2 against 272.4 us with 2 words, c128 541.4 against 541.2 with 4).
+  static constexpr int kPitchWords = 4 * kInChunks + 4 + (E == 4 ? 2 : 0);
   // Shared words per block: the raw rows, or for 1- and 2-byte elements the packed phases' two
   // buffers.
   static constexpr int shared_words() {
@@ -61,7 +69,6 @@ struct UnalignedTile {
   }
   static constexpr int kLoadItems = kLoadRows * kInChunks;
   static constexpr int kLoadsPerThread = (kLoadItems + kUnalignedThreads - 1) / kUnalignedThreads;
-  static constexpr int kColGroups = kCols / 16;  // a warp stores 16 output rows x one sector
   static_assert(kCols % 16 == 0 && kInBytes % 16 == 0 && kOutBytes % 16 == 0, "tile edges must be chunk multiples");
 };
 
@@ -137,26 +144,33 @@ __device__ __forceinline__ void load_wide(std::uint32_t* tile, const unsigned ch
   }
 }
 
-// Store phase, 4- to 16-byte elements: lane (c, half) of a warp writes half `half` of the tile's
-// sector `sector` of output row c, so two lanes fill one sector.
+// Store phase, 4- to 16-byte elements: lane (c, q) of a group writes chunk q of a run of
+// store_run_lanes(E) 16-byte chunks of output row c, runs one after another from the tile's first
+// owned sector; a row owns kOutSectors - 1 sectors (one more in the first tile row).
 template <typename Tile>
 __device__ __forceinline__ void store_wide(const std::uint32_t* tile, unsigned char* dst, std::int64_t ld_out_bytes,
                                            int cols_valid, int out_bytes, bool first_tile_row) {
   constexpr int E = Tile::kElementBytes;
   constexpr int kOutBytes = Tile::kRows * E;
-  const int lane = threadIdx.x % kSectorLaneGroup, group = threadIdx.x / kSectorLaneGroup;
-  const int c_in_group = lane % 16, half = lane / 16;
-  for (int item = group; item < Tile::kColGroups * Tile::kOutSectors; item += kUnalignedThreads / kSectorLaneGroup) {
-    const int c = (item % Tile::kColGroups) * 16 + c_in_group;
-    const int sector = item / Tile::kColGroups;
+  constexpr int kRunLanes = store_run_lanes(E);
+  constexpr int kRowsPerGroup = kStoreGroupLanes / kRunLanes;
+  constexpr int kRowGroups = Tile::kCols / kRowsPerGroup;
+  static_assert(Tile::kCols % kRowsPerGroup == 0, "whole groups of output rows");
+  const int owned_chunks = 2 * (first_tile_row ? Tile::kOutSectors : Tile::kOutSectors - 1);
+  const int runs = (owned_chunks + kRunLanes - 1) / kRunLanes;
+  const int lane = threadIdx.x % kStoreGroupLanes, group = threadIdx.x / kStoreGroupLanes;
+  const int c_in_group = lane / kRunLanes, q = lane % kRunLanes;
+  for (int item = group; item < kRowGroups * runs; item += kUnalignedThreads / kStoreGroupLanes) {
+    const int c = (item % kRowGroups) * kRowsPerGroup + c_in_group;
+    const int chunk_index = (item / kRowGroups) * kRunLanes + q;
     if (c >= cols_valid) continue;
     unsigned char* row = dst + c * ld_out_bytes;
     const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(row) & 31);
     // The tile's first sector starts at its first byte's sector boundary: the one before it for the
     // first tile of the row, the one after it otherwise (the one before belongs to the tile above).
     const int start = lead == 0 ? 0 : first_tile_row ? -lead : 32 - lead;
-    if (start + 32 * sector >= kOutBytes) continue;
-    const int first = start + 32 * sector + 16 * half;  // byte of the tile's output row; may be < 0
+    if (start + 32 * (chunk_index / 2) >= kOutBytes) continue;  // the sector belongs to the tile below
+    const int first = start + 16 * chunk_index;  // byte of the tile's output row; may be < 0
     if (first + 16 <= 0 || first >= out_bytes) continue;
     unsigned char* chunk = row + first;
     if (first >= 0 && first + 16 <= out_bytes) {
