@@ -12,8 +12,9 @@
 namespace xpose::gpu {
 
 // Threads are handled in groups of 32 (a warp on NVIDIA, half a wavefront on CDNA): within a group,
-// 8 threads walk input rows and 4 walk input columns in the store phase. The mapping only decides
-// which bank each thread touches; correctness does not depend on the hardware warp width.
+// some threads walk input rows and the others input columns in the store phase (VecTile). The
+// mapping only decides which bank each thread touches; correctness does not depend on the hardware
+// warp width.
 constexpr int kLaneGroup = 32;
 
 // Shape of a tile of kTileBytes bytes, kRowBytes bytes per input row, for E-byte elements moved in
@@ -34,16 +35,17 @@ struct VecTile {
   static constexpr int kColsPerUnit = E < 4 ? 4 / E : 1;      // input columns per read (packed words)
   static constexpr int kVecsPerRow = kRowBytes / V;           // global accesses per tile row
   static constexpr int kChunksPerRow = kRowBytes / 16;        // 16-byte chunks of shared memory per row
-  // 16-byte chunk c of row r lives at chunk c ^ ((r / kV) & kSwizzle): the 8 threads that read one
-  // column in the store phase (rows kV apart) then hit 8 different chunks, i.e. different banks,
-  // while the 16-byte writes of the load phase stay whole.
-  static constexpr int kSwizzle = (kChunksPerRow < 8 ? kChunksPerRow : 8) - 1;
+  // 16-byte chunk c of row r lives at chunk c ^ ((r / kV) & kSwizzle): the threads that read one
+  // column in the store phase (rows kV apart) then hit up to 16 different chunks, i.e. different
+  // banks, while the 16-byte writes of the load phase stay whole.
+  static constexpr int kSwizzle = (kChunksPerRow < 16 ? kChunksPerRow : 16) - 1;
   // Store phase: a group of 32 threads is kRowThreads threads down the rows, kV rows each, by
-  // kUnitThreads across the units: enough down the rows that one store instruction writes 128
-  // contiguous bytes of each output row (8 threads at 16 bytes, 16 at 8: H200, u8 ld 8200 and 64 x
-  // 1000^2 0.72 / 0.77 -> 0.78 / 0.82 of memcpy against 8 threads at 8 bytes), fewer for tiles of few
-  // rows.
-  static constexpr int kRowThreadsMax = 128 / V;
+  // kUnitThreads across the units: as many down the rows as the tile allows, up to 512 contiguous
+  // bytes of each output row per store instruction at 16 bytes and 128 at 8. Measured on an H200
+  // (bench/results/h200_2026-11-24i_tiled_vec_row_threads.txt), 8 / 16 / 32 threads at 16 bytes: f32
+  // 1048576x32 0.921 / 0.935 / 0.967 of memcpy, f64 0.929 / 0.939 / 0.940, c128 0.963 / 0.968 /
+  // 0.969, f32 8192^2 0.973 / 0.977; at 8 bytes, 8 / 16 / 32: u8 ld 8200 0.72 / 0.78 / 0.76.
+  static constexpr int kRowThreadsMax = V == 16 ? 32 : 16;
   static constexpr int kRowThreads = kRows / kV < kRowThreadsMax ? kRows / kV : kRowThreadsMax;
   static constexpr int kUnitThreads = kLaneGroup / kRowThreads;
   static constexpr int kRowGroups = kRows / (kRowThreads * kV);
