@@ -41,11 +41,13 @@ struct VecTile {
   static constexpr int kSwizzle = (kChunksPerRow < 16 ? kChunksPerRow : 16) - 1;
   // Store phase: a group of 32 threads is kRowThreads threads down the rows, kV rows each, by
   // kUnitThreads across the units: as many down the rows as the tile allows, up to 512 contiguous
-  // bytes of each output row per store instruction at 16 bytes and 128 at 8. Measured on an H200
-  // (bench/results/h200_2026-11-24i_tiled_vec_row_threads.txt), 8 / 16 / 32 threads at 16 bytes: f32
-  // 1048576x32 0.921 / 0.935 / 0.967 of memcpy, f64 0.929 / 0.939 / 0.940, c128 0.963 / 0.968 /
-  // 0.969, f32 8192^2 0.973 / 0.977; at 8 bytes, 8 / 16 / 32: u8 ld 8200 0.72 / 0.78 / 0.76.
-  static constexpr int kRowThreadsMax = V == 16 ? 32 : 16;
+  // bytes of each output row per store instruction at 16 bytes on tile rows of 128 bytes or more,
+  // else 128. Measured on an H200 (bench/results/h200_2026-11-24i_tiled_vec_row_threads.txt), 8 /
+  // 16 / 32 threads at 16 bytes: f32 1048576x32 0.921 / 0.935 / 0.967 of memcpy, f64 0.929 / 0.939 /
+  // 0.940, c128 0.963 / 0.968 / 0.969, f32 8192^2 0.973 / 0.977; at 8 bytes, 8 / 16 / 32: u8 ld 8200
+  // 0.72 / 0.78 / 0.76. Narrower rows leave the swizzle too few chunks: u8 1048576x32 (32-byte rows)
+  // ran at 0.65 with 32 threads against 0.93 with 8.
+  static constexpr int kRowThreadsMax = V == 16 && kRowBytes >= 128 ? 32 : 128 / V;
   static constexpr int kRowThreads = kRows / kV < kRowThreadsMax ? kRows / kV : kRowThreadsMax;
   static constexpr int kUnitThreads = kLaneGroup / kRowThreads;
   static constexpr int kRowGroups = kRows / (kRowThreads * kV);
