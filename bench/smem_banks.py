@@ -15,7 +15,9 @@ import argparse
 import random
 
 BANKS = 32
-RUN_LANES = {1: 8, 2: 8, 4: 4, 8: 8, 16: 8}  # store_run_lanes(E): 16-byte chunks of one output row per run
+# store_run_lanes(E): 16-byte chunks of one output row per run (the 1- and 2-byte entries only serve
+# the replay of the old element gather, see the docstring)
+RUN_LANES = {1: 8, 2: 8, 4: 4, 8: 8, 16: 8}
 THREADS = 256
 TILE_BYTES = {1: (128, 128), 2: (256, 128), 4: (256, 256), 8: (512, 256), 16: (512, 512)}  # (in, out) per row
 
