@@ -29,6 +29,7 @@ enum class Algorithm {
   tiled_vec,        // GPU: 16-byte loads and stores, swizzled tile, packed 1-/2-byte elements (the fast path)
   tiled_unaligned,  // GPU: aligned 16-byte chunks for any strides; row shifts undone in shared memory
   skinny,           // GPU: one side of a few elements: a thread per long index loops over the short side
+  gather,           // GPU: no shared memory; 16-byte output vectors gathered from global memory (small matrices)
   vendor_geam,      // GPU: cuBLAS geam (f32, f64, c64, c128 only)
   cpu_reference,    // CPU: plain loops, the test oracle
   cpu_blocked,      // CPU: cache-blocked tiles
@@ -96,7 +97,7 @@ Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream 
 
 // Measured planning: the heuristic planner knows the GPUs it was tuned on; this one times the
 // candidate kernels that fit `desc` (the heuristic choice, tiled_vec's other tile shapes,
-// tiled_unaligned, skinny, the vendor's geam) on the caller's buffers and keeps the fastest, which
+// tiled_unaligned, skinny, gather, the vendor's geam) on the caller's buffers and keeps the fastest, which
 // must beat the heuristic choice by 1% to replace it. Where input and output together fit in the
 // GPU's L2, calls back to back would time the cache: the heuristic choice stands there, untimed.
 // A choice is remembered for the process per device and shape class (element size, extents to a

@@ -4,7 +4,7 @@
 
 namespace xpose::gpu {
 
-Status configure(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& config) {
+Status configure(const TransposeDesc& desc, Algorithm algorithm, int alignment, LaunchConfig& config) {
   switch (algorithm) {
     case Algorithm::copy:
     case Algorithm::naive_read:
@@ -14,6 +14,7 @@ Status configure(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& c
     case Algorithm::tiled_vec: return Status(StatusCode::internal, "tiled_vec is configured by the planner");
     case Algorithm::tiled_unaligned: return configure_tiled_unaligned(desc, config);
     case Algorithm::skinny: return configure_skinny(desc, config);
+    case Algorithm::gather: return configure_gather(desc, alignment, config);
     case Algorithm::vendor_geam: return configure_geam(desc, config);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
   }
@@ -31,6 +32,7 @@ Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig
     case Algorithm::tiled_vec: return launch_tiled_vec(desc, config, in, out, s);
     case Algorithm::tiled_unaligned: return launch_tiled_unaligned(desc, config, in, out, s);
     case Algorithm::skinny: return launch_skinny(desc, config, in, out, s);
+    case Algorithm::gather: return launch_gather(desc, config, in, out, s);
     case Algorithm::vendor_geam: return launch_geam(desc, vendor_handle, in, out, s);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
   }

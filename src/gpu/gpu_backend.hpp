@@ -10,8 +10,9 @@
 
 namespace xpose::gpu {
 
-// Launch geometry for a GPU algorithm on a resolved descriptor.
-Status configure(const TransposeDesc& desc, Algorithm algorithm, LaunchConfig& config);
+// Launch geometry for a GPU algorithm on a resolved descriptor, for pointers aligned to `alignment`
+// bytes (the plan's).
+Status configure(const TransposeDesc& desc, Algorithm algorithm, int alignment, LaunchConfig& config);
 
 // Enqueues the kernel (or vendor call) on `stream`; checks the launch, never syncs
 // (unless XPOSE_DEBUG_SYNC=1 is set, which syncs and logs each launch).

@@ -52,6 +52,7 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
     }
   }
   if (alignment >= esize) add(Candidate{Algorithm::tiled_unaligned});
+  if (tiled_vec_vector_bytes(d, alignment) == kVecBytes) add(Candidate{Algorithm::gather});
   if (std::min(d.rows, d.cols) <= kSkinnyMaxShort) add(Candidate{Algorithm::skinny});
   if (gpu::geam_has_type(d.dtype)) add(Candidate{Algorithm::vendor_geam});
   return out;

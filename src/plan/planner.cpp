@@ -48,7 +48,7 @@ std::string Plan::to_string() const {
     if (c.tile_rows > 0) {
       os << c.tile_rows << 'x' << c.tile_cols << ',';
       if (c.swizzled) os << "swizzle,";
-      else os << "pad" << c.pad << ',';
+      else if (state_->algorithm != Algorithm::gather) os << "pad" << c.pad << ',';  // gather has no tile in shared memory
     }
     if (c.bands > 1) os << "bands" << c.bands << ',';
     os << "vec" << c.vector_bytes << "B> block=(" << c.block_x << ',' << c.block_y << ") grid=("
@@ -87,7 +87,7 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
       XPOSE_RETURN_IF_ERROR(
           plan::configure_tiled_vec(state->desc, state->alignment, gpu::multiprocessor_count(), state->config));
     else
-      XPOSE_RETURN_IF_ERROR(gpu::configure(state->desc, state->algorithm, state->config));
+      XPOSE_RETURN_IF_ERROR(gpu::configure(state->desc, state->algorithm, state->alignment, state->config));
     if (state->algorithm == Algorithm::vendor_geam)
       XPOSE_RETURN_IF_ERROR(gpu::create_vendor_handle(state->vendor_handle));
   } else if (state->algorithm == Algorithm::cpu_blocked) {

@@ -107,9 +107,11 @@ TEST_P(GpuFastPath, PlannerPicksTiledVecOnlyWhereAligned) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   xpose::Plan plan;
-  ASSERT_TRUE(xpose::make_plan(plan, {t, 1024, 1024}, {Backend::cuda}).ok());
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 4096, 4096}, {Backend::cuda}).ok());
   EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << plan;
   EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 256, 256}, {Backend::cuda}).ok());
+  EXPECT_EQ(plan.algorithm(), Algorithm::gather) << "small matrices take the gather kernel: " << plan;
   ASSERT_TRUE(xpose::make_plan(plan, {t, 1024, 1024}, {Backend::cuda, Algorithm::automatic, 8}).ok());
   if (plan.algorithm() == Algorithm::tiled_vec)
     EXPECT_EQ(plan.config().vector_bytes, 8) << "8-byte alignment must not get 16-byte accesses: " << plan;
@@ -199,6 +201,37 @@ TEST_P(GpuFastPath, TiledUnalignedEveryOutputStride) {
       ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 209, 65, 256, 67, 209 + k, 209 * 67, 65 * (209 + k) + 3},
                                                        Algorithm::tiled_unaligned, 0));
   }
+}
+
+// The gather kernel asked for by name: every case whose output strides are on the 16-byte grid runs
+// (input strides of any value; 2-byte elements read words where their input rows allow), the others
+// are refused at plan time; so are pointers aligned to less than 16 bytes.
+TEST_P(GpuFastPath, GatherMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  std::vector<xpose::TransposeDesc> cases = fast_cases(t);
+  const std::int64_t ld_out_1001 = ld_for(t, 1001, true);
+  cases.push_back({t, 1001, 999, 1, 1001, ld_out_1001});                    // odd input stride, cut tiles
+  cases.push_back({t, 1001, 999, 1, 1002, ld_out_1001});                    // even input stride
+  cases.push_back({t, 77, 131, 3, 133, ld_for(t, 77, true), 77 * 133 + 1,  // batched with gaps
+                   131 * ld_for(t, 77, true) + 16 / e});
+  cases.push_back({t, 15, 300, 1, 300, 16});                                // fewer rows than one vector
+  int ran = 0;
+  for (const xpose::TransposeDesc& d : cases) {
+    const xpose::TransposeDesc r = xpose::resolved(d);
+    const bool on_grid = r.ld_out * e % 16 == 0 && (r.batch == 1 || r.batch_stride_out * e % 16 == 0);
+    xpose::Plan plan;
+    const xpose::Status s = xpose::make_plan(plan, d, {Backend::cuda, Algorithm::gather});
+    EXPECT_EQ(s.ok(), on_grid) << describe(d) << ": " << s.message();
+    if (!s.ok()) continue;
+    ++ran;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::gather, 0));
+  }
+  EXPECT_GE(ran, 4) << "the cases above built for it run";
+  xpose::Plan plan;
+  EXPECT_FALSE(xpose::make_plan(plan, {t, 256, 256}, {Backend::cuda, Algorithm::gather, 8}).ok())
+      << "8-byte aligned pointers cannot take 16-byte stores";
 }
 
 // The skinny kernel asked for by name, on every short side it is picked for and a few past it.

@@ -32,6 +32,13 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       // only for the mid-sector output rows of 4- to 16-byte elements), narrower ones for 1- and
       // 2-byte elements.
       const bool full_width = s.ok() && c.vector_bytes == 16;
+      if (full_width && d.rows > xpose::plan::kSkinnyMaxShort && xpose::plan::gather_suits(d))
+        EXPECT_EQ(a, Algorithm::gather) << "small matrices on the 16-byte grid take the gather kernel";
+      if (a == Algorithm::gather) {
+        EXPECT_TRUE(full_width && xpose::plan::gather_suits(d)) << "gather only for small matrices on the 16-byte grid";
+        EXPECT_GE(alignment, 16) << "gather writes 16-byte vectors";
+        continue;
+      }
       if (full_width && a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort)
         EXPECT_TRUE(a == Algorithm::tiled_unaligned && !xpose::plan::output_rows_sector_aligned(d) && e >= 4)
             << "passed over the fast path where it fits";

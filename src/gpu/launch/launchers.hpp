@@ -33,6 +33,11 @@ Status configure_skinny(const TransposeDesc& desc, LaunchConfig& config);
 Status launch_skinny(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                      rt::Stream stream);
 
+// gather: no shared memory, for small matrices; 16-byte aligned pointers, output strides on that grid
+Status configure_gather(const TransposeDesc& desc, int alignment, LaunchConfig& config);
+Status launch_gather(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
+                     rt::Stream stream);
+
 // vendor_geam (cuBLAS or rocBLAS); handle owned by the plan
 Status configure_geam(const TransposeDesc& desc, LaunchConfig& config);
 Status create_geam_handle(std::shared_ptr<void>& handle);

@@ -1,0 +1,126 @@
+// Launcher for the gather kernel: one tile shape per element size (word units for 2-byte elements
+// where the input strides allow them), one block per tile.
+#include "gpu/kernels/gather.cuh"
+#include "gpu/launch/launch_common.hpp"
+#include "gpu/launch/launchers.hpp"
+
+namespace xpose::gpu {
+namespace {
+
+// Tile shapes: of 40 (threads down the rows, groups per block, row blocks per thread; twice that for
+// 1- and 2-byte elements, with element or word units) timed on an H200 at 256^2, 512^2, 1024^2 and
+// (2- to 8-byte elements) 2048^2, the one whose worst size was nearest the best shape of that size
+// (bench/results/h200_2026-11-24j_gather_shapes.txt): within 0.7-3.5% of it everywhere, where the
+// library's tiled_vec tiles were 0.3-11% slower than that best.
+//   1 byte:  elements, 2 threads down the rows (32-byte output runs), 2 x 2 groups (64 x 32 tile);
+//            word units were slower at 256^2 (1.09 against 1.07 of memcpy's time);
+//   2 bytes: words, 4 down (64-byte runs), 2 x 4 groups (64 x 64); elements where the input strides
+//            are not on the 4-byte grid (64 x 32). Matrices of at most kGatherTinyBytes: words, 2
+//            down, 2 x 2 groups (32 x 64), the best shape at 256^2 (1.041 of memcpy's time against
+//            1.070, no better at 512^2: 1.080 / 1.073);
+//   4 bytes: 4 down, 2 x 4 groups (32 x 32);
+//   8, 16 bytes: 4 down, 2 x 4 groups, two row blocks a thread (32 x 32, 16 x 32).
+template <int E, bool kWords> struct GatherShape;
+template <> struct GatherShape<1, false> { using Tile = GatherTile<1, false, 2, 2, 2, 1>; };
+template <> struct GatherShape<2, true> { using Tile = GatherTile<2, true, 4, 2, 4, 1>; };
+using TinyWordTile = GatherTile<2, true, 2, 2, 2, 1>;
+constexpr std::int64_t kGatherTinyBytes = 256 * 1024;
+template <> struct GatherShape<2, false> { using Tile = GatherTile<2, false, 4, 2, 4, 1>; };
+template <> struct GatherShape<4, false> { using Tile = GatherTile<4, false, 4, 2, 4, 1>; };
+template <> struct GatherShape<8, false> { using Tile = GatherTile<8, false, 4, 2, 4, 2>; };
+template <> struct GatherShape<16, false> { using Tile = GatherTile<16, false, 4, 2, 4, 2>; };
+
+// Word units: 2-byte elements whose input rows (and matrices) start on the 4-byte grid.
+bool word_units(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return e == 2 && d.ld_in * e % 4 == 0 && (d.batch == 1 || d.batch_stride_in * e % 4 == 0);
+}
+
+template <typename Tile>
+std::int64_t tile_count(const TransposeDesc& d) {
+  return d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kTileCols);
+}
+
+template <typename Tile>
+Status configure_tile(const TransposeDesc& d, LaunchConfig& c) {
+  if (tile_count<Tile>(d) >= (std::int64_t{1} << 31))
+    return Status(StatusCode::unsupported, "gather: more tiles than one grid holds");
+  c = LaunchConfig{};
+  c.tile_rows = Tile::kRows;
+  c.tile_cols = Tile::kTileCols;
+  c.vector_bytes = 16;
+  c.block_x = Tile::kThreads;
+  c.block_y = 1;
+  c.grid_x = tile_count<Tile>(d);
+  c.grid_y = c.grid_z = 1;
+  return Status::ok_status();
+}
+
+template <typename Tile, typename Index>
+GatherArgs<Index> gather_args(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  GatherArgs<Index> a;
+  a.tiles_y = make_fast_div(ceil_div(d.rows, Tile::kRows));
+  a.tiles_c = make_fast_div(ceil_div(d.cols, Tile::kTileCols));
+  a.rows = static_cast<Index>(d.rows);
+  a.cols = static_cast<Index>(d.cols);
+  a.ld_in_bytes = static_cast<Index>(d.ld_in * e);
+  a.ld_out_bytes = static_cast<Index>(d.ld_out * e);
+  a.batched = d.batch > 1;
+  a.bs_in_bytes = a.batched ? static_cast<Index>(d.batch_stride_in * e) : 0;
+  a.bs_out_bytes = a.batched ? static_cast<Index>(d.batch_stride_out * e) : 0;
+  return a;
+}
+
+template <typename Tile>
+Status launch_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (c.tile_rows != Tile::kRows || c.tile_cols != Tile::kTileCols || c.block_x != Tile::kThreads)
+    return Status(StatusCode::internal, "gather: the plan's tile does not match the kernel's");
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(out);
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), limit = std::int64_t{1} << 31;
+  if (input_span_elements(d) * e < limit && output_span_elements(d) * e < limit)
+    gather_kernel<Tile, int><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, int>(d));
+  else
+    gather_kernel<Tile, std::int64_t><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, std::int64_t>(d));
+  return check_launch("gather_kernel", c, 0, stream);
+}
+
+}  // namespace
+
+Status configure_gather(const TransposeDesc& d, int alignment, LaunchConfig& c) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (alignment < 16 || d.ld_out * e % 16 != 0 || (d.batch > 1 && d.batch_stride_out * e % 16 != 0))
+    return Status(StatusCode::unsupported,
+                  "gather writes 16-byte vectors: it needs 16-byte aligned pointers and output row and batch strides "
+                  "that are multiples of 16 bytes");
+  switch (e) {
+    case 1: return configure_tile<GatherShape<1, false>::Tile>(d, c);
+    case 2:
+      if (!word_units(d)) return configure_tile<GatherShape<2, false>::Tile>(d, c);
+      return d.batch * d.rows * d.cols * e <= kGatherTinyBytes ? configure_tile<TinyWordTile>(d, c)
+                                                                : configure_tile<GatherShape<2, true>::Tile>(d, c);
+    case 4: return configure_tile<GatherShape<4, false>::Tile>(d, c);
+    case 8: return configure_tile<GatherShape<8, false>::Tile>(d, c);
+    case 16: return configure_tile<GatherShape<16, false>::Tile>(d, c);
+    default: return Status(StatusCode::unsupported, "gather: no kernel for " + std::to_string(e) + "-byte elements");
+  }
+}
+
+Status launch_gather(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0 || reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
+    return Status(StatusCode::invalid_argument, "gather needs 16-byte aligned pointers");
+  switch (dtype_size(d.dtype)) {
+    case 1: return launch_tile<GatherShape<1, false>::Tile>(d, c, in, out, stream);
+    case 2:
+      if (!word_units(d)) return launch_tile<GatherShape<2, false>::Tile>(d, c, in, out, stream);
+      return c.tile_rows == TinyWordTile::kRows ? launch_tile<TinyWordTile>(d, c, in, out, stream)
+                                                : launch_tile<GatherShape<2, true>::Tile>(d, c, in, out, stream);
+    case 4: return launch_tile<GatherShape<4, false>::Tile>(d, c, in, out, stream);
+    case 8: return launch_tile<GatherShape<8, false>::Tile>(d, c, in, out, stream);
+    case 16: return launch_tile<GatherShape<16, false>::Tile>(d, c, in, out, stream);
+    default: return Status(StatusCode::unsupported, "gather: no kernel for this element size");
+  }
+}
+
+}  // namespace xpose::gpu
