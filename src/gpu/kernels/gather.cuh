@@ -90,7 +90,6 @@ struct GatherArgs {
   Index rows, cols;
   FastDiv tiles_c;  // tile columns per matrix (divided by only in a batch)
   Index bs_in_bytes, bs_out_bytes;
-  bool batched;
 };
 
 // A thread's kRep row blocks of kV rows by kCols columns, from `src` (its first element) to `dst`.
@@ -139,13 +138,13 @@ __device__ __forceinline__ void gather_block(const unsigned char* src, unsigned 
 // output with row and batch strides that are multiples of 16 bytes; input aligned to its unit (4
 // bytes for word units, else the element; 16-byte elements are read whole). Index: the type of the
 // offsets, 32-bit where both buffers span less than 2^31 bytes (fewer instructions on the way to the
-// first load), else 64-bit.
-template <typename Tile, typename Index>
+// first load), else 64-bit. kBatched: more than one matrix (the tile number is then divided twice).
+template <typename Tile, typename Index, bool kBatched>
 __global__ void __launch_bounds__(Tile::kThreads)
     gather_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, GatherArgs<Index> a) {
   constexpr int E = Tile::kE, kV = Tile::kV, kCols = Tile::kCols;
   const QuotRem down = fast_divmod(blockIdx.x, a.tiles_y);
-  const QuotRem across = a.batched ? fast_divmod(down.quot, a.tiles_c) : QuotRem{0, down.quot};
+  const QuotRem across = kBatched ? fast_divmod(down.quot, a.tiles_c) : QuotRem{0, down.quot};
   const int lane = threadIdx.x % kLaneGroup, group = threadIdx.x / kLaneGroup;
   const int tr = lane % Tile::kRowThreads, tu = lane / Tile::kRowThreads;
   const int gd = group % Tile::kGroupsDown, ga = group / Tile::kGroupsDown;

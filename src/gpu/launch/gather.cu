@@ -10,8 +10,9 @@ namespace {
 // Tile shapes: of 40 (threads down the rows, groups per block, row blocks per thread; twice that for
 // 1- and 2-byte elements, with element or word units) timed on an H200 at 256^2, 512^2, 1024^2 and
 // (2- to 8-byte elements) 2048^2, the one whose worst size was nearest the best shape of that size
-// (bench/results/h200_2026-11-24j_gather_shapes.txt): within 0.7-3.5% of it everywhere, where the
-// library's tiled_vec tiles were 0.3-11% slower than that best.
+// (bench/results/h200_2026-11-24j_gather_shapes.txt; for 8-byte elements over the sizes gather
+// serves): within 0.7-3.5% of it, where the library's tiled_vec tiles were 0.3-11% slower than that
+// best.
 //   1 byte:  elements, 2 threads down the rows (32-byte output runs), 2 x 2 groups (64 x 32 tile);
 //            word units were slower at 256^2 (1.09 against 1.07 of memcpy's time);
 //   2 bytes: words, 4 down (64-byte runs), 2 x 4 groups (64 x 64); elements where the input strides
@@ -19,7 +20,9 @@ namespace {
 //            down, 2 x 2 groups (32 x 64), the best shape at 256^2 (1.041 of memcpy's time against
 //            1.070, no better at 512^2: 1.080 / 1.073);
 //   4 bytes: 4 down, 2 x 4 groups (32 x 32);
-//   8, 16 bytes: 4 down, 2 x 4 groups, two row blocks a thread (32 x 32, 16 x 32).
+//   8 bytes: 2 down, 2 x 4 groups, two row blocks a thread (16 x 64): nearest the best at 256^2 to
+//            1024^2 (1.037 / 1.028 / 0.967 of memcpy's time; the worst at 2048^2, past gather's limit);
+//   16 bytes: 4 down, 2 x 4 groups, two row blocks a thread (16 x 32).
 template <int E, bool kWords> struct GatherShape;
 template <> struct GatherShape<1, false> { using Tile = GatherTile<1, false, 2, 2, 2, 1>; };
 template <> struct GatherShape<2, true> { using Tile = GatherTile<2, true, 4, 2, 4, 1>; };
@@ -27,7 +30,7 @@ using TinyWordTile = GatherTile<2, true, 2, 2, 2, 1>;
 constexpr std::int64_t kGatherTinyBytes = 256 * 1024;
 template <> struct GatherShape<2, false> { using Tile = GatherTile<2, false, 4, 2, 4, 1>; };
 template <> struct GatherShape<4, false> { using Tile = GatherTile<4, false, 4, 2, 4, 1>; };
-template <> struct GatherShape<8, false> { using Tile = GatherTile<8, false, 4, 2, 4, 2>; };
+template <> struct GatherShape<8, false> { using Tile = GatherTile<8, false, 2, 2, 4, 2>; };
 template <> struct GatherShape<16, false> { using Tile = GatherTile<16, false, 4, 2, 4, 2>; };
 
 // Word units: 2-byte elements whose input rows (and matrices) start on the 4-byte grid.
@@ -66,9 +69,8 @@ GatherArgs<Index> gather_args(const TransposeDesc& d) {
   a.cols = static_cast<Index>(d.cols);
   a.ld_in_bytes = static_cast<Index>(d.ld_in * e);
   a.ld_out_bytes = static_cast<Index>(d.ld_out * e);
-  a.batched = d.batch > 1;
-  a.bs_in_bytes = a.batched ? static_cast<Index>(d.batch_stride_in * e) : 0;
-  a.bs_out_bytes = a.batched ? static_cast<Index>(d.batch_stride_out * e) : 0;
+  a.bs_in_bytes = d.batch > 1 ? static_cast<Index>(d.batch_stride_in * e) : 0;
+  a.bs_out_bytes = d.batch > 1 ? static_cast<Index>(d.batch_stride_out * e) : 0;
   return a;
 }
 
@@ -79,10 +81,14 @@ Status launch_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), limit = std::int64_t{1} << 31;
-  if (input_span_elements(d) * e < limit && output_span_elements(d) * e < limit)
-    gather_kernel<Tile, int><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, int>(d));
+  const bool small = input_span_elements(d) * e < limit && output_span_elements(d) * e < limit;
+  if (small && d.batch == 1)
+    gather_kernel<Tile, int, false><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, int>(d));
+  else if (small)
+    gather_kernel<Tile, int, true><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, int>(d));
   else
-    gather_kernel<Tile, std::int64_t><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, std::int64_t>(d));
+    gather_kernel<Tile, std::int64_t, true>
+        <<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, std::int64_t>(d));
   return check_launch("gather_kernel", c, 0, stream);
 }
 
