@@ -82,7 +82,8 @@ __device__ __forceinline__ void load_whole(VecWords<16> (&vec)[Tile::kCols], con
 // Measured on an H200 (time over memcpy's, bench/results/h200_2026-11-24j_gather_overheads.txt and
 // _gather_vs_tiled_vec.txt), f32 256^2: MatrixGeometry and TileGrid 1.103, these fields 1.091, with
 // interior tiles unchecked (gather_block) 1.079, reordered like this 1.060; the same gather without
-// any edge handling, 1.048.
+// any edge handling, 1.048. The batch decode as a template parameter: 1.055 against that 1.053 in a
+// later run (h200_2026-11-24k_gather_vs_tiled_vec.txt).
 template <typename Index>
 struct GatherArgs {
   FastDiv tiles_y;  // tile rows per matrix
