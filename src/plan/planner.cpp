@@ -47,8 +47,9 @@ std::string Plan::to_string() const {
     os << '<';
     if (c.tile_rows > 0) {
       os << c.tile_rows << 'x' << c.tile_cols << ',';
+      // gather keeps no tile in shared memory: no swizzle or padding to show.
       if (c.swizzled) os << "swizzle,";
-      else if (state_->algorithm != Algorithm::gather) os << "pad" << c.pad << ',';  // gather has no tile in shared memory
+      else if (state_->algorithm != Algorithm::gather) os << "pad" << c.pad << ',';
     }
     if (c.bands > 1) os << "bands" << c.bands << ',';
     os << "vec" << c.vector_bytes << "B> block=(" << c.block_x << ',' << c.block_y << ") grid=("
