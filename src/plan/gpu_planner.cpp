@@ -151,8 +151,9 @@ int choose_bands(const TransposeDesc& d, int tile_bytes, int row_bytes, int vect
 // its later shape, h200_2026-11-24k_gather_vs_tiled_vec.txt); c128 256^2 1.119 -> 1.049, 512^2 (4
 // MiB) 1.048 -> 1.025. One size up, tiled_vec's whole-sector loads win: u8 2048^2 1.086 against
 // 1.226, f32 1024^2 1.027 / 1.055, f64 2048^2 1.022 / 1.082, c128 1024^2 1.010 / 1.021; bf16 4096^2
-// 1.113 / 1.122 with the best gather shape (h200_2026-11-24j_gather_shapes.txt). Matrices at least kGatherMinExtent on both
-// sides: narrower ones leave most of a gather tile empty (and skinny ones have their kernel).
+// 1.113 / 1.122 with the best gather shape (h200_2026-11-24j_gather_shapes.txt). Matrices at least
+// kGatherMinExtent on both sides: narrower ones leave most of a gather tile empty (and skinny ones
+// have their kernel).
 bool gather_suits(const TransposeDesc& d) {
   return matrix_bytes(d) <= gather_max_bytes(static_cast<int>(dtype_size(d.dtype))) && d.rows >= kGatherMinExtent &&
          d.cols >= kGatherMinExtent;

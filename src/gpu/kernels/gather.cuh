@@ -44,7 +44,8 @@ struct GatherTile {
 // u8 256^2 took 1.94x memcpy's time instead of 1.13x on an H200,
 // bench/results/h200_2026-11-24j_gather_cli_ab_guarded_loads.txt).
 template <typename Tile, typename Index>
-__device__ __forceinline__ void load_whole(VecWords<16> (&vec)[Tile::kCols], const unsigned char* p, Index ld_in_bytes) {
+__device__ __forceinline__ void load_whole(VecWords<16> (&vec)[Tile::kCols], const unsigned char* p,
+                                           Index ld_in_bytes) {
   constexpr int E = Tile::kE, kV = Tile::kV;
   if constexpr (Tile::kWordUnits) {
     std::uint32_t u[kV];
@@ -149,7 +150,8 @@ __global__ void __launch_bounds__(Tile::kThreads)
   const int lane = threadIdx.x % kLaneGroup, group = threadIdx.x / kLaneGroup;
   const int tr = lane % Tile::kRowThreads, tu = lane / Tile::kRowThreads;
   const int gd = group % Tile::kGroupsDown, ga = group / Tile::kGroupsDown;
-  const Index tile_r = static_cast<Index>(down.rem) * Tile::kRows, tile_c = static_cast<Index>(across.rem) * Tile::kTileCols;
+  const Index tile_r = static_cast<Index>(down.rem) * Tile::kRows;
+  const Index tile_c = static_cast<Index>(across.rem) * Tile::kTileCols;
   const Index r0 = tile_r + (gd * Tile::kRowThreads + tr) * kV;  // the thread's first row
   const Index c = tile_c + (ga * Tile::kUnitThreads + tu) * kCols;  // and column
   const Index b = static_cast<Index>(across.quot);
