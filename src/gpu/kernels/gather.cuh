@@ -154,17 +154,16 @@ __global__ void __launch_bounds__(Tile::kThreads)
   const Index tile_c = static_cast<Index>(across.rem) * Tile::kTileCols;
   const Index r0 = tile_r + (gd * Tile::kRowThreads + tr) * kV;  // the thread's first row
   const Index c = tile_c + (ga * Tile::kUnitThreads + tu) * kCols;  // and column
+  const bool interior = tile_r + Tile::kRows <= a.rows && tile_c + Tile::kTileCols <= a.cols;
+  if (!interior && (c >= a.cols || r0 >= a.rows)) return;  // no barrier follows
   const Index b = static_cast<Index>(across.quot);
-  if (tile_r + Tile::kRows <= a.rows && tile_c + Tile::kTileCols <= a.cols) {
-    gather_block<Tile, false>(in + b * a.bs_in_bytes + r0 * a.ld_in_bytes + c * E,
-                              out + b * a.bs_out_bytes + c * a.ld_out_bytes + r0 * E, a.ld_in_bytes,
-                              a.ld_out_bytes, a.rows - r0, kCols);
-  } else if (c < a.cols && r0 < a.rows) {
-    gather_block<Tile, true>(in + b * a.bs_in_bytes + r0 * a.ld_in_bytes + c * E,
-                             out + b * a.bs_out_bytes + c * a.ld_out_bytes + r0 * E, a.ld_in_bytes,
-                             a.ld_out_bytes, a.rows - r0,
+  const unsigned char* src = in + b * a.bs_in_bytes + r0 * a.ld_in_bytes + c * E;
+  unsigned char* dst = out + b * a.bs_out_bytes + c * a.ld_out_bytes + r0 * E;
+  if (interior)
+    gather_block<Tile, false>(src, dst, a.ld_in_bytes, a.ld_out_bytes, a.rows - r0, kCols);
+  else
+    gather_block<Tile, true>(src, dst, a.ld_in_bytes, a.ld_out_bytes, a.rows - r0,
                              static_cast<int>(a.cols - c < kCols ? a.cols - c : kCols));
-  }
 }
 
 }  // namespace xpose::gpu

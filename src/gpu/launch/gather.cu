@@ -39,6 +39,23 @@ bool word_units(const TransposeDesc& d) {
   return e == 2 && d.ld_in * e % 4 == 0 && (d.batch == 1 || d.batch_stride_in * e % 4 == 0);
 }
 
+// Calls f(Tile{}) with the tile shape of `d` (the one rule configure and launch share).
+template <typename F>
+Status with_tile(const TransposeDesc& d, F&& f) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  switch (e) {
+    case 1: return f(GatherShape<1, false>::Tile{});
+    case 2:
+      if (!word_units(d)) return f(GatherShape<2, false>::Tile{});
+      if (d.batch * d.rows * d.cols * e <= kGatherTinyBytes) return f(TinyWordTile{});
+      return f(GatherShape<2, true>::Tile{});
+    case 4: return f(GatherShape<4, false>::Tile{});
+    case 8: return f(GatherShape<8, false>::Tile{});
+    case 16: return f(GatherShape<16, false>::Tile{});
+    default: return Status(StatusCode::unsupported, "gather: no kernel for " + std::to_string(e) + "-byte elements");
+  }
+}
+
 template <typename Tile>
 std::int64_t tile_count(const TransposeDesc& d) {
   return d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kTileCols);
@@ -100,33 +117,13 @@ Status configure_gather(const TransposeDesc& d, int alignment, LaunchConfig& c) 
     return Status(StatusCode::unsupported,
                   "gather writes 16-byte vectors: it needs 16-byte aligned pointers and output row and batch strides "
                   "that are multiples of 16 bytes");
-  switch (e) {
-    case 1: return configure_tile<GatherShape<1, false>::Tile>(d, c);
-    case 2:
-      if (!word_units(d)) return configure_tile<GatherShape<2, false>::Tile>(d, c);
-      return d.batch * d.rows * d.cols * e <= kGatherTinyBytes ? configure_tile<TinyWordTile>(d, c)
-                                                                : configure_tile<GatherShape<2, true>::Tile>(d, c);
-    case 4: return configure_tile<GatherShape<4, false>::Tile>(d, c);
-    case 8: return configure_tile<GatherShape<8, false>::Tile>(d, c);
-    case 16: return configure_tile<GatherShape<16, false>::Tile>(d, c);
-    default: return Status(StatusCode::unsupported, "gather: no kernel for " + std::to_string(e) + "-byte elements");
-  }
+  return with_tile(d, [&](auto tile) { return configure_tile<decltype(tile)>(d, c); });
 }
 
 Status launch_gather(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0 || reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
     return Status(StatusCode::invalid_argument, "gather needs 16-byte aligned pointers");
-  switch (dtype_size(d.dtype)) {
-    case 1: return launch_tile<GatherShape<1, false>::Tile>(d, c, in, out, stream);
-    case 2:
-      if (!word_units(d)) return launch_tile<GatherShape<2, false>::Tile>(d, c, in, out, stream);
-      return c.tile_rows == TinyWordTile::kRows ? launch_tile<TinyWordTile>(d, c, in, out, stream)
-                                                : launch_tile<GatherShape<2, true>::Tile>(d, c, in, out, stream);
-    case 4: return launch_tile<GatherShape<4, false>::Tile>(d, c, in, out, stream);
-    case 8: return launch_tile<GatherShape<8, false>::Tile>(d, c, in, out, stream);
-    case 16: return launch_tile<GatherShape<16, false>::Tile>(d, c, in, out, stream);
-    default: return Status(StatusCode::unsupported, "gather: no kernel for this element size");
-  }
+  return with_tile(d, [&](auto tile) { return launch_tile<decltype(tile)>(d, c, in, out, stream); });
 }
 
 }  // namespace xpose::gpu
