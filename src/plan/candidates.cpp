@@ -53,6 +53,8 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
   }
   if (alignment >= esize) add(Candidate{Algorithm::tiled_unaligned});
   if (tiled_vec_vector_bytes(d, alignment) == kVecBytes) add(Candidate{Algorithm::gather});
+  if (tiled_sectors_load_bytes(d, alignment) != 0 && !output_rows_sector_aligned(d))
+    add(Candidate{Algorithm::tiled_sectors});
   if (std::min(d.rows, d.cols) <= kSkinnyMaxShort) add(Candidate{Algorithm::skinny});
   if (gpu::geam_has_type(d.dtype)) add(Candidate{Algorithm::vendor_geam});
   return out;

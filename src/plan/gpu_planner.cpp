@@ -159,6 +159,28 @@ bool gather_suits(const TransposeDesc& d) {
          d.cols >= kGatherMinExtent;
 }
 
+int tiled_sectors_load_bytes(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const auto input_on = [&](std::int64_t grid) {
+    return alignment >= grid && d.ld_in * e % grid == 0 && (d.batch == 1 || d.batch_stride_in * e % grid == 0);
+  };
+  if (e > 2 || d.ld_out * e % 8 != 0 || !input_on(8)) return 0;
+  return input_on(16) ? 16 : 8;
+}
+
+// Output rows that start mid-sector cost tiled_vec a partial sector at every tile edge, which two
+// blocks write in parts; tiled_sectors writes each sector whole. Measured on an H200 (time over
+// memcpy's, one process, median of 15; bench/results/h200_2026-11-24m_tiled_sectors.txt), tiled_vec
+// -> tiled_sectors: u8 8192^2 with ld 8200 1.350 -> 1.270, ld_out 8200 only 1.282 -> 1.178, bf16 ld
+// 8200 1.154 -> 1.120. On 64 x 1000^2, whose output rows are short and whose first tile row (a
+// quarter of the tiles) writes each row's first partial sector in pieces, no faster: u8 1.312 /
+// 1.322, bf16 1.089 / 1.096. Hence matrices of at least kSectorsMinRows rows, of at least
+// kVecSmallMatrixBytes.
+bool tiled_sectors_suits(const TransposeDesc& d, int alignment) {
+  return tiled_sectors_load_bytes(d, alignment) != 0 && !output_rows_sector_aligned(d) && d.rows >= kSectorsMinRows &&
+         d.cols > kSkinnyMaxShort && large_matrix(d);
+}
+
 bool output_rows_sector_aligned(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return d.ld_out * e % 32 == 0 && (d.batch == 1 || d.batch_stride_out * e % 32 == 0);
@@ -189,11 +211,13 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // move packed words through tiled_vec with 8-byte accesses, which beats tiled_unaligned's word
   // windows there (H200, of memcpy: u8 ld 8200 0.78 against 0.70, 64 x 1000^2 0.82 / 0.64, bf16
   // ld 8196 0.85 / 0.76). For 4- and 8-byte elements tiled_unaligned stays faster (f64 8191x8193
-  // 0.90 against 0.80 with 8-byte accesses).
+  // 0.90 against 0.80 with 8-byte accesses). Large matrices of 1- and 2-byte elements whose output
+  // rows start mid-sector on the 8-byte grid go to tiled_sectors (tiled_sectors_suits).
   if (d.rows <= kSkinnyMaxShort) return Algorithm::skinny;
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
+  if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
+  if (tiled_sectors_suits(d, alignment)) return Algorithm::tiled_sectors;
   if (vector_bytes == kVecBytes) {
-    if (gather_suits(d)) return Algorithm::gather;
     const bool wide = d.cols > kSkinnyMaxShort && dtype_size(d.dtype) >= 4;
     return wide && !output_rows_sector_aligned(d) ? Algorithm::tiled_unaligned : Algorithm::tiled_vec;
   }

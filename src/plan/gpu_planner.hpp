@@ -27,6 +27,14 @@ constexpr std::int64_t gather_max_bytes(int esize) {
 constexpr std::int64_t kGatherMinExtent = 64;
 bool gather_suits(const TransposeDesc& resolved_desc);
 
+// tiled_sectors: the width of its input loads (16 or 8 bytes) for 1- and 2-byte elements whose
+// pointers' alignment, input rows and batches allow 8 bytes or more and whose output rows lie on the
+// 8-byte grid; 0 where it does not fit. tiled_sectors_suits: where `automatic` picks it (output rows
+// off the 32-byte grid, large matrices of at least kSectorsMinRows rows).
+int tiled_sectors_load_bytes(const TransposeDesc& resolved_desc, int alignment);
+constexpr std::int64_t kSectorsMinRows = 2048;
+bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
+
 // The algorithm `automatic` becomes on the GPU.
 Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);
 

@@ -234,6 +234,59 @@ TEST_P(GpuFastPath, GatherMatchesReference) {
       << "8-byte aligned pointers cannot take 16-byte stores";
 }
 
+// tiled_sectors asked for by name: output rows at every offset of the 8-byte grid within a sector,
+// around its tile edges (256 rows of u8, 128 of bf16, and the halo past them), batches whose output
+// matrices start anywhere, input rows on the 8- and 16-byte grids, base pointers 8 bytes past 16;
+// every case of the fast path that it takes. Wider elements and strides off the 8-byte grid are
+// refused at plan time, and so are pointers aligned to less than 8 bytes.
+TEST_P(GpuFastPath, TiledSectorsMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  std::vector<xpose::TransposeDesc> cases = fast_cases(t);
+  const std::int64_t grid8 = 8 / std::min<std::int64_t>(e, 8);  // elements per 8 bytes
+  for (std::int64_t rows : {100, 255, 256, 257, 270, 287, 300, 513})
+    for (std::int64_t k = 1; k < 4; ++k) {  // output rows 8, 16, 24 bytes past the sector grid
+      const std::int64_t ld_out = (rows * e + 31) / 32 * 32 / e + k * grid8;
+      cases.push_back({t, rows, 200, 1, 200, ld_out});
+      cases.push_back({t, rows, 67, 1, e == 1 ? 72 : 68, ld_out});  // input rows 8 bytes off 16 (1, 2 B)
+    }
+  cases.push_back({t, 300, 130, 3, 136, 312, 300 * 136 + 8, 130 * 312 + 5});  // batches mid-sector anywhere
+  cases.push_back({t, 1001, 999, 2, 1000, 1008 + grid8, 1001 * 1000, 999 * (1008 + grid8) + 3});
+  cases.push_back({t, 2049, 300, 1, 304, 2056});
+  int ran = 0;
+  for (const xpose::TransposeDesc& d : cases) {
+    const xpose::TransposeDesc r = xpose::resolved(d);
+    const auto on8 = [&](std::int64_t stride) { return stride * e % 8 == 0; };
+    const bool fits = e <= 2 && on8(r.ld_in) && on8(r.ld_out) && (r.batch == 1 || on8(r.batch_stride_in));
+    xpose::Plan plan;
+    const xpose::Status s = xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_sectors});
+    EXPECT_EQ(s.ok(), fits) << describe(d) << ": " << s.message();
+    if (!s.ok()) continue;
+    ++ran;
+    for (std::size_t shift : {std::size_t{0}, std::size_t{8}})
+      ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_sectors, shift));
+  }
+  if (e <= 2) EXPECT_GE(ran, 50) << "the cases above built for it run";
+  xpose::Plan plan;
+  EXPECT_FALSE(xpose::make_plan(plan, {t, 256, 256}, {Backend::cuda, Algorithm::tiled_sectors, 4}).ok())
+      << "4-byte aligned pointers cannot take 8-byte loads";
+}
+
+// The automatic plan takes tiled_sectors for large 1- and 2-byte matrices whose output rows start
+// mid-sector on the 8-byte grid.
+TEST_P(GpuFastPath, AutomaticPlanTakesTiledSectors) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "tiled_sectors packs 1- and 2-byte elements";
+  const xpose::TransposeDesc d{t, 2100, 4104 / e, 1, 4104 / e, 2120 + 8 / e};
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
+  EXPECT_EQ(plan.algorithm(), Algorithm::tiled_sectors) << plan;
+  ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
+}
+
 // The skinny kernel asked for by name, on every short side it is picked for and a few past it.
 TEST_P(GpuFastPath, SkinnyMatchesReference) {
   XPOSE_SKIP_WITHOUT_GPU();

@@ -62,6 +62,12 @@ TEST(Candidates, OnlyKernelsThatFitTheLayout) {
             EXPECT_GE(alignment, 16) << "writes 16-byte vectors";
             xpose_test::expect_strides_allow_vector(d, 16);
             break;
+          case Algorithm::tiled_sectors:
+            EXPECT_GE(alignment, 8) << "loads 8 bytes or more";
+            EXPECT_LE(e, 2) << "packs 1- and 2-byte elements";
+            EXPECT_EQ(d.ld_out * e % 8, 0) << "output rows on the 8-byte grid";
+            EXPECT_FALSE(xpose::plan::output_rows_sector_aligned(d)) << "only where output rows start mid-sector";
+            break;
           case Algorithm::skinny: EXPECT_LE(std::min(d.rows, d.cols), xpose::plan::kSkinnyMaxShort); break;
           case Algorithm::vendor_geam: EXPECT_TRUE(vendor_type(t)); break;
           case Algorithm::tiled_padded:

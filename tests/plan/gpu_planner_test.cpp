@@ -39,6 +39,16 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
         EXPECT_GE(alignment, 16) << "gather writes 16-byte vectors";
         continue;
       }
+      if (a == Algorithm::tiled_sectors) {
+        EXPECT_TRUE(xpose::plan::tiled_sectors_suits(d, alignment)) << "tiled_sectors only where its rule holds";
+        EXPECT_TRUE(e <= 2 && alignment >= 8 && d.ld_out * e % 8 == 0 && d.ld_in * e % 8 == 0)
+            << "packed 1- and 2-byte elements, 8-byte loads, output rows on the 8-byte grid";
+        EXPECT_FALSE(xpose::plan::output_rows_sector_aligned(d)) << "output rows that start mid-sector";
+        continue;
+      }
+      if (d.rows > xpose::plan::kSkinnyMaxShort && xpose::plan::tiled_sectors_suits(d, alignment))
+        ADD_FAILURE() << "large 1- and 2-byte matrices with output rows mid-sector take tiled_sectors, got "
+                      << xpose::algorithm_name(a);
       if (full_width && a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort)
         EXPECT_TRUE(a == Algorithm::tiled_unaligned && !xpose::plan::output_rows_sector_aligned(d) && e >= 4)
             << "passed over the fast path where it fits";
@@ -255,11 +265,39 @@ TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
 
 // Strides on the 8-byte grid: 1- and 2-byte elements still move packed words through tiled_vec, with
 // 8-byte accesses; wider elements and finer grids go to tiled_unaligned.
+// Large 1- and 2-byte matrices whose output rows start mid-sector on the 8-byte grid: tiled_sectors,
+// with 16-byte loads where the input strides allow them.
+TEST(GpuPlanner, MidSectorOutputRowsOnTheEightByteGridTakeTiledSectors) {
+  using xpose::plan::choose_gpu_algorithm;
+  using xpose::plan::tiled_sectors_load_bytes;
+  const xpose::TransposeDesc u8_ld = xpose::resolved({DType::u8, 8192, 8192, 1, 8200, 8200});
+  const xpose::TransposeDesc bf16_ld = xpose::resolved({DType::bf16, 8192, 8192, 1, 8200, 8200});
+  EXPECT_EQ(choose_gpu_algorithm(u8_ld, 16), Algorithm::tiled_sectors);
+  EXPECT_EQ(tiled_sectors_load_bytes(u8_ld, 16), 8) << "input rows 8 bytes off the 16-byte grid";
+  EXPECT_EQ(choose_gpu_algorithm(u8_ld, 8), Algorithm::tiled_sectors);
+  EXPECT_EQ(choose_gpu_algorithm(bf16_ld, 16), Algorithm::tiled_sectors);
+  EXPECT_EQ(tiled_sectors_load_bytes(bf16_ld, 16), 16);
+  EXPECT_EQ(tiled_sectors_load_bytes(bf16_ld, 8), 8) << "8-byte aligned pointers: 8-byte loads";
+  EXPECT_EQ(tiled_sectors_load_bytes(bf16_ld, 4), 0);
+  const xpose::TransposeDesc in_only = xpose::resolved({DType::u8, 8192, 8192, 1, 8200, 8192});
+  EXPECT_EQ(choose_gpu_algorithm(in_only, 16), Algorithm::tiled_vec) << "output rows on the sector grid";
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::u8, 1000, 1000, 64}), 16), Algorithm::tiled_vec)
+      << "fewer than kSectorsMinRows rows";
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::u8, 2048, 2048, 1, 2056, 2056}), 16), Algorithm::tiled_vec)
+      << "under kVecSmallMatrixBytes";
+  EXPECT_EQ(tiled_sectors_load_bytes(xpose::resolved({DType::f32, 8192, 8192, 1, 8194, 8194}), 16), 0)
+      << "4-byte elements go to tiled_unaligned";
+  EXPECT_EQ(tiled_sectors_load_bytes(xpose::resolved({DType::u8, 8192, 8192, 1, 8200, 8196}), 16), 0)
+      << "output rows off the 8-byte grid";
+  EXPECT_EQ(tiled_sectors_load_bytes(xpose::resolved({DType::u8, 8192, 8192, 1, 8196, 8200}), 16), 0)
+      << "input rows off the 8-byte grid";
+}
+
 TEST(GpuPlanner, NarrowerAccessesOffTheSixteenByteGrid) {
   using xpose::plan::choose_gpu_algorithm;
   xpose::LaunchConfig c;
   const xpose::TransposeDesc u8_ld = xpose::resolved({DType::u8, 8192, 8192, 1, 8200, 8200});
-  EXPECT_EQ(choose_gpu_algorithm(u8_ld, 16), Algorithm::tiled_vec);
+  EXPECT_EQ(choose_gpu_algorithm(u8_ld, 4), Algorithm::tiled_unaligned) << "4-byte aligned pointers";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(u8_ld, 16, 132, c).ok());
   EXPECT_EQ(c.vector_bytes, 8);
   const xpose::TransposeDesc u8_batched = xpose::resolved({DType::u8, 1000, 1000, 64});

@@ -38,6 +38,12 @@ Status configure_gather(const TransposeDesc& desc, int alignment, LaunchConfig& 
 Status launch_gather(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                      rt::Stream stream);
 
+// tiled_sectors: 1- and 2-byte elements, output rows on the 8-byte grid (whole sectors written);
+// input pointer and strides on the 8-byte grid
+Status configure_tiled_sectors(const TransposeDesc& desc, int alignment, LaunchConfig& config);
+Status launch_tiled_sectors(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
+                            rt::Stream stream);
+
 // vendor_geam (cuBLAS or rocBLAS); handle owned by the plan
 Status configure_geam(const TransposeDesc& desc, LaunchConfig& config);
 Status create_geam_handle(std::shared_ptr<void>& handle);

@@ -1,0 +1,83 @@
+// Launcher for tiled_sectors: one tile shape per element size, 8- or 16-byte input loads as the input
+// strides allow, one block per tile.
+#include "gpu/kernels/tiled_sectors.cuh"
+#include "gpu/launch/launch_common.hpp"
+#include "gpu/launch/launchers.hpp"
+#include "plan/gpu_planner.hpp"
+
+namespace xpose::gpu {
+namespace {
+
+// Tiles own 256 bytes of each output row and take 64 (u8) or 128 (bf16) bytes of each input row: of
+// the three shapes per element size timed on an H200 (u8 ld 8200: 256 x 64 B 1.270 of memcpy's time,
+// 128 x 128 B 1.356, 128 x 64 B 1.504; bf16 ld 8200: 128 x 128 B 1.120, 64 x 128 B 1.226, 128 x 64 B
+// 1.430; bench/results/h200_2026-11-24m_tiled_sectors.txt) the fastest, and the two shapes
+// sector_word lays out without bank conflicts.
+template <int E> struct SectorShape;
+template <> struct SectorShape<1> { static constexpr int kRowBytes = 64, kRows = 256; };
+template <> struct SectorShape<2> { static constexpr int kRowBytes = 128, kRows = 128; };
+
+template <int E, int Vin>
+using ShapeTile = SectorTile<E, Vin, SectorShape<E>::kRowBytes, SectorShape<E>::kRows>;
+
+template <int E>
+std::int64_t tile_count(const TransposeDesc& d) {
+  using Tile = ShapeTile<E, 16>;
+  return d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kCols);
+}
+
+// Tile order: down the matrix first, as tiled_vec's.
+template <int E, int Vin>
+Status launch_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  using Tile = ShapeTile<E, Vin>;
+  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
+  tiled_sectors_kernel<Tile><<<grid_of(c), block_of(c), 0, stream>>>(
+      static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), make_geometry(d, tiles_y),
+      make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), true));
+  return check_launch("tiled_sectors_kernel", c, sizeof(std::uint32_t) * Tile::kSmemRows * Tile::kWords, stream);
+}
+
+template <int E>
+Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (c.vector_bytes == 16) return launch_tile<E, 16>(d, c, in, out, stream);
+  return launch_tile<E, 8>(d, c, in, out, stream);
+}
+
+}  // namespace
+
+Status configure_tiled_sectors(const TransposeDesc& d, int alignment, LaunchConfig& c) {
+  const int load_bytes = plan::tiled_sectors_load_bytes(d, alignment);
+  if (load_bytes == 0)
+    return Status(StatusCode::unsupported,
+                  "tiled_sectors needs 1- or 2-byte elements, pointers aligned to 8 bytes or more, input rows "
+                  "and batches on the 8-byte grid, and output rows on the 8-byte grid");
+  const std::int64_t tiles = dtype_size(d.dtype) == 1 ? tile_count<1>(d) : tile_count<2>(d);
+  if (tiles >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "tiled_sectors: more tiles than one grid holds");
+  c = LaunchConfig{};
+  c.tile_rows = dtype_size(d.dtype) == 1 ? SectorShape<1>::kRows : SectorShape<2>::kRows;
+  c.tile_cols = dtype_size(d.dtype) == 1 ? SectorShape<1>::kRowBytes : SectorShape<2>::kRowBytes / 2;
+  c.swizzled = true;
+  c.vector_bytes = load_bytes;
+  c.block_x = kSectorThreads;
+  c.block_y = 1;
+  c.grid_x = tiles;
+  c.grid_y = c.grid_z = 1;
+  return Status::ok_status();
+}
+
+Status launch_tiled_sectors(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
+                            rt::Stream stream) {
+  const auto in_addr = reinterpret_cast<std::uintptr_t>(in), out_addr = reinterpret_cast<std::uintptr_t>(out);
+  if (in_addr % static_cast<std::uintptr_t>(c.vector_bytes) != 0 || out_addr % dtype_size(d.dtype) != 0)
+    return Status(StatusCode::invalid_argument,
+                  "tiled_sectors plan needs an input pointer aligned to " + std::to_string(c.vector_bytes) +
+                      " bytes (plan with PlanOptions::alignment set to the pointers' alignment to get a kernel "
+                      "that fits)");
+  switch (dtype_size(d.dtype)) {
+    case 1: return launch_for_size<1>(d, c, in, out, stream);
+    case 2: return launch_for_size<2>(d, c, in, out, stream);
+    default: return Status(StatusCode::unsupported, "tiled_sectors: 1- and 2-byte elements only");
+  }
+}
+
+}  // namespace xpose::gpu
