@@ -61,14 +61,17 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
   __syncthreads();
 
   // Store: item (k, c) is 16-byte chunk k of the slab's part of output row c, counted from the
-  // sector boundary after its first byte (before it, for the first slab). Neighbouring threads take
-  // neighbouring rows c of one k, so their shared reads fall in neighbouring words.
+  // sector boundary after its first byte (before it, for the first slab). Two neighbouring threads
+  // take the two chunks of one sector, so that each store instruction writes whole sectors: one
+  // written in halves by two instructions, even of one warp, cost an H200 a third of a copy's speed
+  // (bench/results/h200_2026-11-24m_partial_sectors.txt). Neighbouring pairs take neighbouring rows c.
   const int own_bytes = own_rows * E, avail_bytes = load_rows * E;
   const int step = cols * E;  // bytes between input rows in the run
   const int items = 2 * ((own_bytes + 31) / 32 + 1) * cols;
   for (int item = tid; item < items; item += kSkinnyColsThreads) {
-    int k, c;
-    run_position(static_cast<unsigned>(item), s.cols, k, c);
+    int sector, c;
+    run_position(static_cast<unsigned>(item) / 2, s.cols, sector, c);
+    const int k = 2 * sector + (item & 1);
     unsigned char* row = out + (b * g.bs_out + c * g.ld_out + r0) * E;
     const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(row) & 31);
     const int start = lead == 0 ? 0 : r0 == 0 ? -lead : 32 - lead;

@@ -1,6 +1,6 @@
 // 1- and 2-byte elements whose output rows start inside 32-byte sectors but on the 8-byte grid (u8
-// with ld 8200, bf16 with ld 8196, 64 x 1000^2 u8): every output sector is written whole, by one
-// store instruction. A sector that two instructions write in parts costs the GPU far more than a
+// with ld 8200, bf16 with ld 8196; where the planner takes it: gpu_planner.cpp): every output sector
+// is written whole, by one store instruction. A sector that two instructions write in parts costs the GPU far more than a
 // whole one: on an H200, a copy whose 8-byte stores cover runs of 128 bytes starting 8 bytes into a
 // sector ran at 0.71 of memcpy against 0.90 for the same runs on the sector grid, while loads that
 // start mid-sector cost nothing (bench/results/h200_2026-11-24m_partial_sectors.txt).
@@ -35,7 +35,6 @@ struct SectorTile {
   static_assert(kVin == 8 || kVin == 16, "8- or 16-byte loads");
   static constexpr int kE = E;
   static constexpr int kVinBytes = kVin;
-  static constexpr int kRowB = kRowBytes;
   static constexpr int kRows = kRowCount;                    // rows whose sectors the tile owns
   static constexpr int kCols = kRowBytes / E;
   static constexpr int kV = 16 / E;                          // input rows per output vector
@@ -164,8 +163,8 @@ __device__ void store_unit_rows(const std::uint32_t* tile, unsigned char* dst, s
 
 // Store phase: lane (tr, tu) of each group of 32 takes unit u and the kV rows of one output vector
 // from the unit's first owned row on; writes one 16-byte vector to each of the unit's output rows.
-// Rows past the matrix go element by element. In the first tile row, the rows before the first
-// owned one (the partial sector each output row starts with) follow, element by element.
+// A vector cut by the matrix's last row goes through store_unit_rows, and so do, in the first tile
+// row, the rows before the first owned one (the partial sector each output row starts with).
 template <typename Tile>
 __device__ __forceinline__ void sector_store(const std::uint32_t* tile, unsigned char* dst, std::int64_t ld_out_bytes,
                                              int rows_valid, int cols_valid, bool first_tile_row, int tid) {
@@ -196,7 +195,8 @@ __device__ __forceinline__ void sector_store(const std::uint32_t* tile, unsigned
     const int u = item % Tile::kWords, first = item / Tile::kWords * kPieceRows;
     const int col0 = unit_first_col<Tile>(u);
     const int end = min(min(unit_first_row<Tile>(dst, ld_out_bytes, u), rows_valid), first + kPieceRows);
-    if (first < end && col0 < cols_valid) store_unit_rows<Tile>(tile, dst, ld_out_bytes, u, first, end, col0, cols_valid);
+    if (first < end && col0 < cols_valid)
+      store_unit_rows<Tile>(tile, dst, ld_out_bytes, u, first, end, col0, cols_valid);
   }
 }
 

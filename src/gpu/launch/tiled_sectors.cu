@@ -52,7 +52,8 @@ Status configure_tiled_sectors(const TransposeDesc& d, int alignment, LaunchConf
                   "tiled_sectors needs 1- or 2-byte elements, pointers aligned to 8 bytes or more, input rows "
                   "and batches on the 8-byte grid, and output rows on the 8-byte grid");
   const std::int64_t tiles = dtype_size(d.dtype) == 1 ? tile_count<1>(d) : tile_count<2>(d);
-  if (tiles >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "tiled_sectors: more tiles than one grid holds");
+  if (tiles >= (std::int64_t{1} << 31))
+    return Status(StatusCode::unsupported, "tiled_sectors: more tiles than one grid holds");
   c = LaunchConfig{};
   c.tile_rows = dtype_size(d.dtype) == 1 ? SectorShape<1>::kRows : SectorShape<2>::kRows;
   c.tile_cols = dtype_size(d.dtype) == 1 ? SectorShape<1>::kRowBytes : SectorShape<2>::kRowBytes / 2;
@@ -67,6 +68,8 @@ Status configure_tiled_sectors(const TransposeDesc& d, int alignment, LaunchConf
 
 Status launch_tiled_sectors(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
                             rt::Stream stream) {
+  if (c.vector_bytes != 8 && c.vector_bytes != 16)
+    return Status(StatusCode::internal, "tiled_sectors: the plan's load width is neither 8 nor 16 bytes");
   const auto in_addr = reinterpret_cast<std::uintptr_t>(in), out_addr = reinterpret_cast<std::uintptr_t>(out);
   if (in_addr % static_cast<std::uintptr_t>(c.vector_bytes) != 0 || out_addr % dtype_size(d.dtype) != 0)
     return Status(StatusCode::invalid_argument,
