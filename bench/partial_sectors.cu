@@ -3,7 +3,8 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 bench/partial_sectors.cu -o partial_sectors && ./partial_sectors
 // A 64 MiB copy in runs of P bytes; each warp instruction moves 256 / P runs far apart, consecutive
 // warps the consecutive runs of each region. Shifting the source or destination by S bytes starts
-// every run S bytes into a sector, so two warps write each run's end sectors in parts.
+// every run S bytes into a sector, so two warps write each run's end sectors in parts. Then shifts
+// within a 128-byte line, and one warp writing every sector in two halves (kernel `halves`).
 #include <cstdio>
 #include <cstdint>
 #include <vector>
@@ -35,6 +36,35 @@ __global__ void pieces(const unsigned char* __restrict__ in, unsigned char* __re
   }
 }
 
+// Sectors written in halves by one warp: each warp copies 1024-byte blocks with two 16-byte store
+// instructions per lane. kHalves false: instruction 1 writes bytes [0, 512) and instruction 2 [512,
+// 1024), whole sectors each; true: instruction 1 the first half of every sector, 2 the second.
+template <bool kHalves>
+__global__ void halves(const uint4* __restrict__ in, uint4* __restrict__ out, long long blocks) {
+  const int lane = threadIdx.x & 31;
+  const long long warp = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5;
+  const long long nwarps = (gridDim.x * (long long)blockDim.x) >> 5;
+  const int off0 = kHalves ? 2 * lane : lane, off1 = kHalves ? 2 * lane + 1 : 32 + lane;
+  for (long long b0 = warp; b0 < blocks; b0 += 2 * nwarps) {
+    uint4 v[2][2];
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const long long b = b0 + k * nwarps;
+      if (b < blocks) v[k][0] = in[b * 64 + off0], v[k][1] = in[b * 64 + off1];
+    }
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const long long b = b0 + k * nwarps;
+      if (b < blocks) out[b * 64 + off0] = v[k][0];
+    }
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const long long b = b0 + k * nwarps;
+      if (b < blocks) out[b * 64 + off1] = v[k][1];
+    }
+  }
+}
+
 int main() {
   const long long N = 64ll << 20;
   unsigned char *a, *b;
@@ -51,20 +81,37 @@ int main() {
   };
   const float mc = time([&] { cudaMemcpyAsync(b, a, N, cudaMemcpyDeviceToDevice); });
   printf("memcpy 64MiB %.2f us\n", mc);
-  for (int V : {8, 16}) for (int P : {32, 64, 128, 256}) {
-    if (P < V) continue;
-    const int ppi = 32 / (P / V);  // pieces per instruction
+  // Runs starting 8 or 16 bytes into a sector, and (16-byte accesses) 32-96 bytes into a 128-byte line.
+  struct Config {
+    int V, P;
+    std::vector<std::pair<int, int>> shifts;  // (source, destination) shifts in bytes
+  };
+  const std::vector<std::pair<int, int>> sector_shifts = {{0, 0}, {0, 8}, {8, 0}, {8, 8}, {0, 16}, {16, 0}};
+  const std::vector<std::pair<int, int>> line_shifts = {{0, 0}, {0, 16}, {0, 32}, {0, 64}, {0, 96}, {32, 0}, {64, 0}};
+  std::vector<Config> configs;
+  for (int V : {8, 16})
+    for (int P : {32, 64, 128, 256}) configs.push_back({V, P, sector_shifts});
+  for (int P : {64, 128, 256, 512}) configs.push_back({16, P, line_shifts});
+  for (const Config& c : configs) {
+    if (c.P < c.V) continue;
+    const int ppi = 32 / (c.P / c.V);  // pieces per instruction
     const long long region = N / ppi;
-    const long long prp = region / P;
-    for (const std::pair<int, int>& shift : std::vector<std::pair<int, int>>{{0, 0}, {0, 8}, {8, 0}, {8, 8}, {0, 16}, {16, 0}}) {
+    const long long prp = region / c.P;
+    for (const std::pair<int, int>& shift : c.shifts) {
       const int si = shift.first, so = shift.second;
-      if (V == 16 && ((si | so) & 15)) continue;
+      if (c.V == 16 && ((si | so) & 15)) continue;
       const float us = time([&] {
-        if (V == 8) pieces<8><<<132 * 8, 256>>>(a, b, region, P, si, so, prp);
-        else pieces<16><<<132 * 8, 256>>>(a, b, region, P, si, so, prp);
+        if (c.V == 8) pieces<8><<<132 * 8, 256>>>(a, b, region, c.P, si, so, prp);
+        else pieces<16><<<132 * 8, 256>>>(a, b, region, c.P, si, so, prp);
       });
-      printf("V=%2d P=%3d in+%2d out+%2d  %.2f us  %.3f x memcpy\n", V, P, si, so, us, mc / us);
+      printf("V=%2d P=%3d in+%2d out+%2d  %.2f us  %.3f x memcpy\n", c.V, c.P, si, so, us, mc / us);
     }
   }
+  const auto* in16 = reinterpret_cast<const uint4*>(a);
+  auto* out16 = reinterpret_cast<uint4*>(b);
+  const float whole = time([&] { halves<false><<<132 * 8, 256>>>(in16, out16, N / 1024); });
+  const float split = time([&] { halves<true><<<132 * 8, 256>>>(in16, out16, N / 1024); });
+  printf("one warp, two store instructions per 1024 bytes: whole sectors %.2f us (%.3f x memcpy), halves %.2f us "
+         "(%.3f x memcpy)\n", whole, mc / whole, split, mc / split);
   printf("%s\n", cudaGetErrorString(cudaGetLastError()));
 }

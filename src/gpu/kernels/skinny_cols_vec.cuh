@@ -62,9 +62,10 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
 
   // Store: item (k, c) is 16-byte chunk k of the slab's part of output row c, counted from the
   // sector boundary after its first byte (before it, for the first slab). Two neighbouring threads
-  // take the two chunks of one sector, so that each store instruction writes whole sectors: one
-  // written in halves by two instructions, even of one warp, cost an H200 a third of a copy's speed
-  // (bench/results/h200_2026-11-24m_partial_sectors.txt). Neighbouring pairs take neighbouring rows c.
+  // take the two chunks of one sector, so that each store instruction writes whole sectors: on an
+  // H200, a copy whose warps wrote every sector in two halves, back to back, ran at 0.68 of memcpy
+  // against 0.95 (bench/results/h200_2026-11-24m_partial_sectors.txt). Neighbouring pairs take
+  // neighbouring rows c.
   const int own_bytes = own_rows * E, avail_bytes = load_rows * E;
   const int step = cols * E;  // bytes between input rows in the run
   const int items = 2 * ((own_bytes + 31) / 32 + 1) * cols;
