@@ -60,6 +60,26 @@ void expect_matches_reference(const xpose::TransposeDesc& d, Algorithm algorithm
       << describe(d) << " shifted by " << shift << "; reproduce: " << repro(d, algorithm, "cuda");
 }
 
+// Plans `algorithm` by name for every case: it must be accepted exactly where `fits` (given the
+// resolved descriptor) holds, and then match the CPU reference at every shift. Returns how many ran.
+template <typename Fits>
+int expect_runs_where_it_fits(const std::vector<xpose::TransposeDesc>& cases, Algorithm algorithm, Fits fits,
+                              std::initializer_list<std::size_t> shifts) {
+  int ran = 0;
+  for (const xpose::TransposeDesc& d : cases) {
+    xpose::Plan plan;
+    const xpose::Status s = xpose::make_plan(plan, d, {Backend::cuda, algorithm});
+    EXPECT_EQ(s.ok(), fits(xpose::resolved(d))) << describe(d) << ": " << s.message();
+    if (!s.ok()) continue;
+    ++ran;
+    for (std::size_t shift : shifts) {
+      expect_matches_reference(d, algorithm, shift);
+      if (::testing::Test::HasFatalFailure()) return ran;
+    }
+  }
+  return ran;
+}
+
 class GpuFastPath : public ::testing::TestWithParam<DType> {};
 
 // Automatic planning on 16-byte aligned buffers: tiled_vec wherever the strides allow it.
@@ -217,17 +237,11 @@ TEST_P(GpuFastPath, GatherMatchesReference) {
   cases.push_back({t, 77, 131, 3, 133, ld_for(t, 77, true), 77 * 133 + 1,  // batched with gaps
                    131 * ld_for(t, 77, true) + 16 / e});
   cases.push_back({t, 15, 300, 1, 300, 16});                                // fewer rows than one vector
+  const auto on_grid = [e](const xpose::TransposeDesc& r) {
+    return r.ld_out * e % 16 == 0 && (r.batch == 1 || r.batch_stride_out * e % 16 == 0);
+  };
   int ran = 0;
-  for (const xpose::TransposeDesc& d : cases) {
-    const xpose::TransposeDesc r = xpose::resolved(d);
-    const bool on_grid = r.ld_out * e % 16 == 0 && (r.batch == 1 || r.batch_stride_out * e % 16 == 0);
-    xpose::Plan plan;
-    const xpose::Status s = xpose::make_plan(plan, d, {Backend::cuda, Algorithm::gather});
-    EXPECT_EQ(s.ok(), on_grid) << describe(d) << ": " << s.message();
-    if (!s.ok()) continue;
-    ++ran;
-    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::gather, 0));
-  }
+  ASSERT_NO_FATAL_FAILURE(ran = expect_runs_where_it_fits(cases, Algorithm::gather, on_grid, {0}));
   EXPECT_GE(ran, 4) << "the cases above built for it run";
   xpose::Plan plan;
   EXPECT_FALSE(xpose::make_plan(plan, {t, 256, 256}, {Backend::cuda, Algorithm::gather, 8}).ok())
@@ -254,19 +268,12 @@ TEST_P(GpuFastPath, TiledSectorsMatchesReference) {
   cases.push_back({t, 300, 130, 3, 136, 312, 300 * 136 + 8, 130 * 312 + 5});  // batches mid-sector anywhere
   cases.push_back({t, 1001, 999, 2, 1000, 1008 + grid8, 1001 * 1000, 999 * (1008 + grid8) + 3});
   cases.push_back({t, 2049, 300, 1, 304, 2056});
+  const auto fits = [e](const xpose::TransposeDesc& r) {
+    const auto on8 = [e](std::int64_t stride) { return stride * e % 8 == 0; };
+    return e <= 2 && on8(r.ld_in) && on8(r.ld_out) && (r.batch == 1 || on8(r.batch_stride_in));
+  };
   int ran = 0;
-  for (const xpose::TransposeDesc& d : cases) {
-    const xpose::TransposeDesc r = xpose::resolved(d);
-    const auto on8 = [&](std::int64_t stride) { return stride * e % 8 == 0; };
-    const bool fits = e <= 2 && on8(r.ld_in) && on8(r.ld_out) && (r.batch == 1 || on8(r.batch_stride_in));
-    xpose::Plan plan;
-    const xpose::Status s = xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_sectors});
-    EXPECT_EQ(s.ok(), fits) << describe(d) << ": " << s.message();
-    if (!s.ok()) continue;
-    ++ran;
-    for (std::size_t shift : {std::size_t{0}, std::size_t{8}})
-      ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_sectors, shift));
-  }
+  ASSERT_NO_FATAL_FAILURE(ran = expect_runs_where_it_fits(cases, Algorithm::tiled_sectors, fits, {0, 8}));
   if (e <= 2) EXPECT_GE(ran, 50) << "the cases above built for it run";
   xpose::Plan plan;
   EXPECT_FALSE(xpose::make_plan(plan, {t, 256, 256}, {Backend::cuda, Algorithm::tiled_sectors, 4}).ok())

@@ -65,14 +65,7 @@ template <typename Tile>
 Status configure_tile(const TransposeDesc& d, LaunchConfig& c) {
   if (tile_count<Tile>(d) >= (std::int64_t{1} << 31))
     return Status(StatusCode::unsupported, "gather: more tiles than one grid holds");
-  c = LaunchConfig{};
-  c.tile_rows = Tile::kRows;
-  c.tile_cols = Tile::kTileCols;
-  c.vector_bytes = 16;
-  c.block_x = Tile::kThreads;
-  c.block_y = 1;
-  c.grid_x = tile_count<Tile>(d);
-  c.grid_y = c.grid_z = 1;
+  c = linear_config(Tile::kRows, Tile::kTileCols, 16, Tile::kThreads, tile_count<Tile>(d));
   return Status::ok_status();
 }
 

@@ -35,6 +35,20 @@ inline void set_grid(LaunchConfig& c, int block_x, int block_y, std::int64_t gri
   c.grid_z = std::min(batch, kMaxGridYZ);
 }
 
+// One-dimensional blocks of block_x threads and a one-dimensional grid of grid_x blocks, each moving
+// a tile of tile_rows x tile_cols elements in vector_bytes-byte accesses.
+inline LaunchConfig linear_config(int tile_rows, int tile_cols, int vector_bytes, int block_x, std::int64_t grid_x) {
+  LaunchConfig c{};
+  c.tile_rows = tile_rows;
+  c.tile_cols = tile_cols;
+  c.vector_bytes = vector_bytes;
+  c.block_x = block_x;
+  c.block_y = 1;
+  c.grid_x = grid_x;
+  c.grid_y = c.grid_z = 1;
+  return c;
+}
+
 inline dim3 grid_of(const LaunchConfig& c) {
   return dim3(static_cast<unsigned>(c.grid_x), static_cast<unsigned>(c.grid_y), static_cast<unsigned>(c.grid_z));
 }

@@ -104,20 +104,6 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   return check_launch("skinny_cols_vec_kernel", c, kSkinnyColsSmemBytes, stream);
 }
 
-// The launch of the 16-byte skinny kernels: one-dimensional blocks and grid, a tile of
-// tile_rows x tile_cols elements.
-LaunchConfig vec16_config(int tile_rows, int tile_cols, int block_x, std::int64_t grid_x) {
-  LaunchConfig c{};
-  c.vector_bytes = 16;
-  c.tile_rows = tile_rows;
-  c.tile_cols = tile_cols;
-  c.block_x = block_x;
-  c.block_y = 1;
-  c.grid_x = grid_x;
-  c.grid_y = c.grid_z = 1;
-  return c;
-}
-
 // Runs per thread of the register kernel: two, for 2 to 4 rows, where that fits the grid in one
 // wave of resident blocks and one per thread would not (measured on an H200, us, one -> two: f32
 // 3x1048576 9.20 -> 8.70, 0.95 -> 1.00 of memcpy; f32 2x1048576 7.24 -> 7.07); one elsewhere, where
@@ -154,9 +140,9 @@ LaunchConfig rows_regs_config(const TransposeDesc& d) {
     per_thread = rows_regs_runs_per_thread<sizeof(decltype(tag))>(d);
     return Status::ok_status();
   });
-  return vec16_config(static_cast<int>(d.rows), 16 / static_cast<int>(dtype_size(d.dtype)), kSkinnyRegsThreads,
-                      std::min<std::int64_t>(ceil_div(d.batch * rows_regs_runs(d), kSkinnyRegsThreads * per_thread),
-                                             std::int64_t{1} << 30));
+  return linear_config(static_cast<int>(d.rows), 16 / static_cast<int>(dtype_size(d.dtype)), 16, kSkinnyRegsThreads,
+                       std::min<std::int64_t>(ceil_div(d.batch * rows_regs_runs(d), kSkinnyRegsThreads * per_thread),
+                                              std::int64_t{1} << 30));
 }
 
 // Two runs per thread where configure sized the grid for that (fewer threads than runs).
@@ -192,7 +178,7 @@ Status launch_rows_regs(const TransposeDesc& d, const LaunchConfig& c, const voi
 
 LaunchConfig rows_vec_config(const TransposeDesc& d) {
   const SkinnyVecSlab s = rows_vec_slab(d);
-  return vec16_config(static_cast<int>(d.rows), s.span, kSkinnyVecThreads, d.batch * ceil_div(d.cols, s.span));
+  return linear_config(static_cast<int>(d.rows), s.span, 16, kSkinnyVecThreads, d.batch * ceil_div(d.cols, s.span));
 }
 
 template <int E>
@@ -212,7 +198,7 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
   const std::int64_t long_n = std::max(d.rows, d.cols);
   if (use_cols_vec(d)) {
     const SkinnyColsSlab s = cols_vec_slab(d);
-    c = vec16_config(s.span, static_cast<int>(d.cols), kSkinnyColsThreads, d.batch * ceil_div(d.rows, s.span));
+    c = linear_config(s.span, static_cast<int>(d.cols), 16, kSkinnyColsThreads, d.batch * ceil_div(d.rows, s.span));
     return Status::ok_status();
   }
   if (use_rows_regs(d)) {

@@ -21,9 +21,14 @@ template <int E, int Vin>
 using ShapeTile = SectorTile<E, Vin, SectorShape<E>::kRowBytes, SectorShape<E>::kRows>;
 
 template <int E>
-std::int64_t tile_count(const TransposeDesc& d) {
+Status configure_shape(const TransposeDesc& d, int load_bytes, LaunchConfig& c) {
   using Tile = ShapeTile<E, 16>;
-  return d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kCols);
+  const std::int64_t tiles = d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kCols);
+  if (tiles >= (std::int64_t{1} << 31))
+    return Status(StatusCode::unsupported, "tiled_sectors: more tiles than one grid holds");
+  c = linear_config(Tile::kRows, Tile::kCols, load_bytes, kSectorThreads, tiles);
+  c.swizzled = true;
+  return Status::ok_status();
 }
 
 // Tile order: down the matrix first, as tiled_vec's.
@@ -51,19 +56,8 @@ Status configure_tiled_sectors(const TransposeDesc& d, int alignment, LaunchConf
     return Status(StatusCode::unsupported,
                   "tiled_sectors needs 1- or 2-byte elements, pointers aligned to 8 bytes or more, input rows "
                   "and batches on the 8-byte grid, and output rows on the 8-byte grid");
-  const std::int64_t tiles = dtype_size(d.dtype) == 1 ? tile_count<1>(d) : tile_count<2>(d);
-  if (tiles >= (std::int64_t{1} << 31))
-    return Status(StatusCode::unsupported, "tiled_sectors: more tiles than one grid holds");
-  c = LaunchConfig{};
-  c.tile_rows = dtype_size(d.dtype) == 1 ? SectorShape<1>::kRows : SectorShape<2>::kRows;
-  c.tile_cols = dtype_size(d.dtype) == 1 ? SectorShape<1>::kRowBytes : SectorShape<2>::kRowBytes / 2;
-  c.swizzled = true;
-  c.vector_bytes = load_bytes;
-  c.block_x = kSectorThreads;
-  c.block_y = 1;
-  c.grid_x = tiles;
-  c.grid_y = c.grid_z = 1;
-  return Status::ok_status();
+  // load_bytes != 0: 1- or 2-byte elements.
+  return dtype_size(d.dtype) == 1 ? configure_shape<1>(d, load_bytes, c) : configure_shape<2>(d, load_bytes, c);
 }
 
 Status launch_tiled_sectors(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,

@@ -45,15 +45,8 @@ bool unaligned_tiles_down_first() {
 template <int E, bool kSmall>
 Status configure_shape(const TransposeDesc& d, LaunchConfig& c) {
   using Tile = ShapeTile<E, kSmall>;
-  c = LaunchConfig{};
-  c.tile_rows = Tile::kRows;
-  c.tile_cols = Tile::kCols;
+  c = linear_config(Tile::kRows, Tile::kCols, 16, kUnalignedThreads, tile_count<E, kSmall>(d));
   c.pad = Tile::pad_words();
-  c.vector_bytes = 16;
-  c.block_x = kUnalignedThreads;
-  c.block_y = 1;
-  c.grid_x = tile_count<E, kSmall>(d);
-  c.grid_y = c.grid_z = 1;
   return Status::ok_status();
 }
 
