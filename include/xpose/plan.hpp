@@ -31,6 +31,7 @@ enum class Algorithm {
   skinny,           // GPU: one side of a few elements: a thread per long index loops over the short side
   gather,           // GPU: no shared memory; 16-byte output vectors gathered from global memory (small matrices)
   tiled_sectors,    // GPU: 1-/2-byte elements, output rows on the 8-byte grid: every output sector written whole
+  small_batch,      // GPU: batches of small matrices, several whole matrices per block
   vendor_geam,      // GPU: cuBLAS geam (f32, f64, c64, c128 only)
   cpu_reference,    // CPU: plain loops, the test oracle
   cpu_blocked,      // CPU: cache-blocked tiles

@@ -16,6 +16,7 @@ Status configure(const TransposeDesc& desc, Algorithm algorithm, int alignment, 
     case Algorithm::skinny: return configure_skinny(desc, config);
     case Algorithm::gather: return configure_gather(desc, alignment, config);
     case Algorithm::tiled_sectors: return configure_tiled_sectors(desc, alignment, config);
+    case Algorithm::small_batch: return configure_small_batch(desc, config);
     case Algorithm::vendor_geam: return configure_geam(desc, config);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
   }
@@ -35,6 +36,7 @@ Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig
     case Algorithm::skinny: return launch_skinny(desc, config, in, out, s);
     case Algorithm::gather: return launch_gather(desc, config, in, out, s);
     case Algorithm::tiled_sectors: return launch_tiled_sectors(desc, config, in, out, s);
+    case Algorithm::small_batch: return launch_small_batch(desc, config, in, out, s);
     case Algorithm::vendor_geam: return launch_geam(desc, vendor_handle, in, out, s);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
   }

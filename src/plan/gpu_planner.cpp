@@ -186,6 +186,23 @@ bool output_rows_sector_aligned(const TransposeDesc& d) {
   return d.ld_out * e % 32 == 0 && (d.batch == 1 || d.batch_stride_out * e % 32 == 0);
 }
 
+// Batches of small matrices: a tile per matrix (tiled_vec, tiled_unaligned, skinny) is mostly empty
+// there and each block moves a few hundred bytes. small_batch moves several whole matrices per
+// block. Measured on an H200 (of memcpy, 64 MiB batches, bench/results/h200_2026-11-24o_scan_small_batch.json;
+// before -> small_batch): 4x4 u8 0.015 -> 0.66, bf16 0.044 -> 0.94, f32 0.12 -> 0.96, c128 0.38 ->
+// 0.95; 16x16 f32 0.61 -> 0.95; 17x17 u8 0.028 -> 0.49, f64 0.31 -> 0.84; 32x32 f32 0.53 -> 0.94;
+// 64x64 u8 0.54 -> 0.66; 100x100 u8 0.25 -> 0.53; f64 31x31 0.69 -> 0.88. Where a tiled_vec tile is
+// at least half full it stays ahead (f64 32x32 0.85 against 0.73, bf16 64x64 0.83 / 0.74, f32
+// 64x64 0.97 / 0.72, c128 31x31 1.03 / 0.85): small_batch takes matrices of at most 4 KiB (8 KiB of
+// 16-byte elements), and up to its 16 KiB tile those of 1- to 8-byte elements whose rows are off the
+// 16-byte grid.
+bool small_batch_suits(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
+  if (d.batch < 2 || bytes > kSmallBatchMaxMatrixBytes) return false;
+  if (bytes <= (e == 16 ? 8192 : 4096)) return true;
+  return e <= 8 && tiled_vec_vector_bytes(d, alignment) != kVecBytes;
+}
+
 int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   for (int v = kVecBytes; v >= kVecMinBytes && v >= e; v /= 2) {
@@ -213,9 +230,10 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // ld 8196 0.85 / 0.76). For 4- and 8-byte elements tiled_unaligned stays faster (f64 8191x8193
   // 0.90 against 0.80 with 8-byte accesses). Large matrices of 1- and 2-byte elements whose output
   // rows start mid-sector on the 8-byte grid go to tiled_sectors (tiled_sectors_suits).
-  if (d.rows <= kSkinnyMaxShort) return Algorithm::skinny;
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
+  if (small_batch_suits(d, alignment)) return Algorithm::small_batch;
+  if (d.rows <= kSkinnyMaxShort) return Algorithm::skinny;
   if (tiled_sectors_suits(d, alignment)) return Algorithm::tiled_sectors;
   if (vector_bytes == kVecBytes) {
     const bool wide = d.cols > kSkinnyMaxShort && dtype_size(d.dtype) >= 4;

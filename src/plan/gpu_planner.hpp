@@ -35,6 +35,11 @@ int tiled_sectors_load_bytes(const TransposeDesc& resolved_desc, int alignment);
 constexpr std::int64_t kSectorsMinRows = 2048;
 bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
 
+// Batches of small matrices that the small_batch kernel takes (several whole matrices per block): at
+// most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule.
+constexpr std::int64_t kSmallBatchMaxMatrixBytes = 16384;  // the kernel's tile (small_batch.cuh)
+bool small_batch_suits(const TransposeDesc& resolved_desc, int alignment);
+
 // The algorithm `automatic` becomes on the GPU.
 Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);
 

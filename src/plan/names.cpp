@@ -24,6 +24,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     {Algorithm::skinny, "skinny", Backend::cuda},
     {Algorithm::gather, "gather", Backend::cuda},
     {Algorithm::tiled_sectors, "tiled_sectors", Backend::cuda},
+    {Algorithm::small_batch, "small_batch", Backend::cuda},
     {Algorithm::vendor_geam, "geam", Backend::cuda},
     {Algorithm::cpu_reference, "cpu_reference", Backend::cpu},
     {Algorithm::cpu_blocked, "cpu_blocked", Backend::cpu},

@@ -45,7 +45,9 @@ std::string Plan::to_string() const {
   os << algorithm_name(state_->algorithm);
   if (state_->backend == Backend::cuda && state_->algorithm != Algorithm::vendor_geam) {
     os << '<';
-    if (c.tile_rows > 0) {
+    if (state_->algorithm == Algorithm::small_batch) {
+      os << c.tile_rows << " matrices,";
+    } else if (c.tile_rows > 0) {
       os << c.tile_rows << 'x' << c.tile_cols << ',';
       // gather keeps no tile in shared memory: no swizzle or padding to show.
       if (c.swizzled) os << "swizzle,";

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu_test_support.hpp"
+#include "plan/gpu_planner.hpp"
 
 namespace {
 
@@ -291,6 +292,43 @@ TEST_P(GpuFastPath, AutomaticPlanTakesTiledSectors) {
   xpose::Plan plan;
   ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
   EXPECT_EQ(plan.algorithm(), Algorithm::tiled_sectors) << plan;
+  ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
+}
+
+// small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, batches
+// whose last block takes fewer matrices, packed batches (vector runs with element heads and tails)
+// and strided ones on either side (element by element), base pointers off the 16-byte grid; matrices
+// past the tile are refused at plan time.
+TEST_P(GpuFastPath, SmallBatchMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  const std::int64_t side = e == 1 ? 128 : e == 2 ? 90 : e == 4 ? 64 : e == 8 ? 45 : 32;  // the largest that fit
+  std::vector<xpose::TransposeDesc> cases = {
+      {t, 4, 4, 5000},  {t, 1, 1, 777},  {t, 1, 9, 300},   {t, 9, 1, 300},       {t, 3, 5, 1001},
+      {t, 16, 16, 2},   {t, 17, 17, 333}, {t, 31, 31, 101}, {t, 32, 32, 65},     {t, 8, 8, 70001},
+      {t, side, side, 7}, {t, side + 1, side + 1, 3},  // the whole tile; one past it (refused)
+      {t, 5, 7, 100, 9, 6, 5 * 9 + 3, 7 * 6 + 1},   // strided on both sides
+      {t, 5, 7, 100, 7, 6, 35, 7 * 6 + 2},          // packed input, strided output
+      {t, 5, 7, 100, 9, 5, 5 * 9 + 1, 35},          // strided input, packed output
+      {t, 12, 20, 1},                                // one matrix
+  };
+  const auto fits = [e](const xpose::TransposeDesc& r) {
+    return r.rows * r.cols * e <= xpose::plan::kSmallBatchMaxMatrixBytes;
+  };
+  int ran = 0;
+  ASSERT_NO_FATAL_FAILURE(
+      ran = expect_runs_where_it_fits(cases, Algorithm::small_batch, fits, {0, static_cast<std::size_t>(e < 16 ? e : 8)}));
+  EXPECT_EQ(ran, static_cast<int>(cases.size()) - 1) << "all but the case past the tile";
+}
+
+// The automatic plan takes small_batch for batches of tiny matrices.
+TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const xpose::TransposeDesc d{GetParam(), 8, 8, 4097};
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
+  EXPECT_EQ(plan.algorithm(), Algorithm::small_batch) << plan;
   ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
 }
 

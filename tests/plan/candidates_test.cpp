@@ -69,6 +69,10 @@ TEST(Candidates, OnlyKernelsThatFitTheLayout) {
             EXPECT_FALSE(xpose::plan::output_rows_sector_aligned(d)) << "only where output rows start mid-sector";
             break;
           case Algorithm::skinny: EXPECT_LE(std::min(d.rows, d.cols), xpose::plan::kSkinnyMaxShort); break;
+          case Algorithm::small_batch:
+            EXPECT_GT(d.batch, 1) << "batches only";
+            EXPECT_LE(d.rows * d.cols * e, xpose::plan::kSmallBatchMaxMatrixBytes) << "matrices that fit its tile";
+            break;
           case Algorithm::vendor_geam: EXPECT_TRUE(vendor_type(t)); break;
           case Algorithm::tiled_padded:
             EXPECT_EQ(k, 0u) << "the element-wise tile only as the heuristic fallback";

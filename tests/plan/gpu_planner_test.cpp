@@ -39,6 +39,14 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
         EXPECT_GE(alignment, 16) << "gather writes 16-byte vectors";
         continue;
       }
+      if (a == Algorithm::small_batch) {
+        EXPECT_TRUE(xpose::plan::small_batch_suits(d, alignment)) << "small_batch only where its rule holds";
+        EXPECT_TRUE(d.batch > 1 && d.rows * d.cols * e <= xpose::plan::kSmallBatchMaxMatrixBytes)
+            << "batches of matrices that fit the kernel's tile";
+        continue;
+      }
+      if (xpose::plan::small_batch_suits(d, alignment))
+        ADD_FAILURE() << "batches of small matrices take small_batch, got " << xpose::algorithm_name(a);
       if (a == Algorithm::tiled_sectors) {
         EXPECT_TRUE(xpose::plan::tiled_sectors_suits(d, alignment)) << "tiled_sectors only where its rule holds";
         EXPECT_TRUE(e <= 2 && alignment >= 8 && d.ld_out * e % 8 == 0 && d.ld_in * e % 8 == 0)
@@ -103,6 +111,27 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       EXPECT_EQ(c.grid_y, 1);
     }
   }
+}
+
+// Batches of small matrices: small_batch where a tile per matrix would be mostly empty, the tiled
+// kernels where their tile is at least half full.
+TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t batch) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, batch}), 16);
+  };
+  for (DType t : kTypes) {
+    EXPECT_EQ(choice(t, 4, 4, 100000), Algorithm::small_batch) << xpose::dtype_name(t);
+    EXPECT_EQ(choice(t, 17, 17, 1000), Algorithm::small_batch) << xpose::dtype_name(t);
+    EXPECT_EQ(choice(t, 4, 4, 2), Algorithm::small_batch) << "any batch of two or more";
+    EXPECT_NE(choice(t, 4, 4, 1), Algorithm::small_batch) << "one matrix is not a batch";
+    EXPECT_NE(choice(t, 200, 200, 1000), Algorithm::small_batch) << "past the kernel's 16 KiB tile";
+  }
+  EXPECT_EQ(choice(DType::f32, 32, 32, 16384), Algorithm::small_batch) << "4 KiB";
+  EXPECT_EQ(choice(DType::f32, 64, 64, 4096), Algorithm::tiled_vec) << "16 KiB on the 16-byte grid: a full tile";
+  EXPECT_EQ(choice(DType::f64, 31, 31, 8729), Algorithm::small_batch) << "7.5 KiB off the 16-byte grid";
+  EXPECT_EQ(choice(DType::f64, 32, 32, 8192), Algorithm::tiled_vec) << "8 KiB on the grid: a half-full tile";
+  EXPECT_NE(choice(DType::c128, 31, 31, 4364), Algorithm::small_batch) << "15 KiB of 16-byte elements";
+  EXPECT_EQ(choice(DType::u8, 100, 100, 6710), Algorithm::small_batch) << "10 KB off the grid";
 }
 
 TEST(GpuPlanner, ShapesTheTileToTheMatrix) {

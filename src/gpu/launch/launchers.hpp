@@ -44,6 +44,11 @@ Status configure_tiled_sectors(const TransposeDesc& desc, int alignment, LaunchC
 Status launch_tiled_sectors(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                             rt::Stream stream);
 
+// small_batch: batches of matrices of at most kSmallBatchTileBytes, several whole matrices per block
+Status configure_small_batch(const TransposeDesc& desc, LaunchConfig& config);
+Status launch_small_batch(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
+                          rt::Stream stream);
+
 // vendor_geam (cuBLAS or rocBLAS); handle owned by the plan
 Status configure_geam(const TransposeDesc& desc, LaunchConfig& config);
 Status create_geam_handle(std::shared_ptr<void>& handle);

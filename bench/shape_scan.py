@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Shapes beyond the suite: runs `xpose bench --kernels auto` over a broad set of shapes per element
+size (squares and near-squares, rectangles, few rows or columns, batches of small matrices, leading
+dimensions) and lists them by their ratio to memcpy, worst first, to find where the fast path falls
+off. Every result is verified by the CLI against the CPU reference; the ratios are the CLI's (same
+process, same timing for memcpy and the transpose).
+
+    python3 bench/shape_scan.py --xpose build-gpu/apps/xpose/xpose --out scan.json [--dtypes u8,f32]
+"""
+import argparse
+import collections
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ESIZE = {"u8": 1, "bf16": 2, "f32": 4, "f64": 8, "c128": 16}
+TARGET_BYTES = 64 << 20  # one matrix (or one batch) of about this size per case
+
+
+def shapes_for(esize, target=TARGET_BYTES):
+    """(rows, cols, batch, ld_in, ld_out) tuples of about `target` bytes; ld 0 = packed."""
+    m = target // esize
+    n = math.isqrt(m)
+    out = [(n, n, 1, 0, 0), (n - 1, n + 1, 1, 0, 0), (n + 7, n - 5, 1, 0, 0),
+           (3 * n // 2, 2 * n // 3, 1, 0, 0), (2 * n // 3, 3 * n // 2, 1, 0, 0),
+           (n // 4, 4 * n, 1, 0, 0), (4 * n, n // 4, 1, 0, 0), (n // 16, 16 * n, 1, 0, 0), (16 * n, n // 16, 1, 0, 0),
+           (1000 * (n // 1000) or n, 1000 * (n // 1000) or n, 1, 0, 0)]
+    for k in (2, 4, 5, 7, 8, 12, 16, 24, 33, 48, 64, 100, 128, 256, 500):
+        out += [(m // k, k, 1, 0, 0), (k, m // k, 1, 0, 0)]
+    for k in (4, 8, 16, 17, 31, 32, 64, 100, 128, 255, 256, 512, 1000):
+        b = max(1, m // (k * k))
+        out.append((k, k, b, 0, 0))
+    out += [(n, n, 1, n + 1, n + 1), (n, n, 1, n + 8, n + 8), (n, n, 1, n + 16, n), (n, n, 1, n, n + 16),
+            (n // 2, 2 * n, 1, 2 * n + 3, n // 2 + 5), (n - 3, n + 3, 1, n + 64, n + 61)]
+    seen, unique = set(), []
+    for s in out:
+        if s[0] >= 1 and s[1] >= 1 and s not in seen:
+            seen.add(s)
+            unique.append(s)
+    return unique
+
+
+def label_of(dtype, rows, cols, batch, ld_in, ld_out):
+    label = f"{dtype} " + (f"{batch}x" if batch > 1 else "") + f"{rows}x{cols}"
+    return label + (f" ld {ld_in}/{ld_out}" if ld_in != cols or ld_out != rows else "")
+
+
+def run_group(xpose, dtype, batch, ld_in, ld_out, shapes, iters, kernels):
+    """One CLI process for the shapes that share dtype, batch and leading dimensions."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "out.json")
+        cmd = [xpose, "bench", "--dtype", dtype, "--kernels", kernels, "--iters", str(iters), "--json", path]
+        for r, c in shapes:
+            cmd += ["--shape", f"{r}x{c}"]
+        if batch > 1:
+            cmd += ["--batch", str(batch)]
+        if ld_in:
+            cmd += ["--ld-in", str(ld_in)]
+        if ld_out:
+            cmd += ["--ld-out", str(ld_out)]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0 or not os.path.exists(path):
+            return None, " ".join(cmd) + ": " + (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
+        with open(path) as f:
+            return json.load(f), None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--xpose", default=os.path.join("build-gpu", "apps", "xpose", "xpose"))
+    ap.add_argument("--out", required=True, help="JSON with every case's record")
+    ap.add_argument("--dtypes", default=",".join(ESIZE))
+    ap.add_argument("--iters", type=int, default=15)
+    ap.add_argument("--target-mib", type=float, default=TARGET_BYTES / (1 << 20), help="bytes of one case")
+    ap.add_argument("--kernels", default="auto", help="passed to `xpose bench --kernels`")
+    ap.add_argument("--only", default="", help="regular expression: only the cases whose label matches")
+    ap.add_argument("--list", action="store_true", help="print the shapes and stop")
+    args = ap.parse_args()
+
+    dtypes = args.dtypes.split(",")
+    groups = collections.OrderedDict()
+    for dt in dtypes:
+        for rows, cols, batch, ld_in, ld_out in shapes_for(ESIZE[dt], int(args.target_mib * (1 << 20))):
+            if re.search(args.only, label_of(dt, rows, cols, batch, ld_in or cols, ld_out or rows)):
+                groups.setdefault((dt, batch, ld_in, ld_out), []).append((rows, cols))
+    if args.list:
+        for (dt, b, li, lo), shapes in groups.items():
+            print(dt, f"batch {b} ld {li}/{lo}:", " ".join(f"{r}x{c}" for r, c in shapes))
+        return 0
+
+    records, errors, device, t0 = [], [], None, time.time()
+    for (dt, batch, ld_in, ld_out), shapes in groups.items():
+        doc, err = run_group(args.xpose, dt, batch, ld_in, ld_out, shapes, args.iters, args.kernels)
+        if err:
+            errors.append(err)
+            print("error:", err, file=sys.stderr)
+            continue
+        device = device or doc.get("device")
+        copy = {}
+        for r in doc["records"]:
+            key = (r["rows"], r["cols"])
+            if r["kernel"] == "memcpy":
+                copy[key] = r
+            else:
+                r["memcpy_time_us"] = copy[key]["time_us"]
+                records.append(r)
+    records.sort(key=lambda r: r["pct_of_copy"])
+    with open(args.out, "w") as f:
+        json.dump({"tool": "bench/shape_scan.py", "device": device, "iters": args.iters, "records": records,
+                   "errors": errors, "elapsed_s": round(time.time() - t0, 1)}, f, indent=1)
+    print(f"{'case':44s} {'MiB':>7s} {'us':>9s} {'x memcpy':>8s}  verified  plan")
+    for r in records:
+        label = label_of(r["dtype"], r["rows"], r["cols"], r["batch"], r["ld_in"], r["ld_out"])
+        mib = r["bytes_moved"] / 2 / (1 << 20)
+        print(f"{label:44s} {mib:7.1f} {r['time_us']:9.2f} {r['pct_of_copy'] / 100:8.3f}  {r['verification']:8s}  "
+              f"{r['plan']}")
+    print(f"{len(records)} cases, {len(errors)} errors, {time.time() - t0:.0f} s")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
