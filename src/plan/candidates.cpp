@@ -55,8 +55,9 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
   if (tiled_vec_vector_bytes(d, alignment) == kVecBytes) add(Candidate{Algorithm::gather});
   if (tiled_sectors_load_bytes(d, alignment) != 0 && !output_rows_sector_aligned(d))
     add(Candidate{Algorithm::tiled_sectors});
-  if (std::min(d.rows, d.cols) <= kSkinnyMaxShort) add(Candidate{Algorithm::skinny});
-  if (d.batch > 1 && d.rows * d.cols * esize <= kSmallBatchMaxMatrixBytes) add(Candidate{Algorithm::small_batch});
+  if (std::min(d.rows, d.cols) <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment))
+    add(Candidate{Algorithm::skinny});
+  if (small_batch_fits(d)) add(Candidate{Algorithm::small_batch});
   if (gpu::geam_has_type(d.dtype)) add(Candidate{Algorithm::vendor_geam});
   return out;
 }

@@ -203,6 +203,44 @@ bool small_batch_suits(const TransposeDesc& d, int alignment) {
   return e <= 8 && tiled_vec_vector_bytes(d, alignment) != kVecBytes;
 }
 
+// Short sides past kSkinnyMaxShort where the tiles are mostly empty or cut every output sector.
+// Measured on an H200 (of memcpy, about 64 MiB; bench/results/h200_2026-11-24o_scan_few_rows.json,
+// _scan_few_columns.json; before -> skinny):
+// - rows of packed output, off tiled_vec's grid: u8 17 / 24 / 33 / 48 rows 0.052 / 0.122 / 0.081 /
+//   0.566 -> 0.625 / 0.633 / 0.617 / 0.625, bf16 17 / 24 / 33 / 48 0.211 / 0.571 / 0.312 / 0.569 ->
+//   0.768 / 0.790 / 0.753 / 0.762, f32 17 / 24 / 33 0.479 / 0.678 / 0.716 -> 0.857 / 0.867 / 0.811;
+//   not f32 40 / 48 rows (tiled_unaligned 0.847 / 0.904 against 0.802 / 0.843), not bf16 40 rows on
+//   tiled_vec's 8-byte grid (0.805 / 0.749), not 8- and 16-byte elements (f64 24 rows 0.970 / 0.878);
+// - tall, rows of at most 32 bytes (tiled_vec's narrowest tile row is 64): f32 x4 0.541 -> 0.944, x8
+//   0.878 -> 0.944; f64 x2 0.507 -> 0.914, x4 0.897 -> 0.959; bf16 x8 0.519 -> 0.874, x16 0.838 ->
+//   0.931 (c128 keeps tiled_vec: x2 0.91, x4 0.95);
+// - tall, 17 to tall_skinny_max_cols columns off tiled_vec's grid (off its 8-byte grid too for 1- and
+//   2-byte elements, where its 8-byte path runs well: bf16 x40 0.778 against skinny's 0.651): u8 x17
+//   0.287 -> 0.584, x24 0.393 -> 0.522; bf16 x24 0.474 -> 0.626, x33 0.572 -> 0.836; f32 x24 0.513 ->
+//   0.747, x33 0.628 -> 0.775; f64 x17 0.479 -> 0.756, x24 0.649 -> 0.740. One step past those the
+//   tiles are ahead: u8 x33 0.533 / 0.487, f32 x40 0.732 / 0.643, f64 x33 0.799 / 0.631.
+constexpr std::int64_t tall_skinny_max_cols(std::int64_t esize) {
+  return esize == 1 || esize == 8 ? 24 : esize <= 4 ? 33 : 0;
+}
+
+bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
+  const bool off_grid = e <= 2 ? vector_bytes == 0 : vector_bytes != kVecBytes;
+  if (d.rows < d.cols)
+    return d.ld_out == d.rows && d.rows > kSkinnyMaxShort &&
+           ((e <= 2 && d.rows <= kSkinnyRowsVecMaxRows && vector_bytes == 0) ||
+            (e == 4 && d.rows <= 33 && vector_bytes != kVecBytes));
+  if (e >= 2 && e <= 8 && d.cols * e <= 32) return true;
+  return d.cols > kSkinnyMaxShort && d.cols <= tall_skinny_max_cols(e) && off_grid;
+}
+
+bool small_batch_fits(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return d.rows * d.cols * e <= kSmallBatchMaxMatrixBytes ||
+         (d.batch == 1 && std::min(d.rows, d.cols) * e * 32 <= kSmallBatchMaxMatrixBytes);
+}
+
 int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   for (int v = kVecBytes; v >= kVecMinBytes && v >= e; v /= 2) {
@@ -216,8 +254,9 @@ int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
 
 Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // A tile of a matrix a few elements tall or wide is mostly empty: stage slabs of the whole short
-  // side instead. A few columns still suit tiled_vec when their rows are whole 16-byte chunks
-  // (measured on an H200: c128 1048576x3 at 0.91 of memcpy), a few rows never do.
+  // side instead (and for some short sides past kSkinnyMaxShort: short_side_takes_skinny). A few
+  // columns still suit tiled_vec when their rows are whole 16-byte chunks of more than 32 bytes, or
+  // of 16-byte elements (measured on an H200: c128 1048576x3 at 0.91 of memcpy), a few rows never do.
   // Strides off the 16-byte grid (odd extents, leading dimensions) or base pointers aligned only to
   // their element still move aligned 16-byte chunks through tiled_unaligned; only a 16-byte element
   // on an 8-byte aligned pointer is left to the element-wise tile.
@@ -233,7 +272,7 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
   if (small_batch_suits(d, alignment)) return Algorithm::small_batch;
-  if (d.rows <= kSkinnyMaxShort) return Algorithm::skinny;
+  if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;
   if (tiled_sectors_suits(d, alignment)) return Algorithm::tiled_sectors;
   if (vector_bytes == kVecBytes) {
     const bool wide = d.cols > kSkinnyMaxShort && dtype_size(d.dtype) >= 4;

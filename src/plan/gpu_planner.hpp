@@ -35,10 +35,21 @@ int tiled_sectors_load_bytes(const TransposeDesc& resolved_desc, int alignment);
 constexpr std::int64_t kSectorsMinRows = 2048;
 bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
 
+// Most rows the skinny kernel's slab-of-columns path (skinny_rows_vec) takes.
+constexpr std::int64_t kSkinnyRowsVecMaxRows = 48;
+// Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
+// takes (see gpu_planner.cpp): packed output rows of 17 to 48 one- and two-byte elements or 33
+// four-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to 8-byte elements with rows of
+// at most 32 bytes, or of 17 to 24-33 columns (by element size) off tiled_vec's grid.
+bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
+
 // Batches of small matrices that the small_batch kernel takes (several whole matrices per block): at
 // most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule.
 constexpr std::int64_t kSmallBatchMaxMatrixBytes = 16384;  // the kernel's tile (small_batch.cuh)
 bool small_batch_suits(const TransposeDesc& resolved_desc, int alignment);
+// Where small_batch runs at all: matrices that fit its tile, or one matrix whose short side fits it
+// 32 times (slabs of the long side).
+bool small_batch_fits(const TransposeDesc& resolved_desc);
 
 // The algorithm `automatic` becomes on the GPU.
 Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);

@@ -46,7 +46,8 @@ std::string Plan::to_string() const {
   if (state_->backend == Backend::cuda && state_->algorithm != Algorithm::vendor_geam) {
     os << '<';
     if (state_->algorithm == Algorithm::small_batch) {
-      os << c.tile_rows << " matrices,";
+      if (c.tile_cols > 0) os << "slabs of " << c.tile_cols << ',';
+      else os << c.tile_rows << " matrices,";
     } else if (c.tile_rows > 0) {
       os << c.tile_rows << 'x' << c.tile_cols << ',';
       // gather keeps no tile in shared memory: no swizzle or padding to show.

@@ -47,6 +47,14 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       }
       if (xpose::plan::small_batch_suits(d, alignment))
         ADD_FAILURE() << "batches of small matrices take small_batch, got " << xpose::algorithm_name(a);
+      if (a == Algorithm::skinny) {
+        EXPECT_TRUE(std::min(d.rows, d.cols) <= xpose::plan::kSkinnyMaxShort ||
+                    xpose::plan::short_side_takes_skinny(d, alignment))
+            << "skinny only for a short side";
+        continue;
+      }
+      if (xpose::plan::short_side_takes_skinny(d, alignment))
+        ADD_FAILURE() << "a short side that skinny serves best, got " << xpose::algorithm_name(a);
       if (a == Algorithm::tiled_sectors) {
         EXPECT_TRUE(xpose::plan::tiled_sectors_suits(d, alignment)) << "tiled_sectors only where its rule holds";
         EXPECT_TRUE(e <= 2 && alignment >= 8 && d.ld_out * e % 8 == 0 && d.ld_in * e % 8 == 0)
@@ -132,6 +140,32 @@ TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
   EXPECT_EQ(choice(DType::f64, 32, 32, 8192), Algorithm::tiled_vec) << "8 KiB on the grid: a half-full tile";
   EXPECT_NE(choice(DType::c128, 31, 31, 4364), Algorithm::small_batch) << "15 KiB of 16-byte elements";
   EXPECT_EQ(choice(DType::u8, 100, 100, 6710), Algorithm::small_batch) << "10 KB off the grid";
+}
+
+// Short sides past kSkinnyMaxShort that skinny serves better than a mostly empty tile.
+TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in = 0, std::int64_t ld_out = 0) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, ld_in, ld_out}), 16);
+  };
+  EXPECT_EQ(choice(DType::u8, 33, 2000001), Algorithm::skinny) << "few rows off the grid, packed output";
+  EXPECT_EQ(choice(DType::f16, 48, 1000001), Algorithm::skinny);
+  EXPECT_NE(choice(DType::u8, 33, 2000001, 0, 40), Algorithm::skinny) << "output rows not packed";
+  EXPECT_NE(choice(DType::u8, 49, 2000001), Algorithm::skinny) << "past the slab kernel's rows";
+  EXPECT_NE(choice(DType::u8, 48, 1048576), Algorithm::skinny) << "on the 16-byte grid: tiled_vec";
+  EXPECT_EQ(choice(DType::f32, 33, 500001), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f32, 40, 500001), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f64, 24, 349525), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 4194304, 4), Algorithm::skinny) << "16-byte rows: tall";
+  EXPECT_EQ(choice(DType::f64, 4194304, 2), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f16, 2097152, 16), Algorithm::skinny) << "32-byte rows";
+  EXPECT_NE(choice(DType::f64, 1048576, 8), Algorithm::skinny) << "64-byte rows: tiled_vec";
+  EXPECT_NE(choice(DType::c128, 1048576, 2), Algorithm::skinny) << "16-byte elements keep tiled_vec";
+  EXPECT_EQ(choice(DType::f32, 699050, 24), Algorithm::skinny) << "24 columns off the 16-byte grid";
+  EXPECT_EQ(choice(DType::u8, 2796202, 24), Algorithm::skinny);
+  EXPECT_NE(choice(DType::u8, 2033601, 33), Algorithm::skinny) << "past 24 one-byte columns";
+  EXPECT_EQ(choice(DType::f64, 493447, 17), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f32, 419430, 40), Algorithm::skinny) << "past 33 four-byte columns";
+  EXPECT_NE(choice(DType::f16, 838860, 40), Algorithm::skinny) << "tiled_vec's 8-byte grid";
 }
 
 TEST(GpuPlanner, ShapesTheTileToTheMatrix) {

@@ -9,12 +9,13 @@
 #include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
+#include "plan/gpu_planner.hpp"  // kSkinnyRowsVecMaxRows: the planner routes by it
 
 namespace xpose::gpu {
 
 constexpr int kSkinnyVecThreads = 256;
 constexpr int kSkinnyVecSmemWords = 4096;  // 16 KiB: the raw input rows of one slab
-constexpr int kSkinnyVecMaxRows = 16;
+constexpr int kSkinnyVecMaxRows = static_cast<int>(plan::kSkinnyRowsVecMaxRows);
 
 // Slab geometry, computed once on the host: `span` columns per slab; each loads `span + halo`
 // columns (the halo: columns an output sector starting in the slab reaches into), as `chunks`

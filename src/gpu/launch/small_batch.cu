@@ -1,4 +1,5 @@
-// Launcher for the small_batch kernel: how many whole matrices each block takes.
+// Launcher for the small_batch kernel: how many whole matrices each block takes; one matrix with a
+// short side runs as a batch of slabs of its long side.
 #include <numeric>
 
 #include "gpu/kernels/small_batch.cuh"
@@ -10,6 +11,8 @@ namespace {
 
 // At least this many blocks where the batch allows, so that small batches still spread over the SMs.
 constexpr std::int64_t kSmallBatchMinBlocks = 512;
+// One matrix is moved in slabs of at least this many long-side elements per block.
+constexpr std::int64_t kSmallBatchMinSlab = 32;
 
 bool input_packed(const TransposeDesc& d) {
   return d.ld_in == d.cols && (d.batch == 1 || d.batch_stride_in == d.rows * d.cols);
@@ -30,20 +33,73 @@ std::int64_t matrices_per_block(const TransposeDesc& d) {
   return m >= sector_group ? m - m % sector_group : m;
 }
 
+// Matrices and columns per block of the slab view: one slab per block, of as many long-side elements
+// as the tile holds, a multiple of those that fill whole 32-byte sectors where it can.
+std::int64_t slab_extent(const TransposeDesc& d) {
+  const std::int64_t line = std::min(d.rows, d.cols) * static_cast<std::int64_t>(dtype_size(d.dtype));
+  const std::int64_t fit = kSmallBatchTileBytes / line, sector_group = 32 / std::gcd<std::int64_t>(32, line);
+  return fit >= sector_group ? fit - fit % sector_group : fit;
+}
+
+// One matrix of few rows (or columns) seen as a batch of slabs of n columns (or rows) each, the
+// slabs' matrices back to back on the side whose rows are packed; the rest of the long side, if
+// any, as one more matrix at `rest_in` / `rest_out` elements past the pointers.
+struct SlabViews {
+  TransposeDesc full, rest;
+  std::int64_t rest_in = 0, rest_out = 0;
+};
+
+SlabViews slab_views(const TransposeDesc& d, std::int64_t n) {
+  SlabViews v;
+  v.full = v.rest = d;
+  if (d.rows <= d.cols) {  // slabs of n columns: input rows n apart, output matrices n rows apart
+    v.full.cols = n;
+    v.full.batch = d.cols / n;
+    v.full.batch_stride_in = n;
+    v.full.batch_stride_out = n * d.ld_out;
+    v.rest.cols = d.cols % n;
+    v.rest_in = v.full.batch * n;
+    v.rest_out = v.full.batch * n * d.ld_out;
+  } else {  // slabs of n rows
+    v.full.rows = n;
+    v.full.batch = d.rows / n;
+    v.full.batch_stride_in = n * d.ld_in;
+    v.full.batch_stride_out = n;
+    v.rest.rows = d.rows % n;
+    v.rest_in = v.full.batch * n * d.ld_in;
+    v.rest_out = v.full.batch * n;
+  }
+  v.rest.batch = 1;
+  return v;
+}
+
 template <int E>
-Status launch_sized(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned char* in, unsigned char* out,
+                 rt::Stream stream) {
   SmallBatchArgs a;
   a.rows = static_cast<int>(d.rows);
   a.cols = static_cast<int>(d.cols);
-  a.per_block = c.tile_rows;
+  a.per_block = static_cast<int>(per_block);
   a.rc = make_fast_div(d.rows * d.cols);
   a.r = make_fast_div(d.rows);
   a.c = make_fast_div(d.cols);
   a.in_packed = input_packed(d);
   a.out_packed = output_packed(d);
-  small_batch_kernel<E><<<grid_of(c), block_of(c), 0, stream>>>(static_cast<const unsigned char*>(in),
-                                                                static_cast<unsigned char*>(out),
-                                                                make_geometry(d, 1), a);
+  const auto blocks = static_cast<unsigned>(ceil_div(d.batch, per_block));
+  small_batch_kernel<E><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a);
+}
+
+template <int E>
+Status launch_sized(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(out);
+  if (c.tile_cols == 0) {
+    launch_view<E>(d, c.tile_rows, src, dst, stream);
+  } else {
+    const SlabViews v = slab_views(d, c.tile_cols);
+    if (v.full.batch > 0) launch_view<E>(v.full, 1, src, dst, stream);
+    if (v.rest.rows > 0 && v.rest.cols > 0) launch_view<E>(v.rest, 1, src + v.rest_in * E, dst + v.rest_out * E, stream);
+  }
   return check_launch("small_batch_kernel", c, kSmallBatchTileBytes, stream);
 }
 
@@ -51,8 +107,18 @@ Status launch_sized(const TransposeDesc& d, const LaunchConfig& c, const void* i
 
 Status configure_small_batch(const TransposeDesc& d, LaunchConfig& c) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (d.batch == 1 && d.rows * d.cols * e > kSmallBatchTileBytes) {
+    // One matrix with a short side: slabs of the long side, at least kSmallBatchMinSlab per block.
+    const std::int64_t n = slab_extent(d), slabs = ceil_div(std::max(d.rows, d.cols), n);
+    if (n < kSmallBatchMinSlab)
+      return Status(StatusCode::unsupported, "small_batch takes one matrix only where its short side spans at most " +
+                                                 std::to_string(kSmallBatchTileBytes / kSmallBatchMinSlab) + " bytes");
+    if (slabs >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "small_batch: too many slabs");
+    c = linear_config(1, static_cast<int>(n), 16, kSmallBatchThreads, slabs);
+    return Status::ok_status();
+  }
   if (d.rows * d.cols * e > kSmallBatchTileBytes)
-    return Status(StatusCode::unsupported, "small_batch takes matrices of at most " +
+    return Status(StatusCode::unsupported, "small_batch takes batches of matrices of at most " +
                                                std::to_string(kSmallBatchTileBytes) + " bytes");
   const std::int64_t per_block = matrices_per_block(d), blocks = ceil_div(d.batch, per_block);
   if (blocks >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "small_batch: batch too large for one grid");
@@ -62,7 +128,9 @@ Status configure_small_batch(const TransposeDesc& d, LaunchConfig& c) {
 
 Status launch_small_batch(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
                           rt::Stream stream) {
-  if (c.tile_rows < 1 || c.block_x != kSmallBatchThreads || c.tile_rows * d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype)) > kSmallBatchTileBytes)
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const std::int64_t tile = c.tile_cols > 0 ? std::min(d.rows, d.cols) * c.tile_cols * e : c.tile_rows * d.rows * d.cols * e;
+  if (c.tile_rows < 1 || c.block_x != kSmallBatchThreads || tile > kSmallBatchTileBytes)
     return Status(StatusCode::internal, "small_batch: the plan does not match the kernel's tile");
   switch (dtype_size(d.dtype)) {
     case 1: return launch_sized<1>(d, c, in, out, stream);
