@@ -206,8 +206,8 @@ bool small_batch_suits(const TransposeDesc& d, int alignment) {
 // Short sides past kSkinnyMaxShort where the tiles are mostly empty or cut every output sector.
 // Measured on an H200 (of memcpy, about 64 MiB; bench/results/h200_2026-11-24o_scan_few_rows.json,
 // _scan_few_columns.json; before -> skinny):
-// - rows of packed output, off tiled_vec's grid: u8 17 / 24 / 33 / 48 rows 0.052 / 0.122 / 0.081 /
-//   0.566 -> 0.625 / 0.633 / 0.617 / 0.625, bf16 17 / 24 / 33 / 48 0.211 / 0.571 / 0.312 / 0.569 ->
+// - rows of packed output, off tiled_vec's grid: u8 17 / 24 / 33 / 48 / 100 rows 0.052 / 0.122 /
+//   0.081 / 0.566 / 0.250 -> 0.625 / 0.633 / 0.617 / 0.625 / 0.445, bf16 17 / 24 / 33 / 48 0.211 / 0.571 / 0.312 / 0.569 ->
 //   0.768 / 0.790 / 0.753 / 0.762, f32 17 / 24 / 33 0.479 / 0.678 / 0.716 -> 0.857 / 0.867 / 0.811;
 //   not f32 40 / 48 rows (tiled_unaligned 0.847 / 0.904 against 0.802 / 0.843), not bf16 40 rows on
 //   tiled_vec's 8-byte grid (0.805 / 0.749), not 8- and 16-byte elements (f64 24 rows 0.970 / 0.878);
@@ -229,7 +229,7 @@ bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
   const bool off_grid = e <= 2 ? vector_bytes == 0 : vector_bytes != kVecBytes;
   if (d.rows < d.cols)
     return d.ld_out == d.rows && d.rows > kSkinnyMaxShort &&
-           ((e <= 2 && d.rows <= kSkinnyRowsVecMaxRows && vector_bytes == 0) ||
+           ((e <= 2 && d.rows <= kSkinnyFewRowsMax && vector_bytes == 0) ||
             (e == 4 && d.rows <= 33 && vector_bytes != kVecBytes));
   if (e >= 2 && e <= 8 && d.cols * e <= 32) return true;
   return d.cols > kSkinnyMaxShort && d.cols <= tall_skinny_max_cols(e) && off_grid;

@@ -35,10 +35,12 @@ int tiled_sectors_load_bytes(const TransposeDesc& resolved_desc, int alignment);
 constexpr std::int64_t kSectorsMinRows = 2048;
 bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
 
-// Most rows the skinny kernel's slab-of-columns path (skinny_rows_vec) takes.
-constexpr std::int64_t kSkinnyRowsVecMaxRows = 48;
+// Most rows the skinny kernel's slab-of-columns path (skinny_rows_vec) takes (fewer for wide
+// elements: its slabs must fit its shared memory), and most the planner sends it.
+constexpr std::int64_t kSkinnyRowsVecMaxRows = 128;
+constexpr std::int64_t kSkinnyFewRowsMax = 100;
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
-// takes (see gpu_planner.cpp): packed output rows of 17 to 48 one- and two-byte elements or 33
+// takes (see gpu_planner.cpp): packed output rows of 17 to 100 one- and two-byte elements or 33
 // four-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to 8-byte elements with rows of
 // at most 32 bytes, or of 17 to 24-33 columns (by element size) off tiled_vec's grid.
 bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);

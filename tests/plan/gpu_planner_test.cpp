@@ -150,7 +150,8 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_EQ(choice(DType::u8, 33, 2000001), Algorithm::skinny) << "few rows off the grid, packed output";
   EXPECT_EQ(choice(DType::f16, 48, 1000001), Algorithm::skinny);
   EXPECT_NE(choice(DType::u8, 33, 2000001, 0, 40), Algorithm::skinny) << "output rows not packed";
-  EXPECT_NE(choice(DType::u8, 49, 2000001), Algorithm::skinny) << "past the slab kernel's rows";
+  EXPECT_EQ(choice(DType::u8, 100, 671089), Algorithm::skinny);
+  EXPECT_NE(choice(DType::u8, 101, 671089), Algorithm::skinny) << "past the rows measured";
   EXPECT_NE(choice(DType::u8, 48, 1048576), Algorithm::skinny) << "on the 16-byte grid: tiled_vec";
   EXPECT_EQ(choice(DType::f32, 33, 500001), Algorithm::skinny);
   EXPECT_NE(choice(DType::f32, 40, 500001), Algorithm::skinny);

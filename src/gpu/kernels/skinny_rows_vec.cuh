@@ -9,7 +9,7 @@
 #include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
-#include "plan/gpu_planner.hpp"  // kSkinnyRowsVecMaxRows: the planner routes by it
+#include "plan/gpu_planner.hpp"  // kSkinnyRowsVecMaxRows, shared with the planner
 
 namespace xpose::gpu {
 

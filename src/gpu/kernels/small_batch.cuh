@@ -102,10 +102,15 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
     for (int v = tid; v < vecs; v += kSmallBatchThreads) {
       SmallBatchCursor k = small_batch_cursor(lead + v * kPerVec, a);
       VecWords<16> w{};
+      if (k.r + kPerVec <= a.rows) {  // the vector lies in one input column: no wrap to follow
 #pragma unroll
-      for (int j = 0; j < kPerVec; ++j) {
-        put_element<E>(w.w, j, tile + k.src * E);
-        if (j + 1 < kPerVec) advance(k, a);
+        for (int j = 0; j < kPerVec; ++j) put_element<E>(w.w, j, tile + (k.src + j * a.cols) * E);
+      } else {
+#pragma unroll
+        for (int j = 0; j < kPerVec; ++j) {
+          put_element<E>(w.w, j, tile + k.src * E);
+          if (j + 1 < kPerVec) advance(k, a);
+        }
       }
       store_vec<16>(dst + (lead + v * kPerVec) * E, w);
     }

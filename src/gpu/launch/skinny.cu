@@ -22,10 +22,6 @@ int slab_span(const TransposeDesc& d) {
 // run faster with one thread per long-side index (measured on an H200, bench/results/).
 bool use_staged(const TransposeDesc& d) { return d.rows < d.cols && dtype_size(d.dtype) >= 4; }
 
-// A few rows with packed output rows: the output of a slab is one run, written in 16-byte chunks.
-bool use_rows_vec(const TransposeDesc& d) {
-  return d.rows < d.cols && d.rows <= kSkinnyVecMaxRows && d.ld_out == d.rows;
-}
 
 // 2 to 8 rows on the 16-byte grid with packed output rows: transposed in registers, stored through a
 // per-warp stage (pointers are checked at launch; off the grid the slab kernel runs).
@@ -78,6 +74,13 @@ SkinnyVecSlab rows_vec_slab(const TransposeDesc& d) {
   }
   s.rows = make_fast_div(d.rows);
   return s;
+}
+
+// A few rows with packed output rows: the output of a slab is one run, written in 16-byte chunks;
+// up to kSkinnyVecMaxRows rows whose slabs of at least 16 columns fit the shared memory.
+bool use_rows_vec(const TransposeDesc& d) {
+  return d.rows < d.cols && d.rows <= kSkinnyVecMaxRows && d.ld_out == d.rows &&
+         d.rows * rows_vec_slab(d).pitch <= kSkinnyVecSmemWords;
 }
 
 // About as many bytes per slab as the few-rows kernel, in whole 32-byte runs of each output row, with
