@@ -22,7 +22,6 @@ int slab_span(const TransposeDesc& d) {
 // run faster with one thread per long-side index (measured on an H200, bench/results/).
 bool use_staged(const TransposeDesc& d) { return d.rows < d.cols && dtype_size(d.dtype) >= 4; }
 
-
 // 2 to 8 rows on the 16-byte grid with packed output rows: transposed in registers, stored through a
 // per-warp stage (pointers are checked at launch; off the grid the slab kernel runs).
 // XPOSE_SKINNY_ROWS_REGS=0 turns it off, to measure against it.

@@ -33,8 +33,8 @@ std::int64_t matrices_per_block(const TransposeDesc& d) {
   return m >= sector_group ? m - m % sector_group : m;
 }
 
-// Matrices and columns per block of the slab view: one slab per block, of as many long-side elements
-// as the tile holds, a multiple of those that fill whole 32-byte sectors where it can.
+// Long-side elements per slab (one slab per block): as many as the tile holds, a multiple of the
+// count whose bytes fill whole 32-byte sectors where it can.
 std::int64_t slab_extent(const TransposeDesc& d) {
   const std::int64_t line = std::min(d.rows, d.cols) * static_cast<std::int64_t>(dtype_size(d.dtype));
   const std::int64_t fit = kSmallBatchTileBytes / line, sector_group = 32 / std::gcd<std::int64_t>(32, line);
