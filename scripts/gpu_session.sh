@@ -3,6 +3,8 @@
 #                                       suite cases that miss their target -> $OUT/results.tgz
 #   bash scripts/gpu_session.sh peers   the suite through xpose (auto, geam, tuned; and in-process through
 #                                       build-gpu/src/libxpose_c.so) and its peers -> $OUT/peers/
+#   bash scripts/gpu_session.sh scan    bench/shape_scan.py: about 300 shapes beyond the suite, auto
+#                                       plan, worst first -> $OUT/scan.json, scan.txt
 set -uo pipefail
 export XPOSE_CLI=$PWD/build-gpu/apps/xpose/xpose PYTHONUNBUFFERED=1
 B=build-gpu/tests; X=build-gpu/apps/xpose/xpose
@@ -25,5 +27,8 @@ tests)
 peers)
   timeout 570 python3 bench/peers.py --xpose $X --xpose-args "--kernels auto,geam,tuned" --out-dir $OUT/peers --budget-s 520 > $OUT/peers.log 2>&1
   echo "peers rc=$? t=$((SECONDS-S))"; tail -3 $OUT/peers.log ;;
-*) echo "usage: gpu_session.sh tests|peers" >&2; exit 2 ;;
+scan)
+  timeout 570 python3 bench/shape_scan.py --xpose $X --out $OUT/scan.json > $OUT/scan.txt 2>&1
+  echo "scan rc=$? t=$((SECONDS-S))"; head -20 $OUT/scan.txt; tail -1 $OUT/scan.txt ;;
+*) echo "usage: gpu_session.sh tests|peers|scan" >&2; exit 2 ;;
 esac
