@@ -347,7 +347,7 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   std::vector<xpose::TransposeDesc> cases;
-  for (std::int64_t s : {1, 2, 3, 5, 8, 13, 16, 31, 33, 48, 100, 128}) {
+  for (std::int64_t s : {1, 2, 3, 4, 5, 8, 13, 16, 31, 33, 48, 100, 128}) {
     cases.push_back({t, s, 40000});
     cases.push_back({t, 40001, s});
   }

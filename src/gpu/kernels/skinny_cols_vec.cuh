@@ -24,9 +24,19 @@ struct SkinnyColsSlab {
   FastDiv cols;  // q / cols for run_position
 };
 
+// Where byte x of the run lies in shared memory. Input rows a power of two of bytes apart put the
+// rows that one store-phase read takes (16 / E rows apart per lane) in the same bank, 4-way on u8
+// with 2 to 8 columns; kSwizzle XORs each 16-byte chunk's place within its 128 bytes with the
+// 128-byte line's number, so lines read together land in different banks. Elements never straddle a
+// chunk (E <= 4, the run starts element-aligned).
+template <bool kSwizzle>
+__device__ __forceinline__ int run_offset(int x) {
+  return kSwizzle ? x ^ (((x >> 7) & 7) << 4) : x;
+}
+
 // Block (kSkinnyColsThreads), one slab of s.span rows per block; grid (batch x slabs). in_end is one
 // past the input's last byte: chunks never reach past it or before `in`.
-template <int E>
+template <int E, bool kSwizzle>
 __global__ void __launch_bounds__(kSkinnyColsThreads)
     skinny_cols_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyColsSlab s,
@@ -55,7 +65,7 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       const int k = base + j * kSkinnyColsThreads + tid;
-      if (k < chunks) *reinterpret_cast<uint4*>(run + 16 * k) = v[j];
+      if (k < chunks) *reinterpret_cast<uint4*>(run + run_offset<kSwizzle>(16 * k)) = v[j];
     }
   }
   __syncthreads();
@@ -79,17 +89,18 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
     if (start + 32 * (k / 2) >= own_bytes) continue;  // the next slab's sector
     const int first = start + 16 * k;                  // byte of the slab's output row; may be < 0
     if (first + 16 <= 0 || first >= avail_bytes) continue;
-    const unsigned char* column = run + shift + c * E;  // element (0, c) of the run
+    const int column = shift + c * E;  // byte of element (0, c) in the run
     if (first >= 0 && first + 16 <= avail_bytes) {
       std::uint32_t w[4] = {0, 0, 0, 0};
-      const unsigned char* p = column + (first / E) * step;
+      const int x = column + (first / E) * step;
 #pragma unroll
-      for (int m = 0; m < 16 / E; ++m) put_element<E>(w, m, p + m * step);
+      for (int m = 0; m < 16 / E; ++m) put_element<E>(w, m, run + run_offset<kSwizzle>(x + m * step));
       *reinterpret_cast<uint4*>(row + first) = make_uint4(w[0], w[1], w[2], w[3]);
     } else {
       for (int m = 0; m < 16 / E; ++m) {
         const int byte = first + m * E;
-        if (byte >= 0 && byte < avail_bytes) copy_element<E>(row + byte, column + (byte / E) * step);
+        if (byte >= 0 && byte < avail_bytes)
+          copy_element<E>(row + byte, run + run_offset<kSwizzle>(column + (byte / E) * step));
       }
     }
   }

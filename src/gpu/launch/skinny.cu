@@ -100,9 +100,15 @@ template <int E>
 Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   const SkinnyColsSlab s = cols_vec_slab(d);
   const auto* src = static_cast<const unsigned char*>(in);
-  skinny_cols_vec_kernel<E><<<grid_of(c), block_of(c), 0, stream>>>(
-      src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), make_geometry(d, 1), s,
-      make_fast_div(ceil_div(d.rows, s.span)));
+  const std::int64_t row_bytes = d.cols * E;
+  const MatrixGeometry g = make_geometry(d, 1);
+  const FastDiv slabs = make_fast_div(ceil_div(d.rows, s.span));
+  if ((row_bytes & (row_bytes - 1)) == 0)  // rows a power of two of bytes apart: swizzled run
+    skinny_cols_vec_kernel<E, true><<<grid_of(c), block_of(c), 0, stream>>>(
+        src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), g, s, slabs);
+  else
+    skinny_cols_vec_kernel<E, false><<<grid_of(c), block_of(c), 0, stream>>>(
+        src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), g, s, slabs);
   return check_launch("skinny_cols_vec_kernel", c, kSkinnyColsSmemBytes, stream);
 }
 
