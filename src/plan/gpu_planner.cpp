@@ -192,14 +192,20 @@ bool output_rows_sector_aligned(const TransposeDesc& d) {
 // before -> small_batch): 4x4 u8 0.015 -> 0.66, bf16 0.044 -> 0.94, f32 0.12 -> 0.96, c128 0.38 ->
 // 0.95; 16x16 f32 0.61 -> 0.95; 17x17 u8 0.028 -> 0.49, f64 0.31 -> 0.84; 32x32 f32 0.53 -> 0.94;
 // 64x64 u8 0.54 -> 0.66; 100x100 u8 0.25 -> 0.53; f64 31x31 0.69 -> 0.88. Where a tiled_vec tile is
-// at least half full it stays ahead (f64 32x32 0.85 against 0.73, bf16 64x64 0.83 / 0.74, f32
-// 64x64 0.97 / 0.72, c128 31x31 1.03 / 0.85): small_batch takes matrices of at most 4 KiB (8 KiB of
-// 16-byte elements), and up to its 16 KiB tile those of 1- to 8-byte elements whose rows are off the
-// 16-byte grid.
+// at least half full it stayed ahead (f64 32x32 0.85 against 0.73, bf16 64x64 0.83 / 0.74, f32
+// 64x64 0.97 / 0.72, c128 31x31 1.03 / 0.85) until rows a power of two of 64 bytes or more were read
+// from a swizzled tile (small_batch.cuh; h200_2026-11-24o_small_batch_swizzle_experiment.json): f64
+// 32x32 0.969 against tiled_vec's 0.843, bf16 64x64 0.947 / 0.833, u8 64x64 0.747 -> 0.927; at 16
+// KiB tiled_vec stays ahead (f32 64x64 0.977 / 0.953, u8 128x128 0.963 / 0.922). So small_batch takes
+// matrices of at most 4 KiB (8 KiB of 16-byte elements, or of rows a power of two of 64 bytes or
+// more), and up to its 16 KiB tile those of 1- to 8-byte elements whose rows are off the 16-byte
+// grid.
 bool small_batch_suits(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
   if (d.batch < 2 || bytes > kSmallBatchMaxMatrixBytes) return false;
   if (bytes <= (e == 16 ? 8192 : 4096)) return true;
+  const std::int64_t row_bytes = d.cols * e;
+  if (e <= 8 && bytes <= 8192 && row_bytes >= 64 && (row_bytes & (row_bytes - 1)) == 0) return true;
   return e <= 8 && tiled_vec_vector_bytes(d, alignment) != kVecBytes;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "gpu/kernels/bounded_chunk.cuh"
+#include "gpu/kernels/chunk_swizzle.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/kernels/skinny_rows_vec.cuh"  // slab_position, run_position
@@ -26,12 +27,12 @@ struct SkinnyColsSlab {
 
 // Where byte x of the run lies in shared memory. Input rows a power of two of bytes apart put the
 // rows that one store-phase read takes (16 / E rows apart per lane) in the same bank, 4-way on u8
-// with 2 to 8 columns; kSwizzle XORs each 16-byte chunk's place within its 128 bytes with the
-// 128-byte line's number, so lines read together land in different banks. Elements never straddle a
-// chunk (E <= 4, the run starts element-aligned).
+// with 2 to 8 columns; kSwizzle puts the run in the chunk_swizzle layout by 128-byte line, so lines
+// read together land in different banks. Elements never straddle a chunk (E <= 4, the run starts
+// element-aligned).
 template <bool kSwizzle>
 __device__ __forceinline__ int run_offset(int x) {
-  return kSwizzle ? x ^ (((x >> 7) & 7) << 4) : x;
+  return kSwizzle ? swizzled_offset(x, 7) : x;
 }
 
 // Block (kSkinnyColsThreads), one slab of s.span rows per block; grid (batch x slabs). in_end is one

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "gpu/kernels/chunk_swizzle.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/kernels/tiled_vec.cuh"  // VecWords, load_vec, store_vec
@@ -38,6 +39,27 @@ __device__ __forceinline__ void copy_run_to_shared(unsigned char* dst, const uns
   if (tid < n - tail_start) dst[tail_start + tid] = src[tail_start + tid];
 }
 
+// The same copy into the chunk_swizzle layout of smem, the run starting at byte `shift` (which agrees
+// with src mod 16).
+__device__ __forceinline__ void copy_run_to_swizzled(unsigned char* smem, int shift, const unsigned char* src, int n,
+                                                     int bits, int tid) {
+  const int head = static_cast<int>((16 - (reinterpret_cast<std::uintptr_t>(src) & 15)) & 15);
+  const int lead = head < n ? head : n;
+  const int vecs = (n - lead) / 16, tail_start = lead + vecs * 16;
+  for (int i = tid; i < vecs; i += kSmallBatchThreads)
+    store_vec<16>(smem + swizzled_offset(shift + lead + 16 * i, bits), load_vec<16>(src + lead + 16 * i));
+  if (tid < lead) smem[swizzled_offset(shift + tid, bits)] = src[tid];
+  if (tid < n - tail_start) smem[swizzled_offset(shift + tail_start + tid, bits)] = src[tail_start + tid];
+}
+
+// Tile element `i`: at tile + i * E, or in the swizzled layout at byte shift + i * E of smem.
+template <int E, bool kSwizzle>
+__device__ __forceinline__ unsigned char* tile_at(unsigned char* tile, unsigned char* smem, int shift, int bits,
+                                                  int i) {
+  if constexpr (kSwizzle) return smem + swizzled_offset(shift + i * E, bits);
+  else return tile + i * E;
+}
+
 // Position of output element o of the block (matrix m, output row c, output column r) and the
 // shared-memory element index of its source, (m * R + r) * C + c.
 struct SmallBatchCursor {
@@ -66,11 +88,16 @@ __device__ __forceinline__ void advance(SmallBatchCursor& k, const SmallBatchArg
 }
 
 // Block (kSmallBatchThreads); grid: one block per a.per_block matrices. Pointers aligned to their
-// element (8 bytes for 16-byte ones); 16-byte accesses wherever the addresses allow.
-template <int E>
+// element (8 bytes for 16-byte ones); 16-byte accesses wherever the addresses allow. kSwizzle (E <= 8):
+// the tile in the chunk_swizzle layout, XOR-ed by the row group the lanes of one read step through
+// (`bits`: log2 of the bytes between those rows), for rows a power of two of 64 bytes or more, whose
+// column reads otherwise fall into one or two banks. (The plain path keeps its own code: a shared
+// one pushed the 1-byte kernel past its registers.)
+template <int E, bool kSwizzle>
 __global__ void __launch_bounds__(kSmallBatchThreads)
     small_batch_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
-                       SmallBatchArgs a) {
+                       SmallBatchArgs a, int bits) {
+  static_assert(!kSwizzle || E <= 8, "a 16-byte element may straddle a swizzled chunk");
   alignas(16) __shared__ unsigned char smem[kSmallBatchTileBytes + 16];
   const int tid = threadIdx.x;
   const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * a.per_block;
@@ -79,15 +106,19 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
 
   // Load: the tile holds the block's matrices as the input lays them out, packed.
   unsigned char* tile = smem;
+  int shift = 0;
   if (a.in_packed) {
     const unsigned char* src = in + b0 * rc * E;
-    tile = smem + (reinterpret_cast<std::uintptr_t>(src) & 15);  // same alignment as the source
-    copy_run_to_shared(tile, src, n * E, tid);
+    shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);  // same alignment as the source
+    tile = smem + shift;
+    if constexpr (kSwizzle) copy_run_to_swizzled(smem, shift, src, n * E, bits, tid);
+    else copy_run_to_shared(tile, src, n * E, tid);
   } else {
     for (int i = tid; i < n; i += kSmallBatchThreads) {
       const QuotRem m = fast_divmod(static_cast<std::uint32_t>(i), a.rc);
       const QuotRem rcol = fast_divmod(m.rem, a.c);
-      copy_element<E>(tile + i * E, in + ((b0 + m.quot) * g.bs_in + rcol.quot * g.ld_in + rcol.rem) * E);
+      copy_element<E>(tile_at<E, kSwizzle>(tile, smem, shift, bits, i),
+                      in + ((b0 + m.quot) * g.bs_in + rcol.quot * g.ld_in + rcol.rem) * E);
     }
   }
   __syncthreads();
@@ -104,26 +135,27 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
       VecWords<16> w{};
       if (k.r + kPerVec <= a.rows) {  // the vector lies in one input column: no wrap to follow
 #pragma unroll
-        for (int j = 0; j < kPerVec; ++j) put_element<E>(w.w, j, tile + (k.src + j * a.cols) * E);
+        for (int j = 0; j < kPerVec; ++j) put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, k.src + j * a.cols));
       } else {
 #pragma unroll
         for (int j = 0; j < kPerVec; ++j) {
-          put_element<E>(w.w, j, tile + k.src * E);
+          put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, k.src));
           if (j + 1 < kPerVec) advance(k, a);
         }
       }
       store_vec<16>(dst + (lead + v * kPerVec) * E, w);
     }
     for (int o = tid; o < lead; o += kSmallBatchThreads)
-      store_element<E>(dst + o * E, tile + small_batch_cursor(o, a).src * E);
+      store_element<E>(dst + o * E, tile_at<E, kSwizzle>(tile, smem, shift, bits, small_batch_cursor(o, a).src));
     for (int o = tail_start + tid; o < n; o += kSmallBatchThreads)
-      store_element<E>(dst + o * E, tile + small_batch_cursor(o, a).src * E);
+      store_element<E>(dst + o * E, tile_at<E, kSwizzle>(tile, smem, shift, bits, small_batch_cursor(o, a).src));
   } else {
     for (int o = tid; o < n; o += kSmallBatchThreads) {
       const QuotRem m = fast_divmod(static_cast<std::uint32_t>(o), a.rc);
       const QuotRem cr = fast_divmod(m.rem, a.r);
       const int src = static_cast<int>(m.quot) * rc + static_cast<int>(cr.rem) * a.cols + static_cast<int>(cr.quot);
-      store_element<E>(out + ((b0 + m.quot) * g.bs_out + cr.quot * g.ld_out + cr.rem) * E, tile + src * E);
+      store_element<E>(out + ((b0 + m.quot) * g.bs_out + cr.quot * g.ld_out + cr.rem) * E,
+                       tile_at<E, kSwizzle>(tile, smem, shift, bits, src));
     }
   }
 }

@@ -86,7 +86,18 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
   a.in_packed = input_packed(d);
   a.out_packed = output_packed(d);
   const auto blocks = static_cast<unsigned>(ceil_div(d.batch, per_block));
-  small_batch_kernel<E><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a);
+  // Rows a power of two of 64 bytes or more: swizzled by the row group the lanes of one column read
+  // step through (16 / E rows).
+  const std::int64_t row_bytes = d.cols * E;
+  int bits = 0;
+  while ((std::int64_t{1} << bits) < row_bytes * (16 / E)) ++bits;
+  if constexpr (E <= 8) {
+    if (row_bytes >= 64 && (row_bytes & (row_bytes - 1)) == 0) {
+      small_batch_kernel<E, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a, bits);
+      return;
+    }
+  }
+  small_batch_kernel<E, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a, bits);
 }
 
 template <int E>
