@@ -204,8 +204,7 @@ bool small_batch_suits(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
   if (d.batch < 2 || bytes > kSmallBatchMaxMatrixBytes) return false;
   if (bytes <= (e == 16 ? 8192 : 4096)) return true;
-  const std::int64_t row_bytes = d.cols * e;
-  if (e <= 8 && bytes <= 8192 && row_bytes >= 64 && (row_bytes & (row_bytes - 1)) == 0) return true;
+  if (bytes <= 8192 && small_batch_swizzled(d)) return true;
   return e <= 8 && tiled_vec_vector_bytes(d, alignment) != kVecBytes;
 }
 
@@ -244,7 +243,12 @@ bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
 bool small_batch_fits(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return d.rows * d.cols * e <= kSmallBatchMaxMatrixBytes ||
-         (d.batch == 1 && std::min(d.rows, d.cols) * e * 32 <= kSmallBatchMaxMatrixBytes);
+         (d.batch == 1 && std::min(d.rows, d.cols) * e * kSmallBatchMinSlab <= kSmallBatchMaxMatrixBytes);
+}
+
+bool small_batch_swizzled(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), row_bytes = d.cols * e;
+  return e <= 8 && row_bytes >= 64 && (row_bytes & (row_bytes - 1)) == 0;
 }
 
 int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {

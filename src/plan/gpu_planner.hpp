@@ -50,8 +50,12 @@ bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 constexpr std::int64_t kSmallBatchMaxMatrixBytes = 16384;  // the kernel's tile (small_batch.cuh)
 bool small_batch_suits(const TransposeDesc& resolved_desc, int alignment);
 // Where small_batch runs at all: matrices that fit its tile, or one matrix whose short side fits it
-// 32 times (slabs of the long side).
+// kSmallBatchMinSlab times (slabs of the long side).
+constexpr std::int64_t kSmallBatchMinSlab = 32;
 bool small_batch_fits(const TransposeDesc& resolved_desc);
+// Where small_batch reads a swizzled tile: rows a power of two of 64 bytes or more, elements of at
+// most 8 bytes.
+bool small_batch_swizzled(const TransposeDesc& resolved_desc);
 
 // The algorithm `automatic` becomes on the GPU.
 Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);

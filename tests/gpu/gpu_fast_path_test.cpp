@@ -81,6 +81,15 @@ int expect_runs_where_it_fits(const std::vector<xpose::TransposeDesc>& cases, Al
   return ran;
 }
 
+// The automatic plan of `d` takes `algorithm` and matches the CPU reference (call through
+// ASSERT_NO_FATAL_FAILURE).
+void expect_automatic_plan_takes(const xpose::TransposeDesc& d, Algorithm algorithm) {
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
+  EXPECT_EQ(plan.algorithm(), algorithm) << plan;
+  expect_matches_reference(d, Algorithm::automatic, 0);
+}
+
 class GpuFastPath : public ::testing::TestWithParam<DType> {};
 
 // Automatic planning on 16-byte aligned buffers: tiled_vec wherever the strides allow it.
@@ -288,11 +297,8 @@ TEST_P(GpuFastPath, AutomaticPlanTakesTiledSectors) {
   const DType t = GetParam();
   const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
   if (e > 2) GTEST_SKIP() << "tiled_sectors packs 1- and 2-byte elements";
-  const xpose::TransposeDesc d{t, 2100, 4104 / e, 1, 4104 / e, 2120 + 8 / e};
-  xpose::Plan plan;
-  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
-  EXPECT_EQ(plan.algorithm(), Algorithm::tiled_sectors) << plan;
-  ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
+  ASSERT_NO_FATAL_FAILURE(
+      expect_automatic_plan_takes({t, 2100, 4104 / e, 1, 4104 / e, 2120 + 8 / e}, Algorithm::tiled_sectors));
 }
 
 // small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, batches
@@ -338,11 +344,7 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
 // The automatic plan takes small_batch for batches of tiny matrices.
 TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
   XPOSE_SKIP_WITHOUT_GPU();
-  const xpose::TransposeDesc d{GetParam(), 8, 8, 4097};
-  xpose::Plan plan;
-  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
-  EXPECT_EQ(plan.algorithm(), Algorithm::small_batch) << plan;
-  ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
+  ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({GetParam(), 8, 8, 4097}, Algorithm::small_batch));
 }
 
 // The skinny kernel asked for by name, on every short side it is picked for and a few past it.

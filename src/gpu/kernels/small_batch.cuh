@@ -40,7 +40,8 @@ __device__ __forceinline__ void copy_run_to_shared(unsigned char* dst, const uns
 }
 
 // The same copy into the chunk_swizzle layout of smem, the run starting at byte `shift` (which agrees
-// with src mod 16).
+// with src mod 16). A copy of its own: one function for both layouts made ptxas spill the plain 1-,
+// 2- and 16-byte kernels.
 __device__ __forceinline__ void copy_run_to_swizzled(unsigned char* smem, int shift, const unsigned char* src, int n,
                                                      int bits, int tid) {
   const int head = static_cast<int>((16 - (reinterpret_cast<std::uintptr_t>(src) & 15)) & 15);

@@ -11,8 +11,6 @@ namespace {
 
 // At least this many blocks where the batch allows, so that small batches still spread over the SMs.
 constexpr std::int64_t kSmallBatchMinBlocks = 512;
-// One matrix is moved in slabs of at least this many long-side elements per block.
-constexpr std::int64_t kSmallBatchMinSlab = 32;
 
 bool input_packed(const TransposeDesc& d) {
   return d.ld_in == d.cols && (d.batch == 1 || d.batch_stride_in == d.rows * d.cols);
@@ -86,13 +84,11 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
   a.in_packed = input_packed(d);
   a.out_packed = output_packed(d);
   const auto blocks = static_cast<unsigned>(ceil_div(d.batch, per_block));
-  // Rows a power of two of 64 bytes or more: swizzled by the row group the lanes of one column read
-  // step through (16 / E rows).
-  const std::int64_t row_bytes = d.cols * E;
+  // The swizzle's bits: the row group the lanes of one column read step through (16 / E rows).
   int bits = 0;
-  while ((std::int64_t{1} << bits) < row_bytes * (16 / E)) ++bits;
+  while ((std::int64_t{1} << bits) < d.cols * E * (16 / E)) ++bits;
   if constexpr (E <= 8) {
-    if (row_bytes >= 64 && (row_bytes & (row_bytes - 1)) == 0) {
+    if (plan::small_batch_swizzled(d)) {
       small_batch_kernel<E, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a, bits);
       return;
     }
@@ -117,20 +113,20 @@ Status launch_sized(const TransposeDesc& d, const LaunchConfig& c, const void* i
 }  // namespace
 
 Status configure_small_batch(const TransposeDesc& d, LaunchConfig& c) {
+  if (!plan::small_batch_fits(d))
+    return Status(StatusCode::unsupported,
+                  d.batch == 1 ? "small_batch takes one matrix only where its short side spans at most " +
+                                     std::to_string(kSmallBatchTileBytes / plan::kSmallBatchMinSlab) + " bytes"
+                               : "small_batch takes batches of matrices of at most " +
+                                     std::to_string(kSmallBatchTileBytes) + " bytes");
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  if (d.batch == 1 && d.rows * d.cols * e > kSmallBatchTileBytes) {
+  if (d.rows * d.cols * e > kSmallBatchTileBytes) {
     // One matrix with a short side: slabs of the long side, at least kSmallBatchMinSlab per block.
     const std::int64_t n = slab_extent(d), slabs = ceil_div(std::max(d.rows, d.cols), n);
-    if (n < kSmallBatchMinSlab)
-      return Status(StatusCode::unsupported, "small_batch takes one matrix only where its short side spans at most " +
-                                                 std::to_string(kSmallBatchTileBytes / kSmallBatchMinSlab) + " bytes");
     if (slabs >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "small_batch: too many slabs");
     c = linear_config(1, static_cast<int>(n), 16, kSmallBatchThreads, slabs);
     return Status::ok_status();
   }
-  if (d.rows * d.cols * e > kSmallBatchTileBytes)
-    return Status(StatusCode::unsupported, "small_batch takes batches of matrices of at most " +
-                                               std::to_string(kSmallBatchTileBytes) + " bytes");
   const std::int64_t per_block = matrices_per_block(d), blocks = ceil_div(d.batch, per_block);
   if (blocks >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "small_batch: batch too large for one grid");
   c = linear_config(static_cast<int>(per_block), 0, 16, kSmallBatchThreads, blocks);
@@ -143,14 +139,9 @@ Status launch_small_batch(const TransposeDesc& d, const LaunchConfig& c, const v
   const std::int64_t tile = c.tile_cols > 0 ? std::min(d.rows, d.cols) * c.tile_cols * e : c.tile_rows * d.rows * d.cols * e;
   if (c.tile_rows < 1 || c.block_x != kSmallBatchThreads || tile > kSmallBatchTileBytes)
     return Status(StatusCode::internal, "small_batch: the plan does not match the kernel's tile");
-  switch (dtype_size(d.dtype)) {
-    case 1: return launch_sized<1>(d, c, in, out, stream);
-    case 2: return launch_sized<2>(d, c, in, out, stream);
-    case 4: return launch_sized<4>(d, c, in, out, stream);
-    case 8: return launch_sized<8>(d, c, in, out, stream);
-    case 16: return launch_sized<16>(d, c, in, out, stream);
-    default: return Status(StatusCode::unsupported, "small_batch: unsupported element size");
-  }
+  return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
+    return launch_sized<static_cast<int>(sizeof(decltype(tag)))>(d, c, in, out, stream);
+  });
 }
 
 }  // namespace xpose::gpu
