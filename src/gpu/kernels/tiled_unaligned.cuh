@@ -19,9 +19,10 @@ namespace xpose::gpu {
 
 constexpr int kUnalignedThreads = 256;
 // Register cap: blocks resident per SM. Measured on an H200 (8191x8193): five blocks make 4- and
-// 8-byte elements 7% faster (f32 0.76 -> 0.81 of memcpy, f64 0.78 -> 0.83); the 1- and 2-byte
-// phases run best at four (u8 55.5 us against 57.4 at three and 68.7 at five, which spills).
-constexpr int unaligned_min_blocks_per_sm(int element_bytes) { return element_bytes >= 4 ? 5 : 4; }
+// 8-byte elements 7% faster (f32 0.76 -> 0.81 of memcpy, f64 0.78 -> 0.83), and 2-byte ones 5-7%
+// (bf16 0.74 -> 0.78, 16385x16383 0.71 -> 0.76; their kernel fits 48 registers without spilling). The
+// 1-byte phases run best at four (u8 55.5 us against 57.4 at three and 68.7 at five, which spills).
+constexpr int unaligned_min_blocks_per_sm(int element_bytes) { return element_bytes >= 2 ? 5 : 4; }
 // Store phase: a group of 32 threads writes runs of store_run_lanes(E) 16-byte chunks, one run in
 // each of 32 / store_run_lanes(E) output rows: 4 rows x 128 contiguous bytes for 8- and 16-byte
 // elements, 8 x 64 for 4-byte ones (whose reads are then conflict-free with the pitch below).
