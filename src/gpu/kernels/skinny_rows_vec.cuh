@@ -85,13 +85,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
       const int idx = base + j * kSkinnyVecThreads + tid;
       const int r = idx / s.chunks, k = idx - r * s.chunks;
       const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src + r * ld_in_bytes) & 15);
-      if (idx < items && 16 * k < shift + in_bytes) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          const int wi = (i + k / 8) & 3;
-          tile[r * s.pitch + 4 * k + wi] = word_of(v[j], wi);
-        }
-      }
+      if (idx < items && 16 * k < shift + in_bytes) store_words_rotated(tile + r * s.pitch + 4 * k, v[j], k / 8);
     }
   }
   __syncthreads();

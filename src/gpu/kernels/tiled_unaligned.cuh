@@ -134,16 +134,7 @@ __device__ __forceinline__ void load_wide(std::uint32_t* tile, const unsigned ch
         reinterpret_cast<uint2*>(chunk)[flip] = flip ? make_uint2(v[j].z, v[j].w) : make_uint2(v[j].x, v[j].y);
         reinterpret_cast<uint2*>(chunk)[!flip] = flip ? make_uint2(v[j].x, v[j].y) : make_uint2(v[j].z, v[j].w);
       } else {
-        // Word order rotated by k / 8 so that the 32 lanes of a row hit 32 different banks. The
-        // chunk is rotated in registers (selects) rather than its words picked by a runtime index,
-        // which compiled to branches around every store.
-        const int rot = (k / 8) & 3;
-        const uint4 half = (rot & 1) ? make_uint4(v[j].y, v[j].z, v[j].w, v[j].x) : v[j];
-        const uint4 w = (rot & 2) ? make_uint4(half.z, half.w, half.x, half.y) : half;  // w.x: word rot
-        chunk[rot] = w.x;
-        chunk[(rot + 1) & 3] = w.y;
-        chunk[(rot + 2) & 3] = w.z;
-        chunk[(rot + 3) & 3] = w.w;
+        store_words_rotated(chunk, v[j], k / 8);  // the 32 lanes of a row in 32 different banks
       }
     }
   }
