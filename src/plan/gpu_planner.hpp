@@ -45,6 +45,16 @@ constexpr std::int64_t kSkinnyFewRowsMax = 100;
 // at most 32 bytes, or of 17 to 24-33 columns (by element size) off tiled_vec's grid.
 bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 
+// skinny's few-columns kernel (skinny_cols_vec: a slab of packed input rows read as one run of
+// 16-byte chunks, whole output sectors): where it runs - tall matrices of packed input rows, up to
+// kSkinnyMaxShort columns of 1- to 4-byte elements or up to kSkinnyColsVecMaxCols of 1- to 8-byte
+// ones (a slab of twice 32 / E rows, its own and the halo, fits the kernel's 16 KiB) - and where the
+// planner sends tall matrices past kSkinnyMaxShort columns to it (see gpu_planner.cpp).
+constexpr std::int64_t kSkinnyColsVecMaxCols = 255;
+constexpr std::int64_t kSkinnyColsVecTakesMaxCols = 200;
+bool skinny_cols_vec_runs(const TransposeDesc& resolved_desc);
+bool skinny_cols_vec_takes(const TransposeDesc& resolved_desc, int alignment);
+
 // Batches of small matrices that the small_batch kernel takes (several whole matrices per block): at
 // most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule.
 constexpr std::int64_t kSmallBatchMaxMatrixBytes = 16384;  // the kernel's tile (small_batch.cuh)

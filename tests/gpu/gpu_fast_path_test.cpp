@@ -366,6 +366,11 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 16, 17});
   cases.push_back({t, 7, 100003});
   cases.push_back({t, 41, 5003, 3, 5007, 41, 41 * 5007 + 9, 41 * 5003 + 5});  // 17-48 rows: slabs of columns, batched
+  // 17 to 255 columns of packed input rows (the few-columns kernel up to 8-byte elements): the widest
+  // slab that fits, odd output strides, batches with gaps, a last slab cut short.
+  for (std::int64_t c : {17, 24, 40, 200, 255}) cases.push_back({t, 20011, c, 1, c, 20013});
+  cases.push_back({t, 3001, 40, 3, 40, 3003, 3001 * 40 + 11, 40 * 3003 + 2});
+  cases.push_back({t, 100003, 33});
   // 2-8 rows on the 16-byte grid (the register kernel): a last chunk cut by the matrix edge, batches
   // with gaps.
   cases.push_back({t, 3, 40001, 1, 40016, 3});
@@ -407,15 +412,17 @@ TEST_P(GpuFastPath, SkinnyRegisterKernelTwoRunsPerThread) {
   EXPECT_TRUE(two_runs_seen) << "no case here took two runs per thread on this GPU";
 }
 
-// A few columns of packed input rows move in 16-byte chunks (up to 4-byte elements: 8-byte ones ran
-// faster element by element on an H200, 16-byte ones take tiled_vec where they can), and so do a few
-// rows whose output rows are packed.
+// A few columns of packed input rows move in 16-byte chunks (up to 16 columns of 4-byte elements:
+// 8-byte ones ran faster element by element there on an H200, 16-byte ones take tiled_vec where they
+// can; 17 columns and more up to 8-byte elements), and so do a few rows whose output rows are packed.
 TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   xpose::Plan plan;
   ASSERT_TRUE(xpose::make_plan(plan, {t, 1048575, 3}, {Backend::cuda, Algorithm::skinny}).ok());
   if (xpose::dtype_size(t) <= 4) EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 1048575, 24}, {Backend::cuda, Algorithm::skinny}).ok());
+  if (xpose::dtype_size(t) <= 8) EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
   ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048575}, {Backend::cuda, Algorithm::skinny}).ok());
   EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
   // On the 16-byte grid, 2-8 rows move one 16-byte chunk per row and thread, through registers.

@@ -165,10 +165,40 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_NE(choice(DType::c128, 1048576, 2), Algorithm::skinny) << "16-byte elements keep tiled_vec";
   EXPECT_EQ(choice(DType::f32, 699050, 24), Algorithm::skinny) << "24 columns off the 16-byte grid";
   EXPECT_EQ(choice(DType::u8, 2796202, 24), Algorithm::skinny);
-  EXPECT_NE(choice(DType::u8, 2033601, 33), Algorithm::skinny) << "past 24 one-byte columns";
   EXPECT_EQ(choice(DType::f64, 493447, 17), Algorithm::skinny);
-  EXPECT_NE(choice(DType::f32, 419430, 40), Algorithm::skinny) << "past 33 four-byte columns";
-  EXPECT_NE(choice(DType::f16, 838860, 40), Algorithm::skinny) << "tiled_vec's 8-byte grid";
+  // Tall, packed input rows of 17 to 200 columns off tiled_vec's grid: skinny_cols_vec.
+  EXPECT_EQ(choice(DType::u8, 2033601, 33), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 419430, 40), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f16, 838860, 40), Algorithm::skinny) << "8-byte grid, output rows mid-sector";
+  EXPECT_EQ(choice(DType::u8, 335544, 200), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 1048576, 32, 0, 1048577), Algorithm::skinny) << "odd output stride";
+  EXPECT_EQ(choice(DType::f32, 167772, 100), Algorithm::skinny) << "16-byte grid, output rows mid-sector";
+  EXPECT_NE(choice(DType::u8, 335544, 201), Algorithm::skinny) << "past the columns measured";
+  EXPECT_NE(choice(DType::u8, 1048576, 64, 0, 1048579), Algorithm::skinny) << "whole tiled_unaligned tile rows";
+  EXPECT_NE(choice(DType::f32, 1048576, 32), Algorithm::skinny) << "on the 16-byte grid: tiled_vec";
+  EXPECT_NE(choice(DType::f64, 131072, 64), Algorithm::skinny);
+  EXPECT_NE(choice(DType::u8, 1048576, 40, 0, 1048576), Algorithm::skinny) << "8-byte grid, whole output sectors";
+  EXPECT_NE(choice(DType::c128, 1048576, 17, 0, 1048577), Algorithm::skinny) << "no 16-byte elements";
+  EXPECT_NE(choice(DType::f32, 1048576, 40, 41, 1048577), Algorithm::skinny) << "input rows not packed";
+}
+
+// Where skinny's few-columns kernel runs: tall, packed input rows, a slab of twice 32 / E rows in
+// its 16 KiB; up to 16 columns for 1- to 4-byte elements only (8-byte ones ran faster element by
+// element there).
+TEST(GpuPlanner, SkinnyColsVecRunsWhereItsSlabFits) {
+  const auto runs = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in = 0) {
+    return xpose::plan::skinny_cols_vec_runs(xpose::resolved({t, r, c, 1, ld_in}));
+  };
+  EXPECT_TRUE(runs(DType::u8, 100000, 3));
+  EXPECT_TRUE(runs(DType::f32, 100000, 16));
+  EXPECT_FALSE(runs(DType::f64, 100000, 16)) << "8-byte elements: the direct kernel up to 16 columns";
+  EXPECT_TRUE(runs(DType::f64, 100000, 17));
+  EXPECT_TRUE(runs(DType::u8, 100000, 255)) << "64 rows of 255 bytes and the run's 32 fit 16 KiB";
+  EXPECT_FALSE(runs(DType::u8, 100000, 256));
+  EXPECT_TRUE(runs(DType::f64, 100000, 255));
+  EXPECT_FALSE(runs(DType::c128, 100000, 17));
+  EXPECT_FALSE(runs(DType::u8, 100000, 40, 41)) << "input rows not packed";
+  EXPECT_FALSE(runs(DType::u8, 30, 40)) << "not tall";
 }
 
 TEST(GpuPlanner, ShapesTheTileToTheMatrix) {

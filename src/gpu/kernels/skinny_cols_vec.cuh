@@ -16,7 +16,6 @@ namespace xpose::gpu {
 
 constexpr int kSkinnyColsThreads = 256;
 constexpr int kSkinnyColsSmemBytes = 16384;  // the raw input run of one slab
-constexpr int kSkinnyColsMaxCols = 16;
 
 // Slab geometry, computed once on the host: `span` input rows per slab, `halo` more rows loaded for
 // the output sectors that start in the slab and reach past it.
@@ -28,7 +27,7 @@ struct SkinnyColsSlab {
 // Where byte x of the run lies in shared memory. Input rows a power of two of bytes apart put the
 // rows that one store-phase read takes (16 / E rows apart per lane) in the same bank, 4-way on u8
 // with 2 to 8 columns; kSwizzle puts the run in the chunk_swizzle layout by 128-byte line, so lines
-// read together land in different banks. Elements never straddle a chunk (E <= 4, the run starts
+// read together land in different banks. Elements never straddle a chunk (E <= 8, the run starts
 // element-aligned).
 template <bool kSwizzle>
 __device__ __forceinline__ int run_offset(int x) {

@@ -6,6 +6,7 @@
 #include "gpu/kernels/skinny_rows_vec.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
+#include "plan/gpu_planner.hpp"
 
 namespace xpose::gpu {
 
@@ -40,11 +41,13 @@ std::int64_t rows_regs_runs(const TransposeDesc& d) {
 
 // A few columns with packed input rows: the input of a slab is one run, read in 16-byte chunks.
 // For 1- to 4-byte elements (H200, 1048576x3: u8 0.53 -> 1.00 of memcpy, bf16 0.69 -> 0.93, f32
-// 0.87 -> 0.98); 8-byte ones measured faster on the direct kernel (0.96 against 0.92), 16-byte ones
-// go to tiled_vec where they can. XPOSE_SKINNY_COLS_VEC=0 turns it off, to measure against it.
+// 0.87 -> 0.98); up to 16 columns of 8-byte elements measured faster on the direct kernel (0.96
+// against 0.92), from 17 on slower (f64 x17 0.75 against 0.98); 16-byte ones go to tiled_vec where
+// they can. Where it runs: plan::skinny_cols_vec_runs. XPOSE_SKINNY_COLS_VEC=0 turns it off, to
+// measure against it.
 bool use_cols_vec(const TransposeDesc& d) {
   static const bool enabled = !env_starts_with("XPOSE_SKINNY_COLS_VEC", '0');
-  return enabled && d.cols < d.rows && d.cols <= kSkinnyColsMaxCols && d.ld_in == d.cols && dtype_size(d.dtype) <= 4;
+  return enabled && plan::skinny_cols_vec_runs(d);
 }
 
 // Output bytes per slab; XPOSE_SKINNY_SLAB_BYTES overrides it to measure alternatives on a new GPU.
@@ -81,6 +84,10 @@ bool use_rows_vec(const TransposeDesc& d) {
   return d.rows < d.cols && d.rows <= kSkinnyVecMaxRows && d.ld_out == d.rows &&
          d.rows * rows_vec_slab(d).pitch <= kSkinnyVecSmemWords;
 }
+
+// The widest rows the few-columns kernel runs (plan::kSkinnyColsVecMaxCols): its own 32 / E rows and
+// as many of halo, and the run's 32 bytes of shift and last chunk, fit its shared memory.
+static_assert(2 * 32 * plan::kSkinnyColsVecMaxCols + 32 <= kSkinnyColsSmemBytes, "a slab of the widest rows fits");
 
 // About as many bytes per slab as the few-rows kernel, in whole 32-byte runs of each output row, with
 // the halo inside the shared memory.
@@ -244,6 +251,7 @@ Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* 
       case 1: return launch_cols_vec<1>(d, c, in, out, stream);
       case 2: return launch_cols_vec<2>(d, c, in, out, stream);
       case 4: return launch_cols_vec<4>(d, c, in, out, stream);
+      case 8: return launch_cols_vec<8>(d, c, in, out, stream);
       default: return Status(StatusCode::internal, "skinny: no few-columns kernel for this element size");
     }
   }
