@@ -234,19 +234,22 @@ bool skinny_cols_vec_runs(const TransposeDesc& d) {
   return d.cols <= kSkinnyMaxShort ? e <= 4 : e <= 8 && d.cols <= kSkinnyColsVecMaxCols;
 }
 
-// Tall matrices of 17 to 200 columns of packed input rows where tiled_vec would not run (off its
+// Tall matrices of 17 to 127 columns of packed input rows where tiled_vec would not run (off its
 // 16-byte grid; on it with output rows mid-sector, for 4- to 16-byte elements; for 1- and 2-byte ones,
 // on the 8-byte grid with output rows mid-sector): read as one run per slab, the input costs no mostly
 // empty tile row, and every output sector is written whole. Measured on an H200 (of memcpy, about 64
 // MiB; bench/results/h200_2026-11-24r_cols_vec_past_16_columns.txt, _cols_vec_wide_and_8byte.txt;
 // before -> skinny_cols_vec): u8 x17 0.575 -> 0.924, x24 0.508 -> 0.909, x33 0.538 -> 0.677, x40 0.599
-// -> 0.786, x48 0.682 -> 0.956, x100 0.629 -> 0.899, x200 0.582 -> 0.704; bf16 x17 0.675 -> 0.986, x24
+// -> 0.786, x48 0.682 -> 0.956, x100 0.629 -> 0.899; bf16 x17 0.675 -> 0.986, x24
 // 0.613 -> 0.980, x33 0.821 -> 0.978, x48 0.775 -> 0.973, x100 0.637 -> 0.950; f32 x17 0.778 -> 0.989,
 // x24 0.740 -> 0.996, x33 0.770 -> 0.982, x40 0.824 -> 0.994, x48 0.920 -> 0.978, x100 0.879 -> 0.956
 // (16-byte grid, output rows mid-sector), 1048576x32 with ld_out 1048577 0.444 -> 0.866; f64 x17 0.751
 // -> 0.984, x24 0.738 -> 0.988, x33 0.796 -> 0.980. Not where tiled_vec runs (f32 1048576x32 0.934
 // against 0.883, u8 x64 0.935 / 0.845, f64 x64 0.946 / 0.881), nor where the columns fill
-// tiled_unaligned's tile rows exactly (u8 1048576x64 with ld_out 1048579: 0.772 against 0.750).
+// tiled_unaligned's tile rows exactly (u8 1048576x64 with ld_out 1048579: 0.772 against 0.750), nor
+// past 127 columns, where a slab holds less than three times the rows of its halo and reads the
+// input up to twice (f64 46336x181: 0.971 -> 0.841; u8 x200 gained, 0.58 -> 0.70, and is left to
+// tiled_sectors by this bound).
 bool skinny_cols_vec_takes(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);

@@ -49,9 +49,10 @@ bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 // 16-byte chunks, whole output sectors): where it runs - tall matrices of packed input rows, up to
 // kSkinnyMaxShort columns of 1- to 4-byte elements or up to kSkinnyColsVecMaxCols of 1- to 8-byte
 // ones (a slab of twice 32 / E rows, its own and the halo, fits the kernel's 16 KiB) - and where the
-// planner sends tall matrices past kSkinnyMaxShort columns to it (see gpu_planner.cpp).
+// planner sends tall matrices past kSkinnyMaxShort columns to it (see gpu_planner.cpp), up to
+// kSkinnyColsVecTakesMaxCols columns: slabs of at least three times the halo's 32 / E rows.
 constexpr std::int64_t kSkinnyColsVecMaxCols = 255;
-constexpr std::int64_t kSkinnyColsVecTakesMaxCols = 200;
+constexpr std::int64_t kSkinnyColsVecTakesMaxCols = 127;
 bool skinny_cols_vec_runs(const TransposeDesc& resolved_desc);
 bool skinny_cols_vec_takes(const TransposeDesc& resolved_desc, int alignment);
 

@@ -166,14 +166,16 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_EQ(choice(DType::f32, 699050, 24), Algorithm::skinny) << "24 columns off the 16-byte grid";
   EXPECT_EQ(choice(DType::u8, 2796202, 24), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f64, 493447, 17), Algorithm::skinny);
-  // Tall, packed input rows of 17 to 200 columns off tiled_vec's grid: skinny_cols_vec.
+  // Tall, packed input rows of 17 to 127 columns off tiled_vec's grid: skinny_cols_vec.
   EXPECT_EQ(choice(DType::u8, 2033601, 33), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 419430, 40), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f16, 838860, 40), Algorithm::skinny) << "8-byte grid, output rows mid-sector";
-  EXPECT_EQ(choice(DType::u8, 335544, 200), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::u8, 671088, 100), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 1048576, 32, 0, 1048577), Algorithm::skinny) << "odd output stride";
   EXPECT_EQ(choice(DType::f32, 167772, 100), Algorithm::skinny) << "16-byte grid, output rows mid-sector";
-  EXPECT_NE(choice(DType::u8, 335544, 201), Algorithm::skinny) << "past the columns measured";
+  EXPECT_EQ(choice(DType::f64, 83886, 127), Algorithm::skinny) << "slabs of three halos";
+  EXPECT_NE(choice(DType::f64, 46336, 181), Algorithm::skinny) << "slabs of fewer rows than three halos";
+  EXPECT_NE(choice(DType::u8, 335544, 200), Algorithm::skinny);
   EXPECT_NE(choice(DType::u8, 1048576, 64, 0, 1048579), Algorithm::skinny) << "whole tiled_unaligned tile rows";
   EXPECT_NE(choice(DType::f32, 1048576, 32), Algorithm::skinny) << "on the 16-byte grid: tiled_vec";
   EXPECT_NE(choice(DType::f64, 131072, 64), Algorithm::skinny);
