@@ -42,7 +42,8 @@ constexpr std::int64_t kSkinnyFewRowsMax = 100;
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
 // takes (see gpu_planner.cpp): packed output rows of 17 to 100 one- and two-byte elements or 33
 // four-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to 8-byte elements with rows of
-// at most 32 bytes, or of 17 to 24-33 columns (by element size) off tiled_vec's grid.
+// at most 32 bytes, or of 17 to 24-33 columns (by element size) off tiled_vec's grid, and those
+// skinny_cols_vec_takes (below).
 bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 
 // skinny's few-columns kernel (skinny_cols_vec: a slab of packed input rows read as one run of
