@@ -234,6 +234,8 @@ bool skinny_cols_vec_runs(const TransposeDesc& d) {
   return d.cols <= kSkinnyMaxShort ? e <= 4 : e <= 8 && d.cols <= kSkinnyColsVecMaxCols;
 }
 
+namespace {
+
 // Tall matrices of 17 to 127 columns of packed input rows where tiled_vec would not run (off its
 // 16-byte grid; on it with output rows mid-sector, for 4- to 16-byte elements; for 1- and 2-byte ones,
 // on the 8-byte grid with output rows mid-sector): read as one run per slab, the input costs no mostly
@@ -250,17 +252,21 @@ bool skinny_cols_vec_runs(const TransposeDesc& d) {
 // past 127 columns, where a slab holds less than three times the rows of its halo and reads the
 // input up to twice (f64 46336x181: 0.971 -> 0.841; u8 x200 gained, 0.58 -> 0.70, and is left to
 // tiled_sectors by this bound).
-bool skinny_cols_vec_takes(const TransposeDesc& d, int alignment) {
+constexpr std::int64_t kSkinnyColsVecTakesMaxCols = 127;  // slabs of three halos (32 / E rows each)
+
+bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
-  // Where tiled_vec would run (for 4- to 16-byte elements only with whole output sectors: elsewhere
-  // tiled_unaligned).
+  // Where the tiles measured ahead: tiled_vec on its 16-byte grid (for 4- to 16-byte elements only
+  // with whole output sectors: without them they go to tiled_unaligned, which loses) and, for 1- and
+  // 2-byte elements, on its 8-byte grid with whole output sectors.
   const bool sectors_whole = output_rows_sector_aligned(d);
-  const bool tiled_vec_runs = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && sectors_whole)
+  const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && sectors_whole)
                                      : vector_bytes == kVecBytes && sectors_whole;
   return d.cols > kSkinnyMaxShort && d.cols <= kSkinnyColsVecTakesMaxCols && d.cols % 64 != 0 &&
-         !tiled_vec_runs && skinny_cols_vec_runs(d);
+         !tiles_ahead && skinny_cols_vec_runs(d);
 }
+
+}  // namespace
 
 bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
@@ -271,7 +277,7 @@ bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
            ((e <= 2 && d.rows <= kSkinnyFewRowsMax && vector_bytes == 0) ||
             (e == 4 && d.rows <= 33 && vector_bytes != kVecBytes));
   if (e >= 2 && e <= 8 && d.cols * e <= 32) return true;
-  if (skinny_cols_vec_takes(d, alignment)) return true;
+  if (skinny_cols_vec_takes(d, vector_bytes)) return true;
   return d.cols > kSkinnyMaxShort && d.cols <= tall_skinny_max_cols(e) && off_grid;
 }
 

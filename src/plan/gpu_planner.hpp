@@ -42,20 +42,17 @@ constexpr std::int64_t kSkinnyFewRowsMax = 100;
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
 // takes (see gpu_planner.cpp): packed output rows of 17 to 100 one- and two-byte elements or 33
 // four-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to 8-byte elements with rows of
-// at most 32 bytes, or of 17 to 24-33 columns (by element size) off tiled_vec's grid, and those
-// skinny_cols_vec_takes (below).
+// at most 32 bytes, or of 17 to 24-33 columns (by element size) off tiled_vec's grid, and tall ones of
+// 17 to 127 packed columns that skinny's few-columns kernel serves better than the tiles.
 bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 
 // skinny's few-columns kernel (skinny_cols_vec: a slab of packed input rows read as one run of
 // 16-byte chunks, whole output sectors): where it runs - tall matrices of packed input rows, up to
 // kSkinnyMaxShort columns of 1- to 4-byte elements or up to kSkinnyColsVecMaxCols of 1- to 8-byte
-// ones (a slab of twice 32 / E rows, its own and the halo, fits the kernel's 16 KiB) - and where the
-// planner sends tall matrices past kSkinnyMaxShort columns to it (see gpu_planner.cpp), up to
-// kSkinnyColsVecTakesMaxCols columns: slabs of at least three times the halo's 32 / E rows.
+// ones (a slab of twice 32 / E rows, its own and the halo, fits the kernel's 16 KiB). Where the
+// planner sends tall matrices past kSkinnyMaxShort columns to it: short_side_takes_skinny.
 constexpr std::int64_t kSkinnyColsVecMaxCols = 255;
-constexpr std::int64_t kSkinnyColsVecTakesMaxCols = 127;
 bool skinny_cols_vec_runs(const TransposeDesc& resolved_desc);
-bool skinny_cols_vec_takes(const TransposeDesc& resolved_desc, int alignment);
 
 // Batches of small matrices that the small_batch kernel takes (several whole matrices per block): at
 // most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule.
