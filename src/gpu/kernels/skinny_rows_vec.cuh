@@ -47,13 +47,25 @@ __device__ __forceinline__ void run_position(unsigned q, const FastDiv& rows, in
   r = static_cast<int>(cr.rem);
 }
 
-template <int E>
+// Where input row r's first element lies in the tile: byte 4 * r * pitch + shift(r), shift(r) =
+// (shift0 + r * shift_step) & 15. kRowsComputed: stepped as a chunk walks down the rows, else read
+// from a table in shared memory, one more shared load per element. The table stays for 1- and
+// 2-byte elements of up to 32 rows, where computing was 1-4% slower (its reads are broadcasts or
+// conflict-free there; past 32 rows they conflict). Measured on an H200, of memcpy, the table for
+// every shape -> this rule (bench/results/h200_2026-11-24s_rows_vec_row_offsets.txt): f32 12x1398101
+// 0.89 -> 0.94, 16x1048576 0.83 -> 0.86, 33x508400 0.80 -> 0.86; u8 72x932067 0.54 -> 0.60,
+// 100x671088 0.45 -> 0.59; bf16 72x466033 0.69 -> 0.74; f64 / c128 16 rows within 1%; and on the
+// table, u8 16x4194304 0.60 -> 0.63, 12x5592405 0.66 -> 0.69 (its kernel went from 51 to 46
+// registers in the rewrite; bf16 24 rows unchanged).
+constexpr bool skinny_rows_vec_computes_rows(int esize, std::int64_t rows) { return esize >= 4 || rows > 32; }
+
+template <int E, bool kRowsComputed>
 __global__ void __launch_bounds__(kSkinnyVecThreads)
     skinny_rows_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyVecSlab s,
                            FastDiv slabs) {
   __shared__ std::uint32_t tile[kSkinnyVecSmemWords];
-  __shared__ int row_data[kSkinnyVecMaxRows];  // byte of tile where input row r's first element lies
+  __shared__ int row_data[kRowsComputed ? 1 : kSkinnyVecMaxRows];  // the table: row r's first byte in tile
   const int tid = threadIdx.x;
   const int rows = static_cast<int>(g.rows);
   const SlabPos slab = slab_position(blockIdx.x, slabs, s.span, s.halo, g.cols);
@@ -65,8 +77,13 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   unsigned char* dst = out + (b * g.bs_out + c0 * rows) * E;  // ld_out == rows
   const int in_bytes = load_cols * E;
 
-  if (tid < rows)
-    row_data[tid] = 4 * tid * s.pitch + static_cast<int>(reinterpret_cast<std::uintptr_t>(src + tid * ld_in_bytes) & 15);
+  const int shift0 = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
+  const int shift_step = static_cast<int>(ld_in_bytes & 15);
+  const auto row_first_byte = [&](int r) {
+    if constexpr (kRowsComputed) return 4 * r * s.pitch + ((shift0 + r * shift_step) & 15);
+    else return row_data[r];
+  };
+  if (!kRowsComputed && tid < rows) row_data[tid] = 4 * tid * s.pitch + ((shift0 + tid * shift_step) & 15);
 
   // Load: the aligned chunks of each input row's slab, as they lie, four at a time per thread.
   const int items = rows * s.chunks;
@@ -104,13 +121,17 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
       // The chunk's elements walk down the rows of a column, then on to the next column.
       int c, r;
       run_position(static_cast<unsigned>(first / E), s.rows, c, r);
+      int row_byte = 4 * r * s.pitch, shift = (shift0 + r * shift_step) & 15;  // kRowsComputed only
       std::uint32_t w[4] = {0, 0, 0, 0};
 #pragma unroll
       for (int m = 0; m < 16 / E; ++m) {
-        put_element<E>(w, m, tile_bytes + row_data[r] + c * E);
+        if constexpr (kRowsComputed) put_element<E>(w, m, tile_bytes + row_byte + shift + c * E);
+        else put_element<E>(w, m, tile_bytes + row_data[r] + c * E);
         if (++r == rows) {
-          r = 0;
+          r = 0, row_byte = 0, shift = shift0;
           ++c;
+        } else if constexpr (kRowsComputed) {
+          row_byte += 4 * s.pitch, shift = (shift + shift_step) & 15;
         }
       }
       *reinterpret_cast<uint4*>(dst + first) = make_uint4(w[0], w[1], w[2], w[3]);
@@ -120,7 +141,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
         if (byte < 0 || byte >= avail_bytes) continue;
         int c, r;
         run_position(static_cast<unsigned>(byte / E), s.rows, c, r);
-        store_element<E>(dst + byte, tile_bytes + row_data[r] + c * E);
+        store_element<E>(dst + byte, tile_bytes + row_first_byte(r) + c * E);
       }
     }
   }

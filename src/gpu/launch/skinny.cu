@@ -200,9 +200,18 @@ template <int E>
 Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   const SkinnyVecSlab s = rows_vec_slab(d);
   const auto* src = static_cast<const unsigned char*>(in);
-  skinny_rows_vec_kernel<E><<<grid_of(c), block_of(c), 0, stream>>>(
-      src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), make_geometry(d, 1), s,
-      make_fast_div(ceil_div(d.cols, s.span)));
+  const unsigned char* src_end = src + input_span_elements(d) * E;
+  auto* dst = static_cast<unsigned char*>(out);
+  const FastDiv slabs = make_fast_div(ceil_div(d.cols, s.span));
+  if constexpr (!skinny_rows_vec_computes_rows(E, 0)) {
+    if (!skinny_rows_vec_computes_rows(E, d.rows)) {
+      skinny_rows_vec_kernel<E, false><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
+                                                                               s, slabs);
+      return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecSmemWords, stream);
+    }
+  }
+  skinny_rows_vec_kernel<E, true><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1), s,
+                                                                          slabs);
   return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecSmemWords, stream);
 }
 
