@@ -86,21 +86,24 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
 
 // Tile size: 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
 // (tiled_vec_halves_narrow_tiles), for most large matrices of 16-byte elements
-// (tiled_vec_halves_wide_element_tiles) and for mid-size ones of 2- to 8-byte elements
-// (tiled_vec_halves_mid_size_tiles); under kVecSmallMatrixBytes, 4 KiB for 1-byte elements where
-// 8 KiB tiles would be fewer than the SMs, and for wider ones with 16-byte accesses 2 KiB where 4 KiB
-// tiles would be fewer than two per SM, else 4 KiB (8 KiB for 16-byte elements).
+// (tiled_vec_halves_wide_element_tiles), for mid-size ones of 2- to 8-byte elements
+// (tiled_vec_halves_mid_size_tiles) and for those of at most 16 rows (tiled_vec_halves_short_tiles);
+// under kVecSmallMatrixBytes, 4 KiB for 1-byte elements where 8 KiB tiles would be fewer than the
+// SMs (not for 16 rows: 32 rows of 128 bytes), and for wider ones with 16-byte accesses 2 KiB where
+// 4 KiB tiles would be fewer than two per SM, else 4 KiB (8 KiB for 16-byte elements).
 int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   const int forced = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
   if (forced != 0 && tiled_vec_tile_built(esize, forced, vector_bytes)) return forced;
   if (large_matrix(d))
     return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) || halves_wide_element_tiles(d) ||
-                   tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d))
+                   tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) || tiled_vec_halves_short_tiles(d.rows)
                ? kVecTileBytesSmall
                : kVecTileBytes;
   if (esize == 1)
-    return tile_count(d, tile_shape(d, kVecTileBytesSmall)) < sm_count ? kVecTileBytesTiny : kVecTileBytesSmall;
+    return tile_count(d, tile_shape(d, kVecTileBytesSmall)) < sm_count && !tiled_vec_halves_short_tiles(d.rows)
+               ? kVecTileBytesTiny
+               : kVecTileBytesSmall;
   if (vector_bytes != kVecBytes) return kVecTileBytesSmall;
   if (tile_count(d, tile_shape(d, kVecTileBytesTiny)) < 2 * static_cast<std::int64_t>(sm_count))
     return kVecTileBytesMicro;
@@ -268,6 +271,21 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
 
 }  // namespace
 
+// 10 to 16 rows on the 16-byte grid, in whole output vectors (a multiple of 16 / E rows): tiled_vec's
+// 16-row tiles (8 KiB of 512-byte rows) beat skinny's slabs, whose store phase gathers each 16-byte
+// chunk element by element. Measured on an H200 (of memcpy, skinny -> tiled_vec, one process,
+// bench/results/h200_2026-11-24s_few_rows_tiles.txt): bf16 16x2097152 0.76 -> 0.96, f32 16x1048576
+// 0.86 -> 0.97, 12x1398100 0.94 -> 1.03, f64 16x524288 0.85 -> 0.97, 12x699048 0.92 -> 1.03, 10x838860
+// 0.91 -> 1.02, c128 16x262144 0.86 -> 0.97, 11x381300 0.92 -> 0.99, u8 16x4194304 0.63 -> 0.72; small
+// ones too (u8 16x16000 0.60 -> 0.79, bf16 16x65536 0.75 -> 0.94, f64 12x8192 0.74 -> 0.90). Not
+// c128 9x466033 (0.91 -> 0.90, 7 of 16 tile rows empty). 32-row tiles ran 0.71-0.81 (half empty); up to 8 rows skinny's
+// register kernel stays (0.96-0.98 there).
+bool few_rows_take_tiles(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return d.rows >= 10 && d.rows <= kSkinnyMaxShort && d.cols > kSkinnyMaxShort && d.rows * e % kVecBytes == 0 &&
+         tiled_vec_vector_bytes(d, alignment) == kVecBytes;
+}
+
 bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
@@ -323,6 +341,7 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
   if (small_batch_suits(d, alignment)) return Algorithm::small_batch;
+  if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;
   if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;
   if (tiled_sectors_suits(d, alignment)) return Algorithm::tiled_sectors;
   if (vector_bytes == kVecBytes) {

@@ -46,6 +46,10 @@ constexpr std::int64_t kSkinnyFewRowsMax = 100;
 // 17 to 127 packed columns that skinny's few-columns kernel serves better than the tiles.
 bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 
+// Matrices of 10 to 16 rows on the 16-byte grid, in whole 16-byte output vectors, that tiled_vec's
+// 16-row tiles serve better than the skinny kernel (see gpu_planner.cpp).
+bool few_rows_take_tiles(const TransposeDesc& resolved_desc, int alignment);
+
 // skinny's few-columns kernel (skinny_cols_vec: a slab of packed input rows read as one run of
 // 16-byte chunks, whole output sectors): where it runs - tall matrices of packed input rows, up to
 // kSkinnyMaxShort columns of 1- to 4-byte elements or up to kSkinnyColsVecMaxCols of 1- to 8-byte

@@ -103,6 +103,11 @@ constexpr bool tiled_vec_halves_wide_element_tiles(int esize, long long rows, lo
 }
 constexpr int kVecWideElementRowBytes = 256;
 
+// Half-size tiles, 16 rows of 512 bytes, for matrices of 10 to 16 rows that take tiled_vec (the
+// planner's few_rows_take_tiles), where 16 KiB tiles of 32 rows would be half empty (and 1-byte
+// elements' 4 KiB ones).
+constexpr bool tiled_vec_halves_short_tiles(long long rows) { return rows <= 16; }
+
 // Tile-column bands (BandedTileGrid, geometry.cuh): built for the 8 and 16 KiB tiles of 256- and
 // 512-byte rows with 16-byte accesses, the tiles large matrices get; 2 to kVecMaxBands bands.
 constexpr int kVecMaxBands = 8;

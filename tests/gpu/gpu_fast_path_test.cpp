@@ -151,6 +151,30 @@ TEST_P(GpuFastPath, PlannerPicksTiledVecOnlyWhereAligned) {
   }
 }
 
+// 10 to 16 rows on the 16-byte grid take tiled_vec's 16-row tiles: whole and cut tile columns, a
+// batch, padded output rows, and for wider elements 12, 10 and 11 rows (whole output vectors).
+TEST_P(GpuFastPath, FewRowsOnTheGridMatchReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t)), v = 16 / e;  // elements per 16 bytes
+  std::vector<xpose::TransposeDesc> cases = {{t, 16, 1001 * v}, {t, 16, 513 * v, 3}, {t, 16, 700 * v, 1, 0, 16 + v}};
+  if (e >= 4) cases.push_back({t, 12, 999 * v});
+  if (e >= 8) cases.push_back({t, 10, 641 * v, 2});
+  if (e == 16) cases.push_back({t, 11, 3001});
+  for (const xpose::TransposeDesc& d : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok()) << describe(d);
+    EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << describe(d) << ": " << plan;
+    EXPECT_EQ(plan.config().tile_rows, 16) << describe(d) << ": " << plan;
+    const CaseData& data = case_data(d);
+    std::vector<unsigned char> got;
+    const xpose::Status s = run_on_gpu(d, Algorithm::automatic, data.input, got, data.expected_transpose.size());
+    ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
+    EXPECT_EQ(first_mismatch(got, data.expected_transpose, static_cast<std::size_t>(e)), -1)
+        << describe(d) << "; reproduce: " << repro(d, Algorithm::automatic, "cuda");
+  }
+}
+
 // tiled_vec asked for by name where strides and pointers sit on the 8-byte grid only: the narrower
 // accesses, on odd shapes, tiles cut by every edge, batches with gaps.
 TEST_P(GpuFastPath, NarrowVectorsMatchReference) {

@@ -1,6 +1,8 @@
 // The GPU planner's choices, on the CPU: valid tiles, and never a vector width the layout forbids.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "plan/gpu_planner.hpp"
 #include "plan/tiled_vec_shape.hpp"
 #include "test_support.hpp"
@@ -47,6 +49,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       }
       if (xpose::plan::small_batch_suits(d, alignment))
         ADD_FAILURE() << "batches of small matrices take small_batch, got " << xpose::algorithm_name(a);
+      if (xpose::plan::few_rows_take_tiles(d, alignment))
+        EXPECT_EQ(a, Algorithm::tiled_vec) << "10 to 16 rows in whole output vectors take 16-row tiles";
       if (a == Algorithm::skinny) {
         EXPECT_TRUE(std::min(d.rows, d.cols) <= xpose::plan::kSkinnyMaxShort ||
                     xpose::plan::short_side_takes_skinny(d, alignment))
@@ -89,7 +93,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       const bool small = xpose::tiled_vec_halves_mid_size_tiles(static_cast<int>(e), d.batch * d.rows * d.cols * e) ||
                          d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
                          xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e)) ||
-                         xpose::tiled_vec_halves_wide_element_tiles(static_cast<int>(e), d.rows, d.cols);
+                         xpose::tiled_vec_halves_wide_element_tiles(static_cast<int>(e), d.rows, d.cols) ||
+                         xpose::tiled_vec_halves_short_tiles(d.rows);
       const bool small_matrix = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes;
       if (tile_bytes == xpose::kVecTileBytesTiny && e == 1) {
         EXPECT_TRUE(small_matrix) << "quarter-size tiles only for small matrices";
@@ -345,6 +350,33 @@ TEST(GpuPlanner, SmallMatricesOfWiderElementsTakeSmallBlocks) {
   EXPECT_EQ(c.tile_rows * c.tile_cols * 8, xpose::kVecTileBytes) << "32 MiB and more: 16 KiB tiles";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 4096, 4096}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytes) << "1-byte elements keep 16 KiB tiles";
+}
+
+// 10 to 16 rows on the 16-byte grid: tiled_vec's 16-row tiles where the rows fill whole 16-byte output
+// vectors; skinny for 8 rows or fewer, off the grid, or rows that leave a vector partly filled.
+TEST(GpuPlanner, FewRowsOnTheGridTakeSixteenRowTiles) {
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, int alignment = 16) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c}), alignment);
+  };
+  EXPECT_EQ(choice(DType::f16, 16, 2097152), Algorithm::tiled_vec);
+  EXPECT_EQ(choice(DType::f32, 12, 1398100), Algorithm::tiled_vec);
+  EXPECT_EQ(choice(DType::f64, 10, 1000000), Algorithm::tiled_vec);
+  EXPECT_EQ(choice(DType::c128, 11, 500000), Algorithm::tiled_vec);
+  EXPECT_EQ(choice(DType::c128, 9, 500000), Algorithm::skinny) << "7 of 16 tile rows empty";
+  EXPECT_EQ(choice(DType::u8, 16, 4194304), Algorithm::tiled_vec);
+  EXPECT_EQ(choice(DType::u8, 12, 4194304), Algorithm::skinny) << "12 one-byte rows fill no 16-byte vector";
+  EXPECT_EQ(choice(DType::f16, 12, 2097152), Algorithm::skinny) << "a half-filled second vector";
+  EXPECT_EQ(choice(DType::f32, 10, 1048576), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 8, 1048576), Algorithm::skinny) << "up to 8 rows: skinny's register kernel";
+  EXPECT_EQ(choice(DType::f32, 12, 1398101), Algorithm::skinny) << "input rows off the 16-byte grid";
+  EXPECT_EQ(choice(DType::f32, 12, 1398100, 8), Algorithm::skinny) << "pointers aligned to 8 bytes only";
+  for (const auto& [t, r, c] : {std::tuple{DType::f16, 16, 2097152}, std::tuple{DType::f64, 12, 699048},
+                                std::tuple{DType::u8, 16, 4194304}, std::tuple{DType::u8, 16, 16000}}) {
+    xpose::LaunchConfig config;
+    ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({t, r, c}), 16, 132, config).ok());
+    EXPECT_EQ(config.tile_rows, 16) << xpose::dtype_name(t) << ": one tile row of 16 rows";
+    EXPECT_EQ(config.tile_cols * static_cast<int>(xpose::dtype_size(t)), 512) << xpose::dtype_name(t);
+  }
 }
 
 TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
