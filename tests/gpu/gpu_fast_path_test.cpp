@@ -402,6 +402,11 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 8, 4099, 2, 4112, 8, 8 * 4112, 32800});
   cases.push_back({t, 7, 4099, 2, 4112, 7, 7 * 4112 + 32, 28704});
   cases.push_back({t, 2, 17, 5, 32, 2, 64, 48});
+  // 2-8 rows off the 16-byte grid with output on it (1- and 2-byte elements: the register kernel,
+  // realigned): odd row and batch strides, a last chunk cut short.
+  cases.push_back({t, 3, 40001});
+  cases.push_back({t, 5, 4099, 2, 4101, 5, 5 * 4101 + 3, 5 * 4112});
+  cases.push_back({t, 2, 33, 3, 35, 2, 2 * 35 + 1, 80});
   const std::size_t e = xpose::dtype_size(t);
   for (const xpose::TransposeDesc& d : cases)
     for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 8})

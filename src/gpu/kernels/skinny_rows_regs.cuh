@@ -1,7 +1,8 @@
-// A matrix of 2 to 8 rows on the 16-byte grid (aligned pointers, row and batch strides multiples of
-// 16 bytes) with packed output rows (ld_out == rows): each thread loads one aligned 16-byte chunk
-// of every input row (16 / E columns), which make 16 * R contiguous output bytes, and transposes
-// them in registers. A group of 32 threads then writes its 32 runs, one contiguous stretch, through
+// A matrix of 2 to 8 rows with packed output rows (ld_out == rows) on the 16-byte grid (aligned output
+// pointer, output batch stride a multiple of 16 bytes): each thread loads 16 bytes of every input row
+// (16 / E columns), which make 16 * R contiguous output bytes, and transposes them in registers.
+// Input rows on the 16-byte grid are read as one aligned chunk each; rows off it (or an input
+// pointer off it) as the two aligned chunks each run straddles, realigned in registers. A group of 32 threads then writes its 32 runs, one contiguous stretch, through
 // a small shared-memory stage, so that each store instruction covers 512 contiguous bytes (stored
 // straight from registers, each instruction covered every R-th chunk: up to 3x slower at 8 rows on
 // an H200). No block-wide barrier: a group stores as soon as its own loads land.
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 
+#include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
@@ -80,13 +82,52 @@ __device__ __forceinline__ RegsRun regs_run(std::int64_t t_group, int lane, cons
   return run;
 }
 
+// Bytes [shift, shift + 16) of the 32 bytes lo, hi (an input row's 16 bytes that start `shift` bytes
+// into an aligned chunk), as four words. The word offset shift / 4 picks words by selects in two
+// stages; a register array indexed at run time would live in local memory.
+__device__ __forceinline__ void realign_chunk(const uint4& lo, const uint4& hi, int shift, std::uint32_t (&out)[4]) {
+  const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  std::uint32_t a[6], t[5];
+#pragma unroll
+  for (int j = 0; j < 6; ++j) a[j] = (shift & 8) ? w[j + 2] : w[j];
+#pragma unroll
+  for (int j = 0; j < 5; ++j) t[j] = (shift & 4) ? a[j + 1] : a[j];
+  const unsigned bits = 8 * (shift & 3);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) out[i] = __funnelshift_r(t[i], t[i + 1], bits);
+}
+
+// One run's 16 bytes of an input row starting at p. kShifted: p anywhere (input rows off the 16-byte
+// grid): the two aligned chunks it straddles, realigned; reads outside [in, in_end) are left out.
+template <bool kShifted>
+__device__ __forceinline__ void load_run(const unsigned char* p, const unsigned char* in, const unsigned char* in_end,
+                                         std::uint32_t (&x)[4]) {
+  if constexpr (kShifted) {
+    const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(p) & 15);
+    const unsigned char* a = p - shift;
+    uint4 lo, hi = make_uint4(0, 0, 0, 0);
+    if (a >= in && a + 32 <= in_end) {
+      lo = *reinterpret_cast<const uint4*>(a);
+      if (shift != 0) hi = *reinterpret_cast<const uint4*>(a + 16);
+    } else {
+      lo = load_chunk(a, in, in_end, p, p + 16);
+      if (shift != 0) hi = load_chunk(a + 16, in, in_end, p, p + 16);
+    }
+    realign_chunk(lo, hi, shift, x);
+  } else {
+    const uint4 v = *reinterpret_cast<const uint4*>(p);
+    x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
+  }
+}
+
 // Block (kSkinnyRegsThreads); one thread per 16 / E columns of one matrix, grid (threads / block / U),
 // looping past the grid. `runs` = ceil(cols / (16 / E)) per matrix. A thread takes U runs a grid
-// apart per iteration, every load issued before the first store.
-template <int E, int R, int U>
+// apart per iteration, every load issued before the first store. kShifted: input rows (and base)
+// off the 16-byte grid, read through load_run's realignment; in_end bounds those reads.
+template <int E, int R, int U, bool kShifted = false>
 __global__ void __launch_bounds__(kSkinnyRegsThreads)
-    skinny_rows_regs_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
-                            std::int64_t runs) {
+    skinny_rows_regs_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
+                            unsigned char* __restrict__ out, MatrixGeometry g, std::int64_t runs) {
   constexpr int V = 16 / E;  // columns per chunk
   constexpr int kGroups = kSkinnyRegsThreads / kRegsLaneGroup;
   constexpr int kSlots = stage_slot<R>(kRegsLaneGroup * R - 1) + 1;
@@ -104,10 +145,7 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
       if (run.whole) {
         const unsigned char* src = in + (run.b * g.bs_in + run.c0) * E;
 #pragma unroll
-        for (int s = 0; s < R; ++s) {
-          const uint4 v = *reinterpret_cast<const uint4*>(src + s * ld_in_bytes);
-          x[u][s][0] = v.x, x[u][s][1] = v.y, x[u][s][2] = v.z, x[u][s][3] = v.w;
-        }
+        for (int s = 0; s < R; ++s) load_run<kShifted>(src + s * ld_in_bytes, in, in_end, x[u][s]);
       }
     }
 #pragma unroll

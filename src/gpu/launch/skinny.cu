@@ -23,15 +23,25 @@ int slab_span(const TransposeDesc& d) {
 // run faster with one thread per long-side index (measured on an H200, bench/results/).
 bool use_staged(const TransposeDesc& d) { return d.rows < d.cols && dtype_size(d.dtype) >= 4; }
 
-// 2 to 8 rows on the 16-byte grid with packed output rows: transposed in registers, stored through a
-// per-warp stage (pointers are checked at launch; off the grid the slab kernel runs).
-// XPOSE_SKINNY_ROWS_REGS=0 turns it off, to measure against it.
+// Whether every run of every input row is one aligned 16-byte chunk (`in` null: the strides only).
+bool rows_regs_input_aligned(const TransposeDesc& d, const void* in) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && d.ld_in * e % 16 == 0 &&
+         (d.batch == 1 || d.batch_stride_in * e % 16 == 0);
+}
+
+// 2 to 8 rows with packed output rows on the 16-byte grid: transposed in registers, stored through a
+// per-warp stage (pointers are checked at launch; off the grid the slab kernel runs). 1- and 2-byte
+// input rows off the grid are realigned in registers: measured on an H200 (of memcpy, slab kernel
+// -> realigned, bench/results/h200_2026-11-24s_rows_regs_realigned.txt) u8 2x33554431 0.71 -> 0.99,
+// 5x13421772 0.69 -> 0.88, 7x9586980 0.66 -> 0.86, bf16 5x6710886 0.82 -> 0.90, 7x4793490 0.82 ->
+// 0.83; 4- and 8-byte ones ran slower realigned (f32 7x2396745 0.95 -> 0.83, f64 5x1677721 0.94 ->
+// 0.90) and keep the slab kernel. XPOSE_SKINNY_ROWS_REGS=0 turns it off, to measure against it.
 bool use_rows_regs(const TransposeDesc& d) {
   static const bool enabled = !env_starts_with("XPOSE_SKINNY_ROWS_REGS", '0');
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return enabled && d.rows >= 2 && d.rows <= kSkinnyRegsMaxRows && d.rows < d.cols && d.ld_out == d.rows &&
-         d.ld_in * e % 16 == 0 &&
-         (d.batch == 1 || (d.batch_stride_in * e % 16 == 0 && d.batch_stride_out * e % 16 == 0));
+         (d.batch == 1 || d.batch_stride_out * e % 16 == 0) && (e <= 2 || rows_regs_input_aligned(d, nullptr));
 }
 
 // Threads of the register kernel per matrix: one per 16-byte chunk of columns.
@@ -161,18 +171,28 @@ LaunchConfig rows_regs_config(const TransposeDesc& d) {
 }
 
 // Two runs per thread where configure sized the grid for that (fewer threads than runs).
+// 1- and 2-byte input rows off the 16-byte grid: one run per thread and iteration (the kernel loops
+// past its grid).
 template <int E, int R>
 Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   const auto* src = static_cast<const unsigned char*>(in);
+  const unsigned char* src_end = src + input_span_elements(d) * E;
   auto* dst = static_cast<unsigned char*>(out);
+  if constexpr (E <= 2) {
+    if (!rows_regs_input_aligned(d, in)) {
+      skinny_rows_regs_kernel<E, R, 1, true><<<grid_of(c), block_of(c), 0, stream>>>(
+          src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
+      return check_launch("skinny_rows_regs_kernel", c, 0, stream);
+    }
+  }
   if constexpr (R <= 4) {
     if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) {
-      skinny_rows_regs_kernel<E, R, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, make_geometry(d, 1),
+      skinny_rows_regs_kernel<E, R, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
                                                                                rows_regs_runs(d));
       return check_launch("skinny_rows_regs_kernel", c, 0, stream);
     }
   }
-  skinny_rows_regs_kernel<E, R, 1><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, make_geometry(d, 1),
+  skinny_rows_regs_kernel<E, R, 1><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
                                                                            rows_regs_runs(d));
   return check_launch("skinny_rows_regs_kernel", c, 0, stream);
 }
@@ -264,7 +284,8 @@ Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* 
       default: return Status(StatusCode::internal, "skinny: no few-columns kernel for this element size");
     }
   }
-  if (use_rows_regs(d) && words_aligned)
+  if (use_rows_regs(d) && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+      (dtype_size(d.dtype) <= 2 || rows_regs_input_aligned(d, in)))
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
       return launch_rows_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
     });
