@@ -278,8 +278,8 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
 // 0.86 -> 0.97, 12x1398100 0.94 -> 1.03, f64 16x524288 0.85 -> 0.97, 12x699048 0.92 -> 1.03, 10x838860
 // 0.91 -> 1.02, c128 16x262144 0.86 -> 0.97, 11x381300 0.92 -> 0.99, u8 16x4194304 0.63 -> 0.72; small
 // ones too (u8 16x16000 0.60 -> 0.79, bf16 16x65536 0.75 -> 0.94, f64 12x8192 0.74 -> 0.90). Not
-// c128 9x466033 (0.91 -> 0.90, 7 of 16 tile rows empty). 32-row tiles ran 0.71-0.81 (half empty); up to 8 rows skinny's
-// register kernel stays (0.96-0.98 there).
+// c128 9x466033 (0.91 -> 0.90, 7 of 16 tile rows empty). 32-row tiles ran 0.71-0.81 (half empty);
+// up to 8 rows skinny's register kernel stays (0.96-0.98 there).
 bool few_rows_take_tiles(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return d.rows >= 10 && d.rows <= kSkinnyMaxShort && d.cols > kSkinnyMaxShort && d.rows * e % kVecBytes == 0 &&

@@ -2,10 +2,11 @@
 // pointer, output batch stride a multiple of 16 bytes): each thread loads 16 bytes of every input row
 // (16 / E columns), which make 16 * R contiguous output bytes, and transposes them in registers.
 // Input rows on the 16-byte grid are read as one aligned chunk each; rows off it (or an input
-// pointer off it) as the two aligned chunks each run straddles, realigned in registers. A group of 32 threads then writes its 32 runs, one contiguous stretch, through
-// a small shared-memory stage, so that each store instruction covers 512 contiguous bytes (stored
-// straight from registers, each instruction covered every R-th chunk: up to 3x slower at 8 rows on
-// an H200). No block-wide barrier: a group stores as soon as its own loads land.
+// pointer off it) as the two aligned chunks each run straddles, realigned in registers. A group of 32
+// threads then writes its 32 runs, one contiguous stretch, through a small shared-memory stage, so
+// that each store instruction covers 512 contiguous bytes (stored straight from registers, each
+// instruction covered every R-th chunk: up to 3x slower at 8 rows on an H200). No block-wide
+// barrier: a group stores as soon as its own loads land.
 #pragma once
 
 #include <cstdint>

@@ -170,9 +170,8 @@ LaunchConfig rows_regs_config(const TransposeDesc& d) {
                                               std::int64_t{1} << 30));
 }
 
-// Two runs per thread where configure sized the grid for that (fewer threads than runs).
-// 1- and 2-byte input rows off the 16-byte grid: one run per thread and iteration (the kernel loops
-// past its grid).
+// Two runs per thread where configure sized the grid for that (fewer threads than runs); one for 1-
+// and 2-byte input rows off the 16-byte grid (the kernel loops past its grid).
 template <int E, int R>
 Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   const auto* src = static_cast<const unsigned char*>(in);
