@@ -7,6 +7,7 @@
 
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
+#include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
 #include "plan/tiled_vec_shape.hpp"  // block and tile sizes: the planner sizes grids by them
 
 namespace xpose::gpu {
@@ -189,22 +190,49 @@ __device__ __forceinline__ void vec_commit_loads(const VecTilePos& p, int tid,
   }
 }
 
+// 1-byte tiles of 16 rows with packed output rows of 16 bytes: a group's 32 lanes hold 4 output rows
+// each, 2 KiB of contiguous output. Stored as they come, each instruction wrote 16 bytes of every
+// 64 (half of each sector); instead they pass through the group's own columns of the tile (16 rows
+// x 128 bytes, read already: no other group reads them) so that each store instruction writes 512
+// contiguous bytes. `cols` is the tile's first byte of the group's columns, `out` the group's first
+// output row.
+template <typename Tile>
+__device__ __forceinline__ void store_staged_rows(unsigned char* cols, unsigned char* out, const VecWords<16> (&vec)[4],
+                                                  int lane) {
+  static_assert(Tile::kE == 1 && Tile::kRows == 16 && Tile::kUnitThreads * Tile::kUnit == 128, "16 rows of 128 bytes");
+  rt::warp_sync();  // every lane has read its columns
+#pragma unroll
+  for (int j = 0; j < 4; ++j)  // output bytes 64 * lane + 16 * j: row (lane / 2) of the stage
+    store_vec<16>(cols + (lane / 2) * Tile::kRowB + 64 * (lane % 2) + 16 * j, vec[j]);
+  rt::warp_sync();
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {  // output bytes 512 * i + 16 * lane
+    const int b = 512 * i + 16 * lane;
+    store_vec<16>(out + b, load_vec<16>(cols + (b / 128) * Tile::kRowB + b % 128));
+  }
+}
+
 // Store phase: thread (tr, tu) of each group of 32 reads kV rows of one unit (kColsPerUnit input
 // columns) and writes kColsPerUnit V-byte output vectors; the kRowThreads tr-threads write
 // kRowThreads x V contiguous bytes of each output row. Blocks cut by the matrix edge are written
 // element by element.
 template <typename Tile, int E = Tile::kE, int V = Tile::kVBytes>
 __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, int rows_valid, int bytes_valid,
-                               const unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid) {
+                               unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid) {
   const int lane = tid % kLaneGroup, group = tid / kLaneGroup;
   const int tr = lane % Tile::kRowThreads, tu = lane / Tile::kRowThreads;
   constexpr int kGroups = Tile::kThreads / kLaneGroup;
+  // 1-byte tiles of 16 rows: one output vector per column, lanes on consecutive units.
+  constexpr bool kStagedRows = E == 1 && V == 16 && Tile::kRows == 16;
   for (int s = group; s < Tile::kRowGroups * Tile::kUnitGroups; s += kGroups) {
     const int rb = ((s % Tile::kRowGroups) * Tile::kRowThreads + tr) * Tile::kV;      // first input row of the block
     const int cb = ((s / Tile::kRowGroups) * Tile::kUnitThreads + tu) * Tile::kUnit;  // byte column of the unit
+    const bool whole = rb + Tile::kV <= rows_valid && cb + Tile::kUnit <= bytes_valid;
+    bool staged = false;  // every lane of the group whole (the vote before any lane leaves)
+    if constexpr (kStagedRows) staged = ld_out_bytes == 16 && rt::warp_all(whole);
     if (rb >= rows_valid || cb >= bytes_valid) continue;
     const int col0 = cb / E;  // first input column of the unit = first output row
-    if (rb + Tile::kV <= rows_valid && cb + Tile::kUnit <= bytes_valid) {
+    if (whole) {
       VecWords<V> vec[Tile::kColsPerUnit];
       if constexpr (E <= 4) {
         std::uint32_t w[Tile::kV];
@@ -221,6 +249,13 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
           const VecWords<E> e = load_vec<E>(tile + vec_tile_offset<Tile>(rb + i, cb));
 #pragma unroll
           for (int u = 0; u < E / 4; ++u) vec[0].w[i * (E / 4) + u] = e.w[u];
+        }
+      }
+      if constexpr (kStagedRows) {
+        if (staged) {
+          const int cb0 = cb - lane * Tile::kUnit;  // the group's first column
+          store_staged_rows<Tile>(tile + cb0, out + cb0 * ld_out_bytes, vec, lane);
+          continue;
         }
       }
 #pragma unroll
