@@ -123,12 +123,7 @@ TEST_P(GpuFastPath, AutomaticPlanInBandsMatchesReference) {
     xpose::Plan plan;
     ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok()) << describe(d);
     EXPECT_EQ(plan.config().bands, bands) << describe(d) << ": " << plan;
-    const CaseData& data = case_data(d);
-    std::vector<unsigned char> got;
-    const xpose::Status s = run_on_gpu(d, Algorithm::automatic, data.input, got, data.expected_transpose.size());
-    ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
-    EXPECT_EQ(first_mismatch(got, data.expected_transpose, static_cast<std::size_t>(e)), -1)
-        << describe(d) << "; reproduce: " << repro(d, Algorithm::automatic, "cuda");
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
   }
 }
 
@@ -166,12 +161,7 @@ TEST_P(GpuFastPath, FewRowsOnTheGridMatchReference) {
     ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok()) << describe(d);
     EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << describe(d) << ": " << plan;
     EXPECT_EQ(plan.config().tile_rows, 16) << describe(d) << ": " << plan;
-    const CaseData& data = case_data(d);
-    std::vector<unsigned char> got;
-    const xpose::Status s = run_on_gpu(d, Algorithm::automatic, data.input, got, data.expected_transpose.size());
-    ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
-    EXPECT_EQ(first_mismatch(got, data.expected_transpose, static_cast<std::size_t>(e)), -1)
-        << describe(d) << "; reproduce: " << repro(d, Algorithm::automatic, "cuda");
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
   }
 }
 

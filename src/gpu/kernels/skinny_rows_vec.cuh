@@ -79,11 +79,12 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
 
   const int shift0 = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
   const int shift_step = static_cast<int>(ld_in_bytes & 15);
+  const auto row_offset = [&](int r) { return 4 * r * s.pitch + ((shift0 + r * shift_step) & 15); };
   const auto row_first_byte = [&](int r) {
-    if constexpr (kRowsComputed) return 4 * r * s.pitch + ((shift0 + r * shift_step) & 15);
+    if constexpr (kRowsComputed) return row_offset(r);
     else return row_data[r];
   };
-  if (!kRowsComputed && tid < rows) row_data[tid] = 4 * tid * s.pitch + ((shift0 + tid * shift_step) & 15);
+  if (!kRowsComputed && tid < rows) row_data[tid] = row_offset(tid);
 
   // Load: the aligned chunks of each input row's slab, as they lie, four at a time per thread.
   const int items = rows * s.chunks;

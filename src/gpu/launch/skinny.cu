@@ -171,14 +171,16 @@ LaunchConfig rows_regs_config(const TransposeDesc& d) {
 }
 
 // Two runs per thread where configure sized the grid for that (fewer threads than runs); one for 1-
-// and 2-byte input rows off the 16-byte grid (the kernel loops past its grid).
+// and 2-byte input rows off the 16-byte grid (the kernel loops past its grid). `input_aligned`:
+// rows_regs_input_aligned, as launch_skinny found it.
 template <int E, int R>
-Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream,
+                            bool input_aligned) {
   const auto* src = static_cast<const unsigned char*>(in);
   const unsigned char* src_end = src + input_span_elements(d) * E;
   auto* dst = static_cast<unsigned char*>(out);
   if constexpr (E <= 2) {
-    if (!rows_regs_input_aligned(d, in)) {
+    if (!input_aligned) {
       skinny_rows_regs_kernel<E, R, 1, true><<<grid_of(c), block_of(c), 0, stream>>>(
           src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
       return check_launch("skinny_rows_regs_kernel", c, 0, stream);
@@ -197,15 +199,16 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
 }
 
 template <int E>
-Status launch_rows_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+Status launch_rows_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream,
+                        bool input_aligned) {
   switch (d.rows) {
-    case 2: return launch_rows_regs_for<E, 2>(d, c, in, out, stream);
-    case 3: return launch_rows_regs_for<E, 3>(d, c, in, out, stream);
-    case 4: return launch_rows_regs_for<E, 4>(d, c, in, out, stream);
-    case 5: return launch_rows_regs_for<E, 5>(d, c, in, out, stream);
-    case 6: return launch_rows_regs_for<E, 6>(d, c, in, out, stream);
-    case 7: return launch_rows_regs_for<E, 7>(d, c, in, out, stream);
-    case 8: return launch_rows_regs_for<E, 8>(d, c, in, out, stream);
+    case 2: return launch_rows_regs_for<E, 2>(d, c, in, out, stream, input_aligned);
+    case 3: return launch_rows_regs_for<E, 3>(d, c, in, out, stream, input_aligned);
+    case 4: return launch_rows_regs_for<E, 4>(d, c, in, out, stream, input_aligned);
+    case 5: return launch_rows_regs_for<E, 5>(d, c, in, out, stream, input_aligned);
+    case 6: return launch_rows_regs_for<E, 6>(d, c, in, out, stream, input_aligned);
+    case 7: return launch_rows_regs_for<E, 7>(d, c, in, out, stream, input_aligned);
+    case 8: return launch_rows_regs_for<E, 8>(d, c, in, out, stream, input_aligned);
     default: return Status(StatusCode::internal, "skinny: no register kernel for this many rows");
   }
 }
@@ -283,10 +286,11 @@ Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* 
       default: return Status(StatusCode::internal, "skinny: no few-columns kernel for this element size");
     }
   }
+  const bool regs_input_aligned = rows_regs_input_aligned(d, in);
   if (use_rows_regs(d) && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
-      (dtype_size(d.dtype) <= 2 || rows_regs_input_aligned(d, in)))
+      (dtype_size(d.dtype) <= 2 || regs_input_aligned))
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
-      return launch_rows_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
+      return launch_rows_regs<sizeof(decltype(tag))>(d, c, in, out, stream, regs_input_aligned);
     });
   // A plan for the register kernel run on pointers off the 16-byte grid: the slab kernel, its own grid.
   const LaunchConfig slab_config = use_rows_regs(d) ? rows_vec_config(d) : c;
