@@ -307,7 +307,9 @@ bool small_batch_fits(const TransposeDesc& d) {
 
 bool small_batch_swizzled(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), row_bytes = d.cols * e;
-  return e <= 8 && row_bytes >= 64 && (row_bytes & (row_bytes - 1)) == 0;
+  // A 16-byte element reads one whole chunk per lane: rows of 64 bytes put only 2 lanes of a
+  // quarter-warp's 8 in one bank group, and the chunk XOR needs rows of 128 bytes (bits >= 7).
+  return row_bytes >= (e == 16 ? 128 : 64) && (row_bytes & (row_bytes - 1)) == 0;
 }
 
 int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {

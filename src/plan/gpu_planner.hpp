@@ -66,8 +66,8 @@ bool small_batch_suits(const TransposeDesc& resolved_desc, int alignment);
 // kSmallBatchMinSlab times (slabs of the long side).
 constexpr std::int64_t kSmallBatchMinSlab = 32;
 bool small_batch_fits(const TransposeDesc& resolved_desc);
-// Where small_batch reads a swizzled tile: rows a power of two of 64 bytes or more, elements of at
-// most 8 bytes.
+// Where small_batch reads a swizzled tile: rows a power of two of 64 bytes or more (128 for 16-byte
+// elements, which the kernel also needs on a 16-byte aligned input).
 bool small_batch_swizzled(const TransposeDesc& resolved_desc);
 
 // The algorithm `automatic` becomes on the GPU.

@@ -89,16 +89,16 @@ __device__ __forceinline__ void advance(SmallBatchCursor& k, const SmallBatchArg
 }
 
 // Block (kSmallBatchThreads); grid: one block per a.per_block matrices. Pointers aligned to their
-// element (8 bytes for 16-byte ones); 16-byte accesses wherever the addresses allow. kSwizzle (E <= 8):
-// the tile in the chunk_swizzle layout, XOR-ed by the row group the lanes of one read step through
+// element (8 bytes for 16-byte ones); 16-byte accesses wherever the addresses allow. kSwizzle: the
+// tile in the chunk_swizzle layout, XOR-ed by the row group the lanes of one read step through
 // (`bits`: log2 of the bytes between those rows), for rows a power of two of 64 bytes or more, whose
-// column reads otherwise fall into one or two banks. (The plain path keeps its own code: a shared
-// one pushed the 1-byte kernel past its registers.)
+// column reads otherwise fall into one or two banks; for 16-byte elements only on a 16-byte aligned
+// input, where each element is one whole chunk of the tile. (The plain path keeps its own code: a
+// shared one pushed the 1-byte kernel past its registers.)
 template <int E, bool kSwizzle>
 __global__ void __launch_bounds__(kSmallBatchThreads)
     small_batch_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
                        SmallBatchArgs a, int bits) {
-  static_assert(!kSwizzle || E <= 8, "a 16-byte element may straddle a swizzled chunk");
   alignas(16) __shared__ unsigned char smem[kSmallBatchTileBytes + 16];
   const int tid = threadIdx.x;
   const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * a.per_block;

@@ -1,5 +1,6 @@
 // Launcher for the small_batch kernel: how many whole matrices each block takes; one matrix with a
 // short side runs as a batch of slabs of its long side.
+#include <cstdint>
 #include <numeric>
 
 #include "gpu/kernels/small_batch.cuh"
@@ -87,11 +88,11 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
   // The swizzle's bits: the row group the lanes of one column read step through (16 / E rows).
   int bits = 0;
   while ((std::int64_t{1} << bits) < d.cols * E * (16 / E)) ++bits;
-  if constexpr (E <= 8) {
-    if (plan::small_batch_swizzled(d)) {
-      small_batch_kernel<E, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a, bits);
-      return;
-    }
+  // A 16-byte element straddles two chunks of the swizzled tile where a packed input is only 8-byte aligned.
+  const bool elements_whole = E < 16 || !a.in_packed || (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
+  if (elements_whole && plan::small_batch_swizzled(d)) {
+    small_batch_kernel<E, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a, bits);
+    return;
   }
   small_batch_kernel<E, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a, bits);
 }
