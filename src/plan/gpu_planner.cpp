@@ -198,16 +198,18 @@ bool output_rows_sector_aligned(const TransposeDesc& d) {
 // at least half full it stayed ahead (f64 32x32 0.85 against 0.73, bf16 64x64 0.83 / 0.74, f32
 // 64x64 0.97 / 0.72, c128 31x31 1.03 / 0.85) until rows a power of two of 64 bytes or more were read
 // from a swizzled tile (small_batch.cuh; h200_2026-11-24o_small_batch_swizzle_experiment.json): f64
-// 32x32 0.969 against tiled_vec's 0.843, bf16 64x64 0.947 / 0.833, u8 64x64 0.747 -> 0.927; at 16
-// KiB tiled_vec stays ahead (f32 64x64 0.977 / 0.953, u8 128x128 0.963 / 0.922). So small_batch takes
-// matrices of at most 4 KiB (8 KiB of 16-byte elements, or of rows a power of two of 64 bytes or
-// more), and up to its 16 KiB tile those of 1- to 8-byte elements whose rows are off the 16-byte
-// grid.
+// 32x32 0.969 against tiled_vec's 0.843, bf16 64x64 0.947 / 0.833, u8 64x64 0.747 -> 0.927. Once its
+// threads loaded all their chunks before storing any (h200_2026-11-24t_small_batch_loads_first.txt,
+// _t_small_batch_8k.txt) small_batch also led on matrices of 4 to 8 KiB on the grid: f32 36x36 1.03
+// against tiled_vec's 0.58, 44x44 1.03 / 0.74, f64 26x26 1.03 / 0.59, bf16 48x48 0.95 / 0.65, f16
+// 48x80 0.94 / 0.87, u8 80x80 0.68 / 0.49; from 8 to 16 KiB the tiles stay ahead (f32 48x48 0.95 /
+// 0.88, 64x64 0.97 / 0.96, f64 40x40 0.79 / 0.69, c128 24x24 1.06 / 0.63, u8 96x96 0.89 / 0.59). So
+// small_batch takes matrices of at most 8 KiB, and up to its 16 KiB tile those of 1- to 8-byte
+// elements whose rows are off the 16-byte grid.
 bool small_batch_suits(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
   if (d.batch < 2 || bytes > kSmallBatchMaxMatrixBytes) return false;
-  if (bytes <= (e == 16 ? 8192 : 4096)) return true;
-  if (bytes <= 8192 && small_batch_swizzled(d)) return true;
+  if (bytes <= 8192) return true;
   return e <= 8 && tiled_vec_vector_bytes(d, alignment) != kVecBytes;
 }
 

@@ -144,7 +144,8 @@ TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
   EXPECT_EQ(choice(DType::f64, 31, 31, 8729), Algorithm::small_batch) << "7.5 KiB off the 16-byte grid";
   EXPECT_EQ(choice(DType::f64, 32, 32, 8192), Algorithm::small_batch) << "8 KiB of 256-byte rows: swizzled tile";
   EXPECT_EQ(choice(DType::f16, 64, 64, 8192), Algorithm::small_batch) << "8 KiB of 128-byte rows";
-  EXPECT_EQ(choice(DType::f16, 48, 80, 8192), Algorithm::tiled_vec) << "7.5 KiB of 160-byte rows on the grid";
+  EXPECT_EQ(choice(DType::f16, 48, 80, 8192), Algorithm::small_batch) << "7.5 KiB of 160-byte rows on the grid";
+  EXPECT_EQ(choice(DType::f32, 48, 48, 7281), Algorithm::tiled_vec) << "9 KiB on the 16-byte grid";
   EXPECT_NE(choice(DType::c128, 31, 31, 4364), Algorithm::small_batch) << "15 KiB of 16-byte elements";
   EXPECT_EQ(choice(DType::u8, 100, 100, 6710), Algorithm::small_batch) << "10 KB off the grid";
 }

@@ -82,19 +82,20 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
   a.rc = make_fast_div(d.rows * d.cols);
   a.r = make_fast_div(d.rows);
   a.c = make_fast_div(d.cols);
-  a.in_packed = input_packed(d);
   a.out_packed = output_packed(d);
   const auto blocks = static_cast<unsigned>(ceil_div(d.batch, per_block));
   // The swizzle's bits: the row group the lanes of one column read step through (16 / E rows).
   int bits = 0;
   while ((std::int64_t{1} << bits) < d.cols * E * (16 / E)) ++bits;
+  const bool in_packed = input_packed(d);
   // A 16-byte element straddles two chunks of the swizzled tile where a packed input is only 8-byte aligned.
-  const bool elements_whole = E < 16 || !a.in_packed || (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
-  if (elements_whole && plan::small_batch_swizzled(d)) {
-    small_batch_kernel<E, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a, bits);
-    return;
-  }
-  small_batch_kernel<E, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, make_geometry(d, 1), a, bits);
+  const bool elements_whole = E < 16 || !in_packed || (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
+  const MatrixGeometry g = make_geometry(d, 1);
+  const bool swizzled = elements_whole && plan::small_batch_swizzled(d);
+  if (swizzled && in_packed) small_batch_kernel<E, true, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
+  else if (swizzled) small_batch_kernel<E, true, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
+  else if (in_packed) small_batch_kernel<E, false, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
+  else small_batch_kernel<E, false, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
 }
 
 template <int E>
