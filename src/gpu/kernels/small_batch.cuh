@@ -10,6 +10,7 @@
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/kernels/tiled_vec.cuh"  // VecWords, load_vec, store_vec
+#include "gpu/runtime.hpp"
 #include "plan/gpu_planner.hpp"         // kSmallBatchMaxMatrixBytes: the planner sizes blocks by it
 
 namespace xpose::gpu {
@@ -27,39 +28,17 @@ struct SmallBatchArgs {
   bool out_packed;            // the block's output matrices lie back to back (row and batch strides packed)
 };
 
-// 16-byte chunks of a block's run per thread at most (the run fits the tile).
-constexpr int kSmallBatchChunksPerThread = kSmallBatchTileBytes / 16 / kSmallBatchThreads;
-static_assert(kSmallBatchTileBytes % (16 * kSmallBatchThreads) == 0, "whole chunks per thread");
-
-// The run's 16-byte chunks [lead, lead + 16 * vecs) of `src`, a thread's all loaded before any is
-// stored: a loop over the run's own count kept only whole rounds of four in flight, so where the
-// count was not a multiple of the threads the last warp loaded its chunks one after another and the
-// block waited on it at the barrier (H200: c128 5x5 batches 0.80 of memcpy against 0.95 for 4x4).
-template <typename StoreChunk>
-__device__ __forceinline__ void load_chunks_then_store(const unsigned char* src, int lead, int vecs, int tid,
-                                                       StoreChunk store_chunk) {
-  VecWords<16> v[kSmallBatchChunksPerThread];
-#pragma unroll
-  for (int j = 0; j < kSmallBatchChunksPerThread; ++j) {
-    const int i = tid + j * kSmallBatchThreads;
-    if (i < vecs) v[j] = load_vec<16>(src + lead + 16 * i);
-  }
-#pragma unroll
-  for (int j = 0; j < kSmallBatchChunksPerThread; ++j) {
-    const int i = tid + j * kSmallBatchThreads;
-    if (i < vecs) store_chunk(lead + 16 * i, v[j]);
-  }
-}
-
-// Copies n bytes (at most the tile) from global `src` to shared `dst`, where dst and src agree mod
-// 16: 16-byte accesses over the aligned middle, single bytes at the two ends.
+// Copies n bytes from global `src` to shared `dst`, where dst and src agree mod 16: 16-byte copies
+// over the aligned middle (a thread's all in flight together: rt::copy16_to_shared), single bytes at
+// the two ends.
 __device__ __forceinline__ void copy_run_to_shared(unsigned char* dst, const unsigned char* src, int n, int tid) {
   const int head = static_cast<int>((16 - (reinterpret_cast<std::uintptr_t>(src) & 15)) & 15);
   const int lead = head < n ? head : n;
   const int vecs = (n - lead) / 16, tail_start = lead + vecs * 16;
-  load_chunks_then_store(src, lead, vecs, tid, [dst](int at, const VecWords<16>& v) { store_vec<16>(dst + at, v); });
+  for (int i = tid; i < vecs; i += kSmallBatchThreads) rt::copy16_to_shared(dst + lead + 16 * i, src + lead + 16 * i);
   if (tid < lead) dst[tid] = src[tid];
   if (tid < n - tail_start) dst[tail_start + tid] = src[tail_start + tid];
+  rt::wait_copies_to_shared();
 }
 
 // The same copy into the chunk_swizzle layout of smem, the run starting at byte `shift` (which agrees
@@ -70,11 +49,11 @@ __device__ __forceinline__ void copy_run_to_swizzled(unsigned char* smem, int sh
   const int head = static_cast<int>((16 - (reinterpret_cast<std::uintptr_t>(src) & 15)) & 15);
   const int lead = head < n ? head : n;
   const int vecs = (n - lead) / 16, tail_start = lead + vecs * 16;
-  load_chunks_then_store(src, lead, vecs, tid, [smem, shift, bits](int at, const VecWords<16>& v) {
-    store_vec<16>(smem + swizzled_offset(shift + at, bits), v);
-  });
+  for (int i = tid; i < vecs; i += kSmallBatchThreads)
+    rt::copy16_to_shared(smem + swizzled_offset(shift + lead + 16 * i, bits), src + lead + 16 * i);
   if (tid < lead) smem[swizzled_offset(shift + tid, bits)] = src[tid];
   if (tid < n - tail_start) smem[swizzled_offset(shift + tail_start + tid, bits)] = src[tail_start + tid];
+  rt::wait_copies_to_shared();
 }
 
 // Tile element `i`: at tile + i * E, or in the swizzled layout at byte shift + i * E of smem.
