@@ -318,6 +318,7 @@ TEST_P(GpuFastPath, AutomaticPlanTakesTiledSectors) {
 // small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, batches
 // whose last block takes fewer matrices, packed batches (vector runs with element heads and tails)
 // and strided ones on either side (element by element), rows of 64 bytes and more (swizzled tile),
+// 1-byte matrices of fewer than 16 rows whose output period has a table and one whose has not,
 // one matrix with a short side in slabs,
 // base pointers off the 16-byte grid; batches of matrices past the tile and single matrices whose
 // short side is too long for 32-element slabs are refused at plan time.
@@ -334,6 +335,8 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 5, 7, 100, 7, 6, 35, 7 * 6 + 2},          // packed input, strided output
       {t, 5, 7, 100, 9, 5, 5 * 9 + 1, 35},          // strided input, packed output
       {t, 12, 20, 1},                                // one matrix
+      // Fewer than 16 rows (1-byte elements: the table of the output's period, up to 2 KiB of it).
+      {t, 7, 9, 513}, {t, 3, 4, 999}, {t, 2, 2, 100001}, {t, 15, 15, 100},
       // Rows a power of two of 64 bytes or more (1- to 8-byte elements): the swizzled tile.
       {t, 16, 128 / e, 500}, {t, 33, 256 / e, 40}, {t, 9, 64 / e, 77, 64 / e + 3, 9, 9 * (64 / e + 3) + 1, 9 * (64 / e)},
       // One matrix with a short side, in slabs of its long side (a last, shorter slab or none).

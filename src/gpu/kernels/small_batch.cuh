@@ -28,16 +28,20 @@ struct SmallBatchArgs {
   bool out_packed;            // the block's output matrices lie back to back (row and batch strides packed)
 };
 
-// Copies n bytes from global `src` to shared `dst`, where dst and src agree mod 16: 16-byte copies
-// over the aligned middle (a thread's all in flight together: rt::copy16_to_shared), single bytes at
-// the two ends.
-__device__ __forceinline__ void copy_run_to_shared(unsigned char* dst, const unsigned char* src, int n, int tid) {
+// Starts copying n bytes from global `src` to shared `dst`, where dst and src agree mod 16: 16-byte
+// copies over the aligned middle (a thread's all in flight together: rt::copy16_to_shared), single
+// bytes at the two ends. The copy has landed after rt::wait_copies_to_shared().
+__device__ __forceinline__ void start_run_to_shared(unsigned char* dst, const unsigned char* src, int n, int tid) {
   const int head = static_cast<int>((16 - (reinterpret_cast<std::uintptr_t>(src) & 15)) & 15);
   const int lead = head < n ? head : n;
   const int vecs = (n - lead) / 16, tail_start = lead + vecs * 16;
   for (int i = tid; i < vecs; i += kSmallBatchThreads) rt::copy16_to_shared(dst + lead + 16 * i, src + lead + 16 * i);
   if (tid < lead) dst[tid] = src[tid];
   if (tid < n - tail_start) dst[tail_start + tid] = src[tail_start + tid];
+}
+
+__device__ __forceinline__ void copy_run_to_shared(unsigned char* dst, const unsigned char* src, int n, int tid) {
+  start_run_to_shared(dst, src, n, tid);
   rt::wait_copies_to_shared();
 }
 
