@@ -319,6 +319,7 @@ TEST_P(GpuFastPath, AutomaticPlanTakesTiledSectors) {
 // whose last block takes fewer matrices, packed batches (vector runs with element heads and tails)
 // and strided ones on either side (element by element), rows of 64 bytes and more (swizzled tile),
 // 1-byte matrices of fewer than 16 rows whose output period has a table and one whose has not,
+// matrices that divide a 16-byte chunk,
 // one matrix with a short side in slabs,
 // base pointers off the 16-byte grid; batches of matrices past the tile and single matrices whose
 // short side is too long for 32-element slabs are refused at plan time.
@@ -337,6 +338,8 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 12, 20, 1},                                // one matrix
       // Fewer than 16 rows (1-byte elements: the table of the output's period, up to 2 KiB of it).
       {t, 7, 9, 513}, {t, 3, 4, 999}, {t, 2, 2, 100001}, {t, 15, 15, 100},
+      // Matrices that divide a 16-byte chunk (transposed chunk by chunk; a last chunk cut short).
+      {t, 2, 8, 777}, {t, 4, 2, 1001}, {t, 2, 2, 100000},
       // Rows a power of two of 64 bytes or more (1- to 8-byte elements): the swizzled tile.
       {t, 16, 128 / e, 500}, {t, 33, 256 / e, 40}, {t, 9, 64 / e, 77, 64 / e + 3, 9, 9 * (64 / e + 3) + 1, 9 * (64 / e)},
       // One matrix with a short side, in slabs of its long side (a last, shorter slab or none).
