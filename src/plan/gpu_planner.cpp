@@ -198,8 +198,8 @@ bool output_rows_sector_aligned(const TransposeDesc& d) {
 // at least half full it stayed ahead (f64 32x32 0.85 against 0.73, bf16 64x64 0.83 / 0.74, f32
 // 64x64 0.97 / 0.72, c128 31x31 1.03 / 0.85) until rows a power of two of 64 bytes or more were read
 // from a swizzled tile (small_batch.cuh; h200_2026-11-24o_small_batch_swizzle_experiment.json): f64
-// 32x32 0.969 against tiled_vec's 0.843, bf16 64x64 0.947 / 0.833, u8 64x64 0.747 -> 0.927. Once its
-// threads loaded all their chunks before storing any (h200_2026-11-24t_small_batch_loads_first.txt,
+// 32x32 0.969 against tiled_vec's 0.843, bf16 64x64 0.947 / 0.833, u8 64x64 0.747 -> 0.927. Once a
+// thread's chunks were all in flight at once (h200_2026-11-24t_small_batch_loads_first.txt,
 // _t_small_batch_8k.txt) small_batch also led on matrices of 4 to 8 KiB on the grid: f32 36x36 1.03
 // against tiled_vec's 0.58, 44x44 1.03 / 0.74, f64 26x26 1.03 / 0.59, bf16 48x48 0.95 / 0.65, f16
 // 48x80 0.94 / 0.87, u8 80x80 0.68 / 0.49; from 8 to 16 KiB the tiles stay ahead (f32 48x48 0.95 /

@@ -40,6 +40,7 @@ __device__ __forceinline__ void start_run_to_shared(unsigned char* dst, const un
   if (tid < n - tail_start) dst[tail_start + tid] = src[tail_start + tid];
 }
 
+// The same copy, landed.
 __device__ __forceinline__ void copy_run_to_shared(unsigned char* dst, const unsigned char* src, int n, int tid) {
   start_run_to_shared(dst, src, n, tid);
   rt::wait_copies_to_shared();

@@ -29,12 +29,13 @@ bool transposed_by_chunks(const TransposeDesc& d) {
          output_packed(d);
 }
 
-// Matrices per block: as many as the tile holds, fewer where that would leave fewer than
-// kSmallBatchMinBlocks blocks; a multiple of the count whose bytes fill whole 32-byte sectors where
-// it can, so that neighbouring blocks do not share a sector of a packed output.
+// Matrices per block: a chunk's worth per thread where the batch goes chunk by chunk; else as many as
+// the tile holds, fewer where that would leave fewer than kSmallBatchMinBlocks blocks; a multiple of
+// the count whose bytes fill whole 32-byte sectors where it can, so that neighbouring blocks do not
+// share a sector of a packed output.
 std::int64_t matrices_per_block(const TransposeDesc& d) {
   const std::int64_t bytes = d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype));
-  if (transposed_by_chunks(d)) return kChunkThreads * 16 / bytes;  // a chunk per thread
+  if (transposed_by_chunks(d)) return kChunkThreads * 16 / bytes;
   const std::int64_t fit = kSmallBatchTileBytes / bytes;
   const std::int64_t sector_group = 32 / std::gcd<std::int64_t>(32, bytes);
   std::int64_t m = std::min(fit, std::max<std::int64_t>(1, ceil_div(d.batch, kSmallBatchMinBlocks)));
@@ -97,14 +98,14 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
   // The swizzle's bits: the row group the lanes of one column read step through (16 / E rows).
   int bits = 0;
   while ((std::int64_t{1} << bits) < d.cols * E * (16 / E)) ++bits;
-  const bool in_packed = input_packed(d);
-  // A 16-byte element straddles two chunks of the swizzled tile where a packed input is only 8-byte aligned.
-  const bool elements_whole = E < 16 || !in_packed || (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
   if (transposed_by_chunks(d) && ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) & 15) == 0) {
     small_batch_chunks_kernel<<<blocks, kChunkThreads, 0, stream>>>(
         in, out, d.batch * d.rows * d.cols * E, chunk_permutation(a.rows, a.cols, E), a.rows, a.cols, E);
     return;
   }
+  const bool in_packed = input_packed(d);
+  // A 16-byte element straddles two chunks of the swizzled tile where a packed input is only 8-byte aligned.
+  const bool elements_whole = E < 16 || !in_packed || (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
   const MatrixGeometry g = make_geometry(d, 1);
   const bool swizzled = elements_whole && plan::small_batch_swizzled(d);
   if constexpr (E == 1) {
