@@ -338,6 +338,7 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 12, 20, 1},                                // one matrix
       // Fewer than 16 rows (1-byte elements: the table of the output's period, up to 2 KiB of it).
       {t, 7, 9, 513}, {t, 3, 4, 999}, {t, 2, 2, 100001}, {t, 15, 15, 100},
+      {t, 4, 8, 999}, {t, 8, 16, 301},  // 32 and 128 bytes of 1-byte elements: a swizzled tile
       // Matrices that divide a 16-byte chunk (transposed chunk by chunk; a last chunk cut short).
       {t, 2, 8, 777}, {t, 4, 2, 1001}, {t, 2, 2, 100000},
       // Rows a power of two of 64 bytes or more (1- to 8-byte elements): the swizzled tile.

@@ -49,8 +49,8 @@ __device__ __forceinline__ void copy_run_to_shared(unsigned char* dst, const uns
 // The same copy into the chunk_swizzle layout of smem, the run starting at byte `shift` (which agrees
 // with src mod 16). A copy of its own: one function for both layouts made ptxas spill the plain 1-,
 // 2- and 16-byte kernels.
-__device__ __forceinline__ void copy_run_to_swizzled(unsigned char* smem, int shift, const unsigned char* src, int n,
-                                                     int bits, int tid) {
+__device__ __forceinline__ void start_run_to_swizzled(unsigned char* smem, int shift, const unsigned char* src, int n,
+                                                      int bits, int tid) {
   const int head = static_cast<int>((16 - (reinterpret_cast<std::uintptr_t>(src) & 15)) & 15);
   const int lead = head < n ? head : n;
   const int vecs = (n - lead) / 16, tail_start = lead + vecs * 16;
@@ -58,6 +58,11 @@ __device__ __forceinline__ void copy_run_to_swizzled(unsigned char* smem, int sh
     rt::copy16_to_shared(smem + swizzled_offset(shift + lead + 16 * i, bits), src + lead + 16 * i);
   if (tid < lead) smem[swizzled_offset(shift + tid, bits)] = src[tid];
   if (tid < n - tail_start) smem[swizzled_offset(shift + tail_start + tid, bits)] = src[tail_start + tid];
+}
+
+__device__ __forceinline__ void copy_run_to_swizzled(unsigned char* smem, int shift, const unsigned char* src, int n,
+                                                     int bits, int tid) {
+  start_run_to_swizzled(smem, shift, src, n, bits, tid);
   rt::wait_copies_to_shared();
 }
 

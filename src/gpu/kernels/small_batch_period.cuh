@@ -15,15 +15,27 @@ namespace xpose::gpu {
 // Periods up to this many bytes have a table (4 KiB of 16-bit entries).
 constexpr int kSmallBatchMaxPeriod = 2048;
 
-// Bytes base[a & 0xffff], base[a >> 16], base[b & 0xffff], base[b >> 16] as one word, in that order.
-__device__ __forceinline__ std::uint32_t gather_word(const unsigned char* base, std::uint32_t a, std::uint32_t b) {
-  const std::uint32_t b0 = base[a & 0xffffu], b1 = base[a >> 16], b2 = base[b & 0xffffu], b3 = base[b >> 16];
+// Byte `base + x` of the tile, for the offsets x = a & 0xffff, a >> 16, b & 0xffff, b >> 16 as one
+// word, in that order. kSwizzle: the tile in the chunk_swizzle layout of 128-byte rows, `base` a
+// period start and the period at most 128 bytes, so that a whole period lies in one row, XOR-ed
+// by `row_xor`.
+template <bool kSwizzle>
+__device__ __forceinline__ std::uint32_t gather_word(const unsigned char* tile, int base, int row_xor, std::uint32_t a,
+                                                     std::uint32_t b) {
+  const auto at = [&](std::uint32_t x) -> std::uint32_t {
+    if constexpr (kSwizzle) return tile[(base + static_cast<int>(x)) ^ row_xor];
+    else return tile[base + static_cast<int>(x)];
+  };
+  const std::uint32_t b0 = at(a & 0xffffu), b1 = at(a >> 16), b2 = at(b & 0xffffu), b3 = at(b >> 16);
   return __byte_perm(__byte_perm(b0, b1, 0x1140), __byte_perm(b2, b3, 0x1140), 0x5410);
 }
 
 // Block (kSmallBatchThreads); grid: one block per a.per_block matrices, a.per_block * R * C a
 // multiple of the period, `out` 16-byte aligned (so every block's output starts a period on the
-// 16-byte grid).
+// 16-byte grid). kSwizzle: for R * C of 32, 64 or 128 bytes, `in` 16-byte aligned too. There the
+// lanes of a warp, at the same step of their vectors, read the same byte of matrices a multiple of
+// 32 bytes apart, 4 ways into the same banks; the swizzled tile spreads them.
+template <bool kSwizzle>
 __global__ void __launch_bounds__(kSmallBatchThreads)
     small_batch_period_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
                               std::int64_t batch, SmallBatchArgs a, FastDiv period) {
@@ -34,8 +46,10 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
   const int nm = static_cast<int>(batch - b0 < a.per_block ? batch - b0 : a.per_block);
   const int rc = a.rows * a.cols, n = nm * rc;
   const unsigned char* src = in + b0 * rc;
-  unsigned char* tile = smem + (reinterpret_cast<std::uintptr_t>(src) & 15);
-  start_run_to_shared(tile, src, n, tid);
+  const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);  // 0 where kSwizzle
+  unsigned char* tile = smem + shift;
+  if constexpr (kSwizzle) start_run_to_swizzled(smem, 0, src, n, 7, tid);
+  else start_run_to_shared(tile, src, n, tid);
   for (int i = tid; i < static_cast<int>(period.divisor); i += kSmallBatchThreads) {
     const QuotRem m = fast_divmod(static_cast<std::uint32_t>(i), a.rc);
     const QuotRem cr = fast_divmod(m.rem, a.r);  // output row c (quot), column r (rem) of matrix m
@@ -48,14 +62,19 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
   const int vecs = n / 16;
   for (int v = tid; v < vecs; v += kSmallBatchThreads) {
     const QuotRem p = fast_divmod(static_cast<std::uint32_t>(16 * v), period);  // rem: a multiple of 16
-    const unsigned char* base = tile + (16 * v - static_cast<int>(p.rem));
+    const int base = 16 * v - static_cast<int>(p.rem);
+    const int row_xor = kSwizzle ? ((base >> 7) & 7) << 4 : 0;
     const uint4 lo = *reinterpret_cast<const uint4*>(source + p.rem);
     const uint4 hi = *reinterpret_cast<const uint4*>(source + p.rem + 8);
-    *reinterpret_cast<uint4*>(dst + 16 * v) = make_uint4(gather_word(base, lo.x, lo.y), gather_word(base, lo.z, lo.w),
-                                                         gather_word(base, hi.x, hi.y), gather_word(base, hi.z, hi.w));
+    *reinterpret_cast<uint4*>(dst + 16 * v) =
+        make_uint4(gather_word<kSwizzle>(tile, base, row_xor, lo.x, lo.y), gather_word<kSwizzle>(tile, base, row_xor, lo.z, lo.w),
+                   gather_word<kSwizzle>(tile, base, row_xor, hi.x, hi.y), gather_word<kSwizzle>(tile, base, row_xor, hi.z, hi.w));
   }
   // The last block's bytes past its last whole vector.
-  for (int o = 16 * vecs + tid; o < n; o += kSmallBatchThreads) dst[o] = tile[small_batch_cursor(o, a).src];
+  for (int o = 16 * vecs + tid; o < n; o += kSmallBatchThreads) {
+    const int x = small_batch_cursor(o, a).src;
+    dst[o] = kSwizzle ? smem[swizzled_offset(x, 7)] : tile[x];
+  }
 }
 
 }  // namespace xpose::gpu

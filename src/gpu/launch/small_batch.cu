@@ -110,14 +110,22 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
   const bool swizzled = elements_whole && plan::small_batch_swizzled(d);
   if constexpr (E == 1) {
     // 1-byte vectors crossing input columns: by a table of the output's period where the blocks start
-    // periods. Not for matrices of a power of two of bytes, where all lanes read the same bytes of
-    // their chunks, 4 ways into the same banks: u8 4x4 / 8x8 batches ran at 0.71 / 0.69 of memcpy on
-    // the table, 0.74 without (H200; 3x3 0.68 -> 0.77, 5x5 0.69 -> 0.94, 9x9 0.67 -> 0.79).
+    // periods (H200: u8 3x3 0.68 -> 0.77 of memcpy, 5x5 0.69 -> 0.94, 9x9 0.67 -> 0.79). Matrices of
+    // 32 to 128 bytes read a swizzled tile: on the plain one all lanes read the same bytes of their
+    // chunks, 4 ways into the same banks, and u8 8x8 batches ran at 0.69 against 0.74 without a table.
     const std::int64_t rc = d.rows * d.cols, period = rc / std::gcd<std::int64_t>(rc, 16) * 16;
-    if (d.rows < 16 && (rc & (rc - 1)) != 0 && in_packed && a.out_packed && !swizzled && period <= kSmallBatchMaxPeriod &&
+    const bool power_of_two = (rc & (rc - 1)) == 0;
+    const bool aligned = ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) & 15) == 0;
+    if (d.rows < 16 && in_packed && a.out_packed && !swizzled && period <= kSmallBatchMaxPeriod &&
         per_block * rc % period == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
-      small_batch_period_kernel<<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, d.batch, a, make_fast_div(period));
-      return;
+      if (!power_of_two) {
+        small_batch_period_kernel<false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, d.batch, a, make_fast_div(period));
+        return;
+      }
+      if (rc >= 32 && rc <= 128 && aligned) {
+        small_batch_period_kernel<true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, d.batch, a, make_fast_div(period));
+        return;
+      }
     }
   }
   if (swizzled && in_packed) small_batch_kernel<E, true, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
