@@ -112,7 +112,8 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
     // 1-byte vectors crossing input columns: by a table of the output's period where the blocks start
     // periods (H200: u8 3x3 0.68 -> 0.77 of memcpy, 5x5 0.69 -> 0.94, 9x9 0.67 -> 0.79). Matrices of
     // 32 to 128 bytes read a swizzled tile: on the plain one all lanes read the same bytes of their
-    // chunks, 4 ways into the same banks, and u8 8x8 batches ran at 0.69 against 0.74 without a table.
+    // chunks, 4 ways into the same banks: u8 8x8 batches ran at 0.69 there, 0.74 without a table and
+    // 0.91 on the swizzled tile.
     const std::int64_t rc = d.rows * d.cols, period = rc / std::gcd<std::int64_t>(rc, 16) * 16;
     const bool power_of_two = (rc & (rc - 1)) == 0;
     const bool aligned = ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) & 15) == 0;
