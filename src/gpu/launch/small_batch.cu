@@ -83,9 +83,36 @@ SlabViews slab_views(const TransposeDesc& d, std::int64_t n) {
   return v;
 }
 
+// The period-table kernel (small_batch_period.cuh) for packed 1-byte matrices of fewer than 16 rows
+// where each block starts a period of the output, lcm(R * C, 16) bytes, of at most
+// kSmallBatchMaxPeriod: plain where R * C is not a power of two (H200: u8 3x3 0.68 -> 0.77 of
+// memcpy, 5x5 0.69 -> 0.94, 9x9 0.67 -> 0.79), on a swizzled tile for 32 to 128 bytes, where on the
+// plain one all lanes read the same bytes of their chunks, 4 ways into the same banks (u8 8x8 0.69
+// there, 0.74 without a table, 0.91 swizzled). `tile_swizzled`: the one-tile kernel's own swizzle.
+enum class PeriodTable { none, plain, swizzled };
+std::int64_t output_period(std::int64_t rc) { return rc / std::gcd<std::int64_t>(rc, 16) * 16; }
+PeriodTable period_table(const TransposeDesc& d, std::int64_t per_block, bool tile_swizzled, bool in_aligned,
+                         bool out_aligned) {
+  const std::int64_t rc = d.rows * d.cols, period = output_period(rc);
+  if (dtype_size(d.dtype) != 1 || d.rows >= 16 || !input_packed(d) || !output_packed(d) || tile_swizzled ||
+      period > kSmallBatchMaxPeriod || per_block * rc % period != 0 || !out_aligned)
+    return PeriodTable::none;
+  if ((rc & (rc - 1)) != 0) return PeriodTable::plain;
+  return rc >= 32 && rc <= 128 && in_aligned ? PeriodTable::swizzled : PeriodTable::none;
+}
+
 template <int E>
 void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned char* in, unsigned char* out,
                  rt::Stream stream) {
+  const bool in_aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+  const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const auto blocks = static_cast<unsigned>(ceil_div(d.batch, per_block));
+  if (transposed_by_chunks(d) && in_aligned && out_aligned) {
+    const int rows = static_cast<int>(d.rows), cols = static_cast<int>(d.cols);
+    small_batch_chunks_kernel<<<blocks, kChunkThreads, 0, stream>>>(in, out, d.batch * d.rows * d.cols * E,
+                                                                    chunk_permutation(rows, cols, E), rows, cols, E);
+    return;
+  }
   SmallBatchArgs a;
   a.rows = static_cast<int>(d.rows);
   a.cols = static_cast<int>(d.cols);
@@ -94,41 +121,25 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
   a.r = make_fast_div(d.rows);
   a.c = make_fast_div(d.cols);
   a.out_packed = output_packed(d);
-  const auto blocks = static_cast<unsigned>(ceil_div(d.batch, per_block));
+  const bool in_packed = input_packed(d);
+  // A 16-byte element straddles two chunks of the swizzled tile where a packed input is only 8-byte aligned.
+  const bool elements_whole = E < 16 || !in_packed || in_aligned;
+  const bool swizzled = elements_whole && plan::small_batch_swizzled(d);
+  if constexpr (E == 1) {
+    const PeriodTable table = period_table(d, per_block, swizzled, in_aligned, out_aligned);
+    if (table != PeriodTable::none) {
+      const FastDiv period = make_fast_div(output_period(d.rows * d.cols));
+      if (table == PeriodTable::plain)
+        small_batch_period_kernel<false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, d.batch, a, period);
+      else
+        small_batch_period_kernel<true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, d.batch, a, period);
+      return;
+    }
+  }
   // The swizzle's bits: the row group the lanes of one column read step through (16 / E rows).
   int bits = 0;
   while ((std::int64_t{1} << bits) < d.cols * E * (16 / E)) ++bits;
-  if (transposed_by_chunks(d) && ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) & 15) == 0) {
-    small_batch_chunks_kernel<<<blocks, kChunkThreads, 0, stream>>>(
-        in, out, d.batch * d.rows * d.cols * E, chunk_permutation(a.rows, a.cols, E), a.rows, a.cols, E);
-    return;
-  }
-  const bool in_packed = input_packed(d);
-  // A 16-byte element straddles two chunks of the swizzled tile where a packed input is only 8-byte aligned.
-  const bool elements_whole = E < 16 || !in_packed || (reinterpret_cast<std::uintptr_t>(in) & 15) == 0;
   const MatrixGeometry g = make_geometry(d, 1);
-  const bool swizzled = elements_whole && plan::small_batch_swizzled(d);
-  if constexpr (E == 1) {
-    // 1-byte vectors crossing input columns: by a table of the output's period where the blocks start
-    // periods (H200: u8 3x3 0.68 -> 0.77 of memcpy, 5x5 0.69 -> 0.94, 9x9 0.67 -> 0.79). Matrices of
-    // 32 to 128 bytes read a swizzled tile: on the plain one all lanes read the same bytes of their
-    // chunks, 4 ways into the same banks: u8 8x8 batches ran at 0.69 there, 0.74 without a table and
-    // 0.91 on the swizzled tile.
-    const std::int64_t rc = d.rows * d.cols, period = rc / std::gcd<std::int64_t>(rc, 16) * 16;
-    const bool power_of_two = (rc & (rc - 1)) == 0;
-    const bool aligned = ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) & 15) == 0;
-    if (d.rows < 16 && in_packed && a.out_packed && !swizzled && period <= kSmallBatchMaxPeriod &&
-        per_block * rc % period == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
-      if (!power_of_two) {
-        small_batch_period_kernel<false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, d.batch, a, make_fast_div(period));
-        return;
-      }
-      if (rc >= 32 && rc <= 128 && aligned) {
-        small_batch_period_kernel<true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, d.batch, a, make_fast_div(period));
-        return;
-      }
-    }
-  }
   if (swizzled && in_packed) small_batch_kernel<E, true, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
   else if (swizzled) small_batch_kernel<E, true, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
   else if (in_packed) small_batch_kernel<E, false, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
