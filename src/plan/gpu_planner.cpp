@@ -51,10 +51,25 @@ bool narrow_byte_rows(const TransposeDesc& d, int tile_bytes) {
 // Output rows that start mid-sector: narrower tile rows, i.e. more output rows per tile - 64 bytes
 // for 1-byte elements (H200, u8 ld 8200: 0.78 of memcpy against 0.65 at 128), 128 for 2-byte ones
 // (H200, bf16 ld 8200 / 64 x 1000^2 / ld 8196: 0.85 / 0.90 / 0.84 against 0.83 / 0.88 / 0.82 at 64;
-// an H100 had measured 64 faster).
-int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
+// an H100 had measured 64 faster). With 8-byte accesses (strides on the 8-byte grid only, the cases
+// tiled_sectors leaves to tiled_vec) large matrices take twice those, unless their input rows lie a
+// multiple of 64 KiB apart. Measured on an H200 (of memcpy, old -> doubled, one process each, two
+// rounds; bench/results/h200_2026-11-25u_tiled_vec_8byte_grid_row_bytes.txt): u8 64 x 1000^2 0.82 ->
+// 0.86 (0.62 at 256 bytes), 67 x 1000^2 0.89 -> 0.93, 1992x32768 0.83 -> 0.85; bf16 3355 x 100^2 0.76
+// -> 0.80, 100x335544 0.85 -> 0.89; but with input rows of 64 or 128 KiB bf16 500x65536 0.87 -> 0.77,
+// 1000x32768 with ld_out 1004 0.79 -> 0.67, u8 1024x65536 with ld_out 1032 0.66 -> 0.63 (u8
+// 1000x65536 with ld_out 1000 gained, 0.82 -> 0.85). With 16-byte accesses the narrower rows stay
+// ahead (bf16 64 x 1000^2 0.94 at 128 bytes, 0.80 at 256).
+int mid_sector_row_bytes(const TransposeDesc& d, int vector_bytes) {
+  const int narrow = dtype_size(d.dtype) == 1 ? 64 : 128;
+  const bool rows_64k_apart = d.ld_in * static_cast<std::int64_t>(dtype_size(d.dtype)) % 65536 == 0;
+  return vector_bytes == kVecMinBytes && large_matrix(d) && !rows_64k_apart ? 2 * narrow : narrow;
+}
+
+int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
-  int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : esize == 1 ? 64 : 128) : esize == 4 ? 256 : 512;
+  int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : mid_sector_row_bytes(d, vector_bytes))
+                      : esize == 4 ? 256 : 512;
   std::int64_t row_bytes_pow2 = kVecMinRowBytes;
   while (row_bytes_pow2 < d.cols * esize && row_bytes_pow2 < 512) row_bytes_pow2 *= 2;
   rb = static_cast<int>(std::min<std::int64_t>(rb, row_bytes_pow2));
@@ -76,8 +91,8 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes) {
 struct TileShape {
   int rows, cols;
 };
-TileShape tile_shape(const TransposeDesc& d, int tile_bytes) {
-  const int rb = choose_row_bytes(d, tile_bytes);
+TileShape tile_shape(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
+  const int rb = choose_row_bytes(d, tile_bytes, vector_bytes);
   return TileShape{tile_bytes / rb, rb / static_cast<int>(dtype_size(d.dtype))};
 }
 std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
@@ -96,16 +111,16 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   const int forced = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
   if (forced != 0 && tiled_vec_tile_built(esize, forced, vector_bytes)) return forced;
   if (large_matrix(d))
-    return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes)) || halves_wide_element_tiles(d) ||
+    return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes, vector_bytes)) || halves_wide_element_tiles(d) ||
                    tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) || tiled_vec_halves_short_tiles(d.rows)
                ? kVecTileBytesSmall
                : kVecTileBytes;
   if (esize == 1)
-    return tile_count(d, tile_shape(d, kVecTileBytesSmall)) < sm_count && !tiled_vec_halves_short_tiles(d.rows)
+    return tile_count(d, tile_shape(d, kVecTileBytesSmall, vector_bytes)) < sm_count && !tiled_vec_halves_short_tiles(d.rows)
                ? kVecTileBytesTiny
                : kVecTileBytesSmall;
   if (vector_bytes != kVecBytes) return kVecTileBytesSmall;
-  if (tile_count(d, tile_shape(d, kVecTileBytesTiny)) < 2 * static_cast<std::int64_t>(sm_count))
+  if (tile_count(d, tile_shape(d, kVecTileBytesTiny, vector_bytes)) < 2 * static_cast<std::int64_t>(sm_count))
     return kVecTileBytesMicro;
   return esize < 16 ? kVecTileBytesTiny : kVecTileBytesSmall;
 }
@@ -391,8 +406,9 @@ Status configure_tiled_vec_tile(const TransposeDesc& d, int alignment, int tile_
 }
 
 Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, LaunchConfig& c) {
-  const int tile_bytes = choose_tile_bytes(d, tiled_vec_vector_bytes(d, alignment), sm_count);
-  return configure_tiled_vec_tile(d, alignment, tile_bytes, choose_row_bytes(d, tile_bytes), c);
+  const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
+  const int tile_bytes = choose_tile_bytes(d, vector_bytes, sm_count);
+  return configure_tiled_vec_tile(d, alignment, tile_bytes, choose_row_bytes(d, tile_bytes, vector_bytes), c);
 }
 
 }  // namespace xpose::plan
