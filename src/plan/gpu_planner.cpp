@@ -52,18 +52,16 @@ bool narrow_byte_rows(const TransposeDesc& d, int tile_bytes) {
 // for 1-byte elements (H200, u8 ld 8200: 0.78 of memcpy against 0.65 at 128), 128 for 2-byte ones
 // (H200, bf16 ld 8200 / 64 x 1000^2 / ld 8196: 0.85 / 0.90 / 0.84 against 0.83 / 0.88 / 0.82 at 64;
 // an H100 had measured 64 faster). With 8-byte accesses (strides on the 8-byte grid only, the cases
-// tiled_sectors leaves to tiled_vec) large matrices take twice those, unless their input rows lie a
-// multiple of 64 KiB apart. Measured on an H200 (of memcpy, old -> doubled, one process each, two
-// rounds; bench/results/h200_2026-11-25u_tiled_vec_8byte_grid_row_bytes.txt): u8 64 x 1000^2 0.82 ->
-// 0.86 (0.62 at 256 bytes), 67 x 1000^2 0.89 -> 0.93, 1992x32768 0.83 -> 0.85; bf16 3355 x 100^2 0.76
-// -> 0.80, 100x335544 0.85 -> 0.89; but with input rows of 64 or 128 KiB bf16 500x65536 0.87 -> 0.77,
-// 1000x32768 with ld_out 1004 0.79 -> 0.67, u8 1024x65536 with ld_out 1032 0.66 -> 0.63 (u8
-// 1000x65536 with ld_out 1000 gained, 0.82 -> 0.85). With 16-byte accesses the narrower rows stay
-// ahead (bf16 64 x 1000^2 0.94 at 128 bytes, 0.80 at 256).
+// tiled_sectors leaves to tiled_vec) large batches take twice those. Measured on an H200 (of memcpy,
+// old -> doubled, one process each, two rounds; bench/results/h200_2026-11-25u_tiled_vec_8byte_grid_row_bytes.txt):
+// u8 64 x 1000^2 0.82 -> 0.86 (0.62 at 256 bytes), 67 x 1000^2 0.89 -> 0.93, bf16 3355 x 100^2 0.76 ->
+// 0.80. Single matrices split: bf16 100x335544 0.85 -> 0.89 and u8 1992x32768 0.83 -> 0.85 gained,
+// but bf16 500x67108 0.91 -> 0.74, 1000x32000 with ld_out 1004 0.78 -> 0.66 and u8 1000x67000 0.87
+// -> 0.85 lost, so they keep the narrower rows. With 16-byte accesses the narrower rows stay ahead
+// (bf16 64 x 1000^2 0.94 at 128 bytes, 0.80 at 256).
 int mid_sector_row_bytes(const TransposeDesc& d, int vector_bytes) {
   const int narrow = dtype_size(d.dtype) == 1 ? 64 : 128;
-  const bool rows_64k_apart = d.ld_in * static_cast<std::int64_t>(dtype_size(d.dtype)) % 65536 == 0;
-  return vector_bytes == kVecMinBytes && large_matrix(d) && !rows_64k_apart ? 2 * narrow : narrow;
+  return vector_bytes == kVecMinBytes && d.batch > 1 && large_matrix(d) ? 2 * narrow : narrow;
 }
 
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {

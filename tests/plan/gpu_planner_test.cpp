@@ -306,7 +306,7 @@ TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
   EXPECT_EQ(c.tile_cols * 2, 128) << "mid-sector output rows: narrower tile rows";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1008, 1008, 64}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols, 64) << "mid-sector output rows of 1-byte elements: 64-byte tile rows";
-  // On the 8-byte grid (8-byte accesses) large matrices take twice those widths.
+  // On the 8-byte grid (8-byte accesses) large batches take twice those widths.
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1000, 1000, 64}), 16, 132, c).ok());
   EXPECT_EQ(c.vector_bytes, 8);
   EXPECT_EQ(c.tile_cols, 128) << "8-byte grid: 128-byte tile rows of 1-byte elements";
@@ -315,7 +315,7 @@ TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
   EXPECT_EQ(c.tile_cols * 2, 256) << "8-byte grid: 256-byte tile rows of 2-byte elements";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 500, 65536}), 16, 132, c).ok());
   EXPECT_EQ(c.vector_bytes, 8);
-  EXPECT_EQ(c.tile_cols * 2, 128) << "input rows 128 KiB apart keep the narrower tile rows";
+  EXPECT_EQ(c.tile_cols * 2, 128) << "a single matrix on the 8-byte grid keeps the narrower tile rows";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 104, 1000, 8}), 16, 132, c).ok());
   EXPECT_EQ(c.vector_bytes, 8);
   EXPECT_EQ(c.tile_cols, 64) << "a small matrix on the 8-byte grid keeps 64-byte tile rows";
