@@ -109,12 +109,14 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   const int forced = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
   if (forced != 0 && tiled_vec_tile_built(esize, forced, vector_bytes)) return forced;
   if (large_matrix(d))
-    return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes, vector_bytes)) || halves_wide_element_tiles(d) ||
-                   tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) || tiled_vec_halves_short_tiles(d.rows)
+    return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes, vector_bytes)) ||
+                   halves_wide_element_tiles(d) || tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) ||
+                   tiled_vec_halves_short_tiles(d.rows)
                ? kVecTileBytesSmall
                : kVecTileBytes;
   if (esize == 1)
-    return tile_count(d, tile_shape(d, kVecTileBytesSmall, vector_bytes)) < sm_count && !tiled_vec_halves_short_tiles(d.rows)
+    return tile_count(d, tile_shape(d, kVecTileBytesSmall, vector_bytes)) < sm_count &&
+                   !tiled_vec_halves_short_tiles(d.rows)
                ? kVecTileBytesTiny
                : kVecTileBytesSmall;
   if (vector_bytes != kVecBytes) return kVecTileBytesSmall;
