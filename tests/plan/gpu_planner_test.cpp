@@ -307,18 +307,20 @@ TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1008, 1008, 64}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols, 64) << "mid-sector output rows of 1-byte elements: 64-byte tile rows";
   // On the 8-byte grid (8-byte accesses) large batches take twice those widths.
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 1000, 1000, 64}), 16, 132, c).ok());
-  EXPECT_EQ(c.vector_bytes, 8);
-  EXPECT_EQ(c.tile_cols, 128) << "8-byte grid: 128-byte tile rows of 1-byte elements";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 100, 100, 3355}), 16, 132, c).ok());
-  EXPECT_EQ(c.vector_bytes, 8);
-  EXPECT_EQ(c.tile_cols * 2, 256) << "8-byte grid: 256-byte tile rows of 2-byte elements";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 500, 65536}), 16, 132, c).ok());
-  EXPECT_EQ(c.vector_bytes, 8);
-  EXPECT_EQ(c.tile_cols * 2, 128) << "a single matrix on the 8-byte grid keeps the narrower tile rows";
-  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 104, 1000, 8}), 16, 132, c).ok());
-  EXPECT_EQ(c.vector_bytes, 8);
-  EXPECT_EQ(c.tile_cols, 64) << "a small matrix on the 8-byte grid keeps 64-byte tile rows";
+  struct EightByteGrid {
+    xpose::TransposeDesc d;
+    std::int64_t row_bytes;
+    const char* why;
+  };
+  for (const EightByteGrid& g : {
+           EightByteGrid{{DType::u8, 1000, 1000, 64}, 128, "a large batch: 128-byte tile rows of 1-byte elements"},
+           EightByteGrid{{DType::bf16, 100, 100, 3355}, 256, "a large batch: 256-byte tile rows of 2-byte elements"},
+           EightByteGrid{{DType::bf16, 500, 65536}, 128, "a single matrix keeps the narrower tile rows"},
+           EightByteGrid{{DType::u8, 104, 1000, 8}, 64, "a small batch keeps 64-byte tile rows"}}) {
+    ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(g.d), 16, 132, c).ok()) << g.why;
+    EXPECT_EQ(c.vector_bytes, 8) << g.why;
+    EXPECT_EQ(c.tile_cols * static_cast<std::int64_t>(xpose::dtype_size(g.d.dtype)), g.row_bytes) << g.why;
+  }
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::bf16, 1024, 1024}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_cols * 2, 256) << "output rows on sector boundaries get the wide tile rows";
 }
