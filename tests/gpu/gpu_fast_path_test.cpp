@@ -373,7 +373,7 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   std::vector<xpose::TransposeDesc> cases;
-  for (std::int64_t s : {1, 2, 3, 4, 5, 8, 13, 16, 31, 33, 48, 100, 128}) {
+  for (std::int64_t s : {1, 2, 3, 4, 5, 8, 12, 13, 16, 24, 31, 33, 48, 50, 100, 127, 128}) {
     cases.push_back({t, s, 40000});
     cases.push_back({t, 40001, s});
   }
@@ -387,6 +387,10 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 16, 17});
   cases.push_back({t, 7, 100003});
   cases.push_back({t, 41, 5003, 3, 5007, 41, 41 * 5007 + 9, 41 * 5003 + 5});  // 17-48 rows: slabs of columns, batched
+  // Batches whose output matrices start off the 4-byte grid while their columns are on it (1-byte
+  // elements with rows a multiple of 4 are staged as whole words only on the grid).
+  cases.push_back({t, 24, 5003, 3, 5007, 24, 24 * 5007 + 9, 24 * 5003 + 5});
+  cases.push_back({t, 12, 5003, 2, 5003, 12, 12 * 5003 + 1, 12 * 5003 + 3});
   // 17 to 255 columns of packed input rows (the few-columns kernel up to 8-byte elements): the widest
   // slab that fits, odd output strides, batches with gaps, a last slab cut short.
   for (std::int64_t c : {17, 24, 40, 200, 255}) cases.push_back({t, 20011, c, 1, c, 20013});

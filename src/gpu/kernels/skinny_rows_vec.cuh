@@ -1,7 +1,8 @@
 // A matrix of a few rows whose output rows are packed (ld_out == rows): the output of a slab of
 // columns is one contiguous run of bytes, so it is written as aligned 16-byte chunks whatever the
 // element size, and read as aligned 16-byte chunks of each input row, shifts undone in shared
-// memory as in tiled_unaligned.
+// memory as in tiled_unaligned. 1-byte elements whose output run is on the 4-byte grid column by
+// column take the store phase of skinny_rows_vec_packed.cuh.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
+#include "gpu/kernels/skinny_rows_vec_packed.cuh"
 #include "plan/gpu_planner.hpp"  // kSkinnyRowsVecMaxRows, shared with the planner
 
 namespace xpose::gpu {
@@ -59,12 +61,26 @@ __device__ __forceinline__ void run_position(unsigned q, const FastDiv& rows, in
 // registers in the rewrite; bf16 24 rows unchanged).
 constexpr bool skinny_rows_vec_computes_rows(int esize, std::int64_t rows) { return esize >= 4 || rows > 32; }
 
-template <int E, bool kRowsComputed>
+// The staged store phase: 1-byte elements, rows a multiple of 4 and the output's matrices on the
+// 4-byte grid, so that every column's 4-row word lands whole. Measured on an H200, of memcpy
+// (bench/results/h200_2026-11-25v_skinny_rows_staged.txt): u8 12x5592405 0.69 -> 0.76, 24x2796202
+// 0.68 -> 0.74, 40x1677721 0.63 -> 0.71, 48x1398101 0.62 -> 0.70, 100x671088 0.59 -> 0.66. Rows
+// off the 4-byte grid store byte by byte into the stage and ran slower (17 rows 0.68 -> 0.61, 33
+// rows 0.64 -> 0.55), as did 2-byte elements in 2 x 2 blocks (bf16 24 rows 0.81 -> 0.78, 48 rows
+// 0.77 -> 0.73).
+constexpr bool skinny_rows_vec_stages(int esize, std::int64_t rows, bool out_on_4_byte_grid) {
+  return esize == 1 && rows % 4 == 0 && out_on_4_byte_grid;
+}
+
+// kStaged: the store phase of skinny_rows_vec_packed.cuh (skinny_rows_vec_stages), else element by
+// element.
+template <int E, bool kRowsComputed, bool kStaged>
 __global__ void __launch_bounds__(kSkinnyVecThreads)
     skinny_rows_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyVecSlab s,
                            FastDiv slabs) {
-  __shared__ std::uint32_t tile[kSkinnyVecSmemWords];
+  // 4 words past the rows: the staged store phase reads row words in pairs, up to 2 bytes past a row.
+  __shared__ std::uint32_t tile[kSkinnyVecSmemWords + 4];
   __shared__ int row_data[kRowsComputed ? 1 : kSkinnyVecMaxRows];  // the table: row r's first byte in tile
   const int tid = threadIdx.x;
   const int rows = static_cast<int>(g.rows);
@@ -114,6 +130,14 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(dst) & 31);
   const int start = lead == 0 ? 0 : c0 == 0 ? -lead : 32 - lead;
   const int chunks_out = start < own_bytes ? 2 * ((own_bytes - start + 31) / 32) : 0;
+  if constexpr (kStaged) {
+    alignas(16) __shared__ std::uint32_t stage[staged_run_words(kSkinnyVecSmemWords)];
+    unsigned char* run = reinterpret_cast<unsigned char*>(stage) + (reinterpret_cast<std::uintptr_t>(dst) & 15);
+    stage_run_packed<kSkinnyVecThreads>(tile, run, rows, load_cols, s.pitch, shift0, shift_step);
+    __syncthreads();
+    write_staged_run<E, kSkinnyVecThreads>(run, dst, start, chunks_out, avail_bytes);
+    return;
+  }
   const unsigned char* tile_bytes = reinterpret_cast<const unsigned char*>(tile);
   for (int k = tid; k < chunks_out; k += kSkinnyVecThreads) {
     const int first = start + 16 * k;  // byte of the slab's output run; may be < 0

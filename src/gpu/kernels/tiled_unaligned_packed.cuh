@@ -15,6 +15,7 @@
 
 #include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/element.cuh"
+#include "gpu/kernels/word_block_transpose.cuh"
 #include "gpu/runtime.hpp"
 #include "plan/sector_windows.hpp"
 
@@ -151,22 +152,12 @@ __device__ __forceinline__ void store_packed(const std::uint32_t* in_tile, unsig
 #pragma unroll
       for (int b = 0; b < 8; ++b) {
         if (b < win.words) {
-          std::uint32_t a[kPer];
+          std::uint32_t a[kPer], col[kPer];
 #pragma unroll
           for (int i = 0; i < kPer; ++i) a[i] = word[(b * kPer + i) * kInPitchWords];
-          if constexpr (E == 1) {
-            // A 4 x 4 byte transpose in 8 permutes: bytes 0, 1 (2, 3) of rows 0 and 1 interleaved,
-            // the same for rows 2 and 3, then halfwords of the two.
-            const std::uint32_t r01_lo = __byte_perm(a[0], a[1], 0x5140), r01_hi = __byte_perm(a[0], a[1], 0x7362);
-            const std::uint32_t r23_lo = __byte_perm(a[2], a[3], 0x5140), r23_hi = __byte_perm(a[2], a[3], 0x7362);
-            x[0][b] = __byte_perm(r01_lo, r23_lo, 0x5410);
-            x[1][b] = __byte_perm(r01_lo, r23_lo, 0x7632);
-            x[2][b] = __byte_perm(r01_hi, r23_hi, 0x5410);
-            x[3][b] = __byte_perm(r01_hi, r23_hi, 0x7632);
-          } else {
-            x[0][b] = __byte_perm(a[0], a[1], 0x5410);  // halfword 0 of rows 0, 1
-            x[1][b] = __byte_perm(a[0], a[1], 0x7632);  // halfword 1 of rows 0, 1
-          }
+          transpose_word_block<E>(a, col);
+#pragma unroll
+          for (int i = 0; i < kPer; ++i) x[i][b] = col[i];
         }
       }
     }

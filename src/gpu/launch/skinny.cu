@@ -225,16 +225,27 @@ Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   const unsigned char* src_end = src + input_span_elements(d) * E;
   auto* dst = static_cast<unsigned char*>(out);
   const FastDiv slabs = make_fast_div(ceil_div(d.cols, s.span));
-  if constexpr (!skinny_rows_vec_computes_rows(E, 0)) {
-    if (!skinny_rows_vec_computes_rows(E, d.rows)) {
-      skinny_rows_vec_kernel<E, false><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
-                                                                               s, slabs);
-      return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecSmemWords, stream);
+  if constexpr (E == 1) {
+    const bool out_on_4_byte_grid =
+        reinterpret_cast<std::uintptr_t>(out) % 4 == 0 && (d.batch == 1 || d.batch_stride_out % 4 == 0);
+    if (skinny_rows_vec_stages(E, d.rows, out_on_4_byte_grid)) {
+      skinny_rows_vec_kernel<E, true, true><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst,
+                                                                                   make_geometry(d, 1), s, slabs);
+      return check_launch("skinny_rows_vec_kernel", c,
+                          sizeof(std::uint32_t) * (kSkinnyVecSmemWords + 4 + staged_run_words(kSkinnyVecSmemWords)),
+                          stream);
     }
   }
-  skinny_rows_vec_kernel<E, true><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1), s,
-                                                                          slabs);
-  return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecSmemWords, stream);
+  if constexpr (!skinny_rows_vec_computes_rows(E, 0)) {
+    if (!skinny_rows_vec_computes_rows(E, d.rows)) {
+      skinny_rows_vec_kernel<E, false, false><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst,
+                                                                                     make_geometry(d, 1), s, slabs);
+      return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * (kSkinnyVecSmemWords + 4), stream);
+    }
+  }
+  skinny_rows_vec_kernel<E, true, false><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
+                                                                                s, slabs);
+  return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * (kSkinnyVecSmemWords + 4), stream);
 }
 
 }  // namespace
