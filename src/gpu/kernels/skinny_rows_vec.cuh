@@ -63,8 +63,8 @@ constexpr bool skinny_rows_vec_computes_rows(int esize, std::int64_t rows) { ret
 
 // The staged store phase: 1-byte elements, rows a multiple of 4 and the output's matrices on the
 // 4-byte grid, so that every column's 4-row word lands whole. Measured on an H200, of memcpy
-// (bench/results/h200_2026-11-25v_skinny_rows_staged.txt): u8 12x5592405 0.69 -> 0.76, 24x2796202
-// 0.68 -> 0.74, 40x1677721 0.63 -> 0.71, 48x1398101 0.62 -> 0.70, 100x671088 0.59 -> 0.66. Rows
+// (bench/results/h200_2026-11-25v_skinny_rows_staged.txt): u8 12x5592405 0.694 -> 0.755, 24x2796202
+// 0.682 -> 0.745, 40x1677721 0.626 -> 0.719, 48x1398101 0.621 -> 0.704, 100x671088 0.591 -> 0.667. Rows
 // off the 4-byte grid store byte by byte into the stage and ran slower (17 rows 0.68 -> 0.61, 33
 // rows 0.64 -> 0.55), as did 2-byte elements in 2 x 2 blocks (bf16 24 rows 0.81 -> 0.78, 48 rows
 // 0.77 -> 0.73).
