@@ -17,6 +17,9 @@ namespace xpose::gpu {
 
 constexpr int kSkinnyVecThreads = 256;
 constexpr int kSkinnyVecSmemWords = 4096;  // 16 KiB: the raw input rows of one slab
+// The tile array: 4 words past the rows, as the staged store phase reads row words in pairs, up to 2
+// bytes past a row.
+constexpr int kSkinnyVecTileWords = kSkinnyVecSmemWords + 4;
 constexpr int kSkinnyVecMaxRows = static_cast<int>(plan::kSkinnyRowsVecMaxRows);
 
 // Slab geometry, computed once on the host: `span` columns per slab; each loads `span + halo`
@@ -79,8 +82,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
     skinny_rows_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyVecSlab s,
                            FastDiv slabs) {
-  // 4 words past the rows: the staged store phase reads row words in pairs, up to 2 bytes past a row.
-  __shared__ std::uint32_t tile[kSkinnyVecSmemWords + 4];
+  __shared__ std::uint32_t tile[kSkinnyVecTileWords];
   __shared__ int row_data[kRowsComputed ? 1 : kSkinnyVecMaxRows];  // the table: row r's first byte in tile
   const int tid = threadIdx.x;
   const int rows = static_cast<int>(g.rows);

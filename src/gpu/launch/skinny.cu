@@ -232,7 +232,7 @@ Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void
       skinny_rows_vec_kernel<E, true, true><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst,
                                                                                    make_geometry(d, 1), s, slabs);
       return check_launch("skinny_rows_vec_kernel", c,
-                          sizeof(std::uint32_t) * (kSkinnyVecSmemWords + 4 + staged_run_words(kSkinnyVecSmemWords)),
+                          sizeof(std::uint32_t) * (kSkinnyVecTileWords + staged_run_words(kSkinnyVecSmemWords)),
                           stream);
     }
   }
@@ -240,12 +240,12 @@ Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void
     if (!skinny_rows_vec_computes_rows(E, d.rows)) {
       skinny_rows_vec_kernel<E, false, false><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst,
                                                                                      make_geometry(d, 1), s, slabs);
-      return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * (kSkinnyVecSmemWords + 4), stream);
+      return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecTileWords, stream);
     }
   }
   skinny_rows_vec_kernel<E, true, false><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
                                                                                 s, slabs);
-  return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * (kSkinnyVecSmemWords + 4), stream);
+  return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecTileWords, stream);
 }
 
 }  // namespace
