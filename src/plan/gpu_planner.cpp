@@ -271,7 +271,9 @@ namespace {
 // tiled_unaligned's tile rows exactly (u8 1048576x64 with ld_out 1048579: 0.772 against 0.750), nor
 // past 127 columns, where a slab holds less than three times the rows of its halo and reads the
 // input up to twice (f64 46336x181: 0.971 -> 0.841; u8 x200 gained, 0.58 -> 0.70, and is left to
-// tiled_sectors by this bound).
+// tiled_sectors by this bound). Those ratios read high: in a later session's runs a memcpy of about
+// 64 MiB moved 5-13% fewer bytes per second than one of 128 MiB, while the kernel kept its rate (f32
+// 508400x33 0.98 of memcpy, 1048576x33 0.86, both at 3.5 TB/s; h200_2026-11-25w_tall_sizes_probe.txt).
 constexpr std::int64_t kSkinnyColsVecTakesMaxCols = 127;  // slabs of three halos (32 / E rows each)
 
 bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
@@ -279,9 +281,17 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   // Where the tiles measured ahead: tiled_vec on its 16-byte grid (for 4- to 16-byte elements only
   // with whole output sectors: without them they go to tiled_unaligned, which loses) and, for 1- and
   // 2-byte elements, on its 8-byte grid with whole output sectors.
+  // Past 64 columns of 4- and 8-byte elements the slabs, written in runs of 128 bytes per output row,
+  // pass the tiles there too, up to 100 columns of 8-byte ones (H200, of memcpy, tiled_vec ->
+  // skinny_cols_vec; bench/results/h200_2026-11-25w_cols_vec_store_runs.txt): f32 1048576x68 0.690 ->
+  // 0.872, x80 0.80 -> 0.84, x100 0.816 -> 0.865, x124 0.818 -> 0.834; f64 1048576x72 0.745 -> 0.854,
+  // x100 0.851 -> 0.861, but x120 0.905 -> 0.866. Up to 64 the tiles mostly stay ahead (tiled_vec /
+  // skinny_cols_vec: f32 x40 0.876 / 0.862, x48 0.927 / 0.882, x60 0.941 / 0.890; f64 x24 0.940 /
+  // 0.908), x36 aside (f32 0.844 / 0.882).
+  const bool slabs_ahead_on_grid = d.cols > 64 && (e == 4 || d.cols <= 100);
   const bool sectors_whole = output_rows_sector_aligned(d);
   const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && sectors_whole)
-                                     : vector_bytes == kVecBytes && sectors_whole;
+                                     : vector_bytes == kVecBytes && sectors_whole && !slabs_ahead_on_grid;
   return d.cols > kSkinnyMaxShort && d.cols <= kSkinnyColsVecTakesMaxCols && d.cols % 64 != 0 &&
          !tiles_ahead && skinny_cols_vec_runs(d);
 }

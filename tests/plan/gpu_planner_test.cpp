@@ -184,6 +184,11 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_NE(choice(DType::u8, 335544, 200), Algorithm::skinny);
   EXPECT_NE(choice(DType::u8, 1048576, 64, 0, 1048579), Algorithm::skinny) << "whole tiled_unaligned tile rows";
   EXPECT_NE(choice(DType::f32, 1048576, 32), Algorithm::skinny) << "on the 16-byte grid: tiled_vec";
+  EXPECT_NE(choice(DType::f32, 1048576, 60), Algorithm::skinny) << "on the grid, up to 64 columns: tiled_vec";
+  EXPECT_EQ(choice(DType::f32, 1048576, 100), Algorithm::skinny) << "on the grid past 64 columns";
+  EXPECT_EQ(choice(DType::f64, 1048576, 100), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f64, 1048576, 120), Algorithm::skinny) << "8-byte elements past 100 columns: tiled_vec";
+  EXPECT_NE(choice(DType::u8, 1048576, 96), Algorithm::skinny) << "1- and 2-byte elements on the grid: tiled_vec";
   EXPECT_NE(choice(DType::f64, 131072, 64), Algorithm::skinny);
   EXPECT_NE(choice(DType::u8, 1048576, 40, 0, 1048576), Algorithm::skinny) << "8-byte grid, whole output sectors";
   EXPECT_NE(choice(DType::c128, 1048576, 17, 0, 1048577), Algorithm::skinny) << "no 16-byte elements";

@@ -34,9 +34,13 @@ __device__ __forceinline__ int run_offset(int x) {
   return kSwizzle ? swizzled_offset(x, 7) : x;
 }
 
+// kRunLanes: store-phase threads per run of one output row, each writing one 16-byte chunk of it; 2
+// writes a sector per run, 8 writes 128 bytes (a quarter of the L2 write requests for the same
+// bytes). The runs' shared-memory reads lie 16 * cols bytes apart from lane to lane: without bank
+// conflicts at 8 lanes only for an odd number of columns (the launcher's choice weighs that).
 // Block (kSkinnyColsThreads), one slab of s.span rows per block; grid (batch x slabs). in_end is one
 // past the input's last byte: chunks never reach past it or before `in`.
-template <int E, bool kSwizzle>
+template <int E, bool kSwizzle, int kRunLanes>
 __global__ void __launch_bounds__(kSkinnyColsThreads)
     skinny_cols_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyColsSlab s,
@@ -71,18 +75,19 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
   __syncthreads();
 
   // Store: item (k, c) is 16-byte chunk k of the slab's part of output row c, counted from the
-  // sector boundary after its first byte (before it, for the first slab). Two neighbouring threads
-  // take the two chunks of one sector, so that each store instruction writes whole sectors: on an
-  // H200, a copy whose warps wrote every sector in two halves, back to back, ran at 0.68 of memcpy
-  // against 0.95 (bench/results/h200_2026-11-24m_partial_sectors.txt). Neighbouring pairs take
+  // sector boundary after its first byte (before it, for the first slab). kRunLanes neighbouring
+  // threads take neighbouring chunks of one row, so that each store instruction writes whole sectors:
+  // on an H200, a copy whose warps wrote every sector in two halves, back to back, ran at 0.68 of
+  // memcpy against 0.95 (bench/results/h200_2026-11-24m_partial_sectors.txt). Neighbouring runs take
   // neighbouring rows c.
+  static_assert(kRunLanes % 2 == 0 && 32 % kRunLanes == 0, "runs of whole sectors within a warp");
   const int own_bytes = own_rows * E, avail_bytes = load_rows * E;
   const int step = cols * E;  // bytes between input rows in the run
-  const int items = 2 * ((own_bytes + 31) / 32 + 1) * cols;
+  const int items = kRunLanes * (((own_bytes + 31) / 32 + 1 + kRunLanes / 2 - 1) / (kRunLanes / 2)) * cols;
   for (int item = tid; item < items; item += kSkinnyColsThreads) {
-    int sector, c;
-    run_position(static_cast<unsigned>(item) / 2, s.cols, sector, c);
-    const int k = 2 * sector + (item & 1);
+    int group, c;
+    run_position(static_cast<unsigned>(item) / kRunLanes, s.cols, group, c);
+    const int k = kRunLanes * group + item % kRunLanes;
     unsigned char* row = out + (b * g.bs_out + c * g.ld_out + r0) * E;
     const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(row) & 31);
     const int start = lead == 0 ? 0 : r0 == 0 ? -lead : 32 - lead;

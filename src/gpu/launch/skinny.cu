@@ -113,6 +113,21 @@ SkinnyColsSlab cols_vec_slab(const TransposeDesc& d) {
   return s;
 }
 
+// Store runs of 8 lanes (128 bytes of an output row) past 16 columns, where rows are not a power of two
+// of bytes apart (those keep pairs, in the swizzled run their reads were laid out for) and the reads
+// stay free of bank conflicts (odd columns) or are few per chunk (4- and 8-byte elements, which win
+// through the conflicts); pairs elsewhere. Measured on an H200 (of memcpy, pairs -> runs of 8;
+// bench/results/h200_2026-11-25w_cols_vec_store_runs.txt): u8 4194304x17 0.844 -> 0.902, x33 0.829 ->
+// 0.875; bf16 2097152x17 0.883 -> 0.916, x33 0.853 -> 0.878; f32 1048576x17 0.895 -> 0.916, x33 0.851
+// -> 0.879, x100 0.76 -> 0.86; f64 1048576x17 0.908 -> 0.926, x33 0.877 -> 0.896. Not for 1- and
+// 2-byte elements with even columns (u8 x24 0.844 -> 0.437, x100 0.735 -> 0.694, bf16 x24 0.89 ->
+// 0.71), nor up to 16 columns, whose pairs already cover long stretches of their few rows (f32
+// 2097152x6 28.2 -> 28.5-29.2 us, bf16 4194304x5 within 1%).
+int cols_vec_run_lanes(const TransposeDesc& d) {
+  const int e = static_cast<int>(dtype_size(d.dtype));
+  return d.cols > plan::kSkinnyMaxShort && (e >= 4 || d.cols % 2 == 1) ? 8 : 2;
+}
+
 template <int E>
 Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   const SkinnyColsSlab s = cols_vec_slab(d);
@@ -120,12 +135,15 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   const std::int64_t row_bytes = d.cols * E;
   const MatrixGeometry g = make_geometry(d, 1);
   const FastDiv slabs = make_fast_div(ceil_div(d.rows, s.span));
-  if ((row_bytes & (row_bytes - 1)) == 0)  // rows a power of two of bytes apart: swizzled run
-    skinny_cols_vec_kernel<E, true><<<grid_of(c), block_of(c), 0, stream>>>(
-        src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), g, s, slabs);
+  const unsigned char* src_end = src + input_span_elements(d) * E;
+  auto* dst = static_cast<unsigned char*>(out);
+  const bool swizzled = (row_bytes & (row_bytes - 1)) == 0;  // rows a power of two of bytes apart
+  if (swizzled)
+    skinny_cols_vec_kernel<E, true, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, g, s, slabs);
+  else if (cols_vec_run_lanes(d) == 8)
+    skinny_cols_vec_kernel<E, false, 8><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, g, s, slabs);
   else
-    skinny_cols_vec_kernel<E, false><<<grid_of(c), block_of(c), 0, stream>>>(
-        src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), g, s, slabs);
+    skinny_cols_vec_kernel<E, false, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, g, s, slabs);
   return check_launch("skinny_cols_vec_kernel", c, kSkinnyColsSmemBytes, stream);
 }
 
