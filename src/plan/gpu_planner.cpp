@@ -257,8 +257,8 @@ bool skinny_cols_vec_runs(const TransposeDesc& d) {
 namespace {
 
 // Tall matrices of 17 to 127 columns of packed input rows where tiled_vec would not run (off its
-// 16-byte grid; on it with output rows mid-sector, for 4- to 16-byte elements; for 1- and 2-byte ones,
-// on the 8-byte grid with output rows mid-sector): read as one run per slab, the input costs no mostly
+// 16-byte grid; on it with output rows mid-sector, for 4- to 16-byte elements) or runs only at 8 bytes
+// (1- and 2-byte elements on its 8-byte grid): read as one run per slab, the input costs no mostly
 // empty tile row, and every output sector is written whole. Measured on an H200 (of memcpy, about 64
 // MiB; bench/results/h200_2026-11-24r_cols_vec_past_16_columns.txt, _cols_vec_wide_and_8byte.txt;
 // before -> skinny_cols_vec): u8 x17 0.575 -> 0.924, x24 0.508 -> 0.909, x33 0.538 -> 0.677, x40 0.599
@@ -279,8 +279,11 @@ constexpr std::int64_t kSkinnyColsVecTakesMaxCols = 127;  // slabs of three halo
 bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   // Where the tiles measured ahead: tiled_vec on its 16-byte grid (for 4- to 16-byte elements only
-  // with whole output sectors: without them they go to tiled_unaligned, which loses) and, for 1- and
-  // 2-byte elements, on its 8-byte grid with whole output sectors.
+  // with whole output sectors: without them they go to tiled_unaligned, which loses). On its 8-byte
+  // grid, 1- and 2-byte elements run faster as slabs whether output sectors are whole or not (H200,
+  // of memcpy, tiled_vec -> skinny_cols_vec, whole sectors; h200_2026-11-25w_cols_vec_store_runs.txt):
+  // u8 4194304x24 0.71 -> 0.84, x40 0.69 -> 0.82, 2097152x72 0.65 -> 0.82, x56 0.83 / 0.83; bf16
+  // 2097152x20 0.68 -> 0.90, x36 0.67 -> 0.86, 1048576x100 0.82 -> 0.85.
   // Past 64 columns of 4- and 8-byte elements the slabs, written in runs of 128 bytes per output row,
   // pass the tiles there too, up to 100 columns of 8-byte ones (H200, of memcpy, tiled_vec ->
   // skinny_cols_vec; bench/results/h200_2026-11-25w_cols_vec_store_runs.txt): f32 1048576x68 0.690 ->
@@ -290,8 +293,8 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   // 0.908), x36 aside (f32 0.844 / 0.882).
   const bool slabs_ahead_on_grid = d.cols > 64 && (e == 4 || d.cols <= 100);
   const bool sectors_whole = output_rows_sector_aligned(d);
-  const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && sectors_whole)
-                                     : vector_bytes == kVecBytes && sectors_whole && !slabs_ahead_on_grid;
+  const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes
+                                 : vector_bytes == kVecBytes && sectors_whole && !slabs_ahead_on_grid;
   return d.cols > kSkinnyMaxShort && d.cols <= kSkinnyColsVecTakesMaxCols && d.cols % 64 != 0 &&
          !tiles_ahead && skinny_cols_vec_runs(d);
 }
