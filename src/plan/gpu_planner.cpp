@@ -280,10 +280,12 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   // Where the tiles measured ahead: tiled_vec on its 16-byte grid (for 4- to 16-byte elements only
   // with whole output sectors: without them they go to tiled_unaligned, which loses). On its 8-byte
-  // grid, 1- and 2-byte elements run faster as slabs whether output sectors are whole or not (H200,
-  // of memcpy, tiled_vec -> skinny_cols_vec, whole sectors; h200_2026-11-25w_cols_vec_store_runs.txt):
-  // u8 4194304x24 0.71 -> 0.84, x40 0.69 -> 0.82, 2097152x72 0.65 -> 0.82, x56 0.83 / 0.83; bf16
-  // 2097152x20 0.68 -> 0.90, x36 0.67 -> 0.86, 1048576x100 0.82 -> 0.85.
+  // grid, 1- and 2-byte elements run faster as slabs, whether output sectors are whole or not, unless
+  // the columns fill nine tenths of the tiles' (H200, of memcpy, tiled_vec -> skinny_cols_vec, whole
+  // sectors; h200_2026-11-25w_cols_vec_store_runs.txt): u8 4194304x24 0.72 -> 0.84, x40 0.69 -> 0.82,
+  // 2097152x72 0.64 -> 0.82, x56 (7/8 full) 0.83 -> 0.82; bf16 2097152x20 0.69 -> 0.89, x28 (7/8)
+  // 0.81 -> 0.88, x36 0.66 -> 0.86, 1048576x100 0.81 -> 0.86; but u8 1048576x120 (15/16) 0.87 -> 0.81,
+  // bf16 x116 (29/32) 0.86 -> 0.83, x60 (15/16) 0.88 / 0.88.
   // Past 64 columns of 4- and 8-byte elements the slabs, written in runs of 128 bytes per output row,
   // pass the tiles there too, up to 100 columns of 8-byte ones (H200, of memcpy, tiled_vec ->
   // skinny_cols_vec; bench/results/h200_2026-11-25w_cols_vec_store_runs.txt): f32 1048576x68 0.690 ->
@@ -293,8 +295,10 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   // 0.908), x36 aside (f32 0.844 / 0.882).
   const bool slabs_ahead_on_grid = d.cols > 64 && (e == 4 || d.cols <= 100);
   const bool sectors_whole = output_rows_sector_aligned(d);
-  const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes
-                                 : vector_bytes == kVecBytes && sectors_whole && !slabs_ahead_on_grid;
+  const TileShape tile = tile_shape(d, kVecTileBytes, vector_bytes);
+  const bool tiles_nearly_full = 10 * d.cols >= 9 * ceil_div(d.cols, tile.cols) * tile.cols;
+  const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && tiles_nearly_full)
+                                  : vector_bytes == kVecBytes && sectors_whole && !slabs_ahead_on_grid;
   return d.cols > kSkinnyMaxShort && d.cols <= kSkinnyColsVecTakesMaxCols && d.cols % 64 != 0 &&
          !tiles_ahead && skinny_cols_vec_runs(d);
 }

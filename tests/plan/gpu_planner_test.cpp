@@ -192,6 +192,8 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_NE(choice(DType::f64, 131072, 64), Algorithm::skinny);
   EXPECT_EQ(choice(DType::u8, 1048576, 40, 0, 1048576), Algorithm::skinny) << "8-byte grid, whole output sectors";
   EXPECT_EQ(choice(DType::bf16, 2097152, 36), Algorithm::skinny) << "8-byte grid";
+  EXPECT_NE(choice(DType::u8, 1048576, 120), Algorithm::skinny) << "8-byte grid, tile rows 15/16 full";
+  EXPECT_NE(choice(DType::bf16, 1048576, 116), Algorithm::skinny) << "8-byte grid, tile rows 29/32 full";
   EXPECT_NE(choice(DType::c128, 1048576, 17, 0, 1048577), Algorithm::skinny) << "no 16-byte elements";
   EXPECT_NE(choice(DType::f32, 1048576, 40, 41, 1048577), Algorithm::skinny) << "input rows not packed";
 }
