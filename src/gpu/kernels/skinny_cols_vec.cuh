@@ -34,12 +34,12 @@ __device__ __forceinline__ int run_offset(int x) {
   return kSwizzle ? swizzled_offset(x, 7) : x;
 }
 
-// kRunLanes: store-phase threads per run of one output row, each writing one 16-byte chunk of it; 2
-// writes a sector per run, 8 writes 128 bytes (a quarter of the L2 write requests for the same
-// bytes). The runs' shared-memory reads lie 16 * cols bytes apart from lane to lane: without bank
-// conflicts at 8 lanes only for an odd number of columns (the launcher's choice weighs that).
 // Block (kSkinnyColsThreads), one slab of s.span rows per block; grid (batch x slabs). in_end is one
-// past the input's last byte: chunks never reach past it or before `in`.
+// past the input's last byte: chunks never reach past it or before `in`. kRunLanes: store-phase
+// threads per run of one output row, each writing one 16-byte chunk of it; 2 write a sector per run,
+// 8 write 128 bytes (a quarter of the L2 write requests for the same bytes). A run's lanes read
+// shared memory 16 * cols bytes apart: free of bank conflicts at 8 lanes only for an odd number of
+// columns (the launcher's choice, cols_vec_run_lanes, weighs that).
 template <int E, bool kSwizzle, int kRunLanes>
 __global__ void __launch_bounds__(kSkinnyColsThreads)
     skinny_cols_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
