@@ -116,16 +116,18 @@ SkinnyColsSlab cols_vec_slab(const TransposeDesc& d) {
 // Store runs of 8 lanes (128 bytes of an output row) past 16 columns, where rows are not a power of two
 // of bytes apart (those keep pairs, in the swizzled run their reads were laid out for) and the reads
 // stay free of bank conflicts (odd columns) or are few per chunk (4- and 8-byte elements, which win
-// through the conflicts); pairs elsewhere. Measured on an H200 (of memcpy, pairs -> runs of 8;
-// bench/results/h200_2026-11-25w_cols_vec_store_runs.txt): u8 4194304x17 0.844 -> 0.902, x33 0.829 ->
-// 0.875; bf16 2097152x17 0.883 -> 0.916, x33 0.853 -> 0.878; f32 1048576x17 0.895 -> 0.916, x33 0.851
-// -> 0.879, x100 0.76 -> 0.86; f64 1048576x17 0.908 -> 0.926, x33 0.877 -> 0.896. Not for 1- and
-// 2-byte elements with even columns (u8 x24 0.844 -> 0.437, x100 0.735 -> 0.694, bf16 x24 0.89 ->
-// 0.71), nor up to 16 columns, whose pairs already cover long stretches of their few rows (f32
-// 2097152x6 28.2 -> 28.5-29.2 us, bf16 4194304x5 within 1%).
+// through the conflicts, and 2-byte ones two columns past a multiple of 4); pairs elsewhere. Measured
+// on an H200 (of memcpy, pairs -> runs of 8; bench/results/h200_2026-11-25w_cols_vec_store_runs.txt):
+// u8 4194304x17 0.844 -> 0.902, x33 0.829 -> 0.875; bf16 2097152x17 0.883 -> 0.916, x33 0.853 ->
+// 0.878, x18 0.889 -> 0.908, 1048576x50 0.873 -> 0.895; f32 1048576x17 0.895 -> 0.916, x33 0.851 ->
+// 0.879, x100 0.76 -> 0.86; f64 1048576x17 0.908 -> 0.926, x33 0.877 -> 0.896. Not for other even
+// column counts of 1- and 2-byte elements (u8 x24 0.844 -> 0.437, x26 0.907 -> 0.877, x100 0.735 ->
+// 0.694, bf16 x24 0.89 -> 0.71), nor up to 16 columns, whose pairs already cover long stretches of
+// their few rows (f32 2097152x6 28.2 -> 28.5-29.2 us, bf16 4194304x5 within 1%).
 int cols_vec_run_lanes(const TransposeDesc& d) {
   const int e = static_cast<int>(dtype_size(d.dtype));
-  return d.cols > plan::kSkinnyMaxShort && (e >= 4 || d.cols % 2 == 1) ? 8 : 2;
+  const bool reads_spread = e >= 4 || d.cols % 2 == 1 || (e == 2 && d.cols % 4 == 2);
+  return d.cols > plan::kSkinnyMaxShort && reads_spread ? 8 : 2;
 }
 
 template <int E>
