@@ -290,13 +290,15 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   // pass the tiles there too, up to 100 columns of 8-byte ones (H200, of memcpy, tiled_vec ->
   // skinny_cols_vec; bench/results/h200_2026-11-25w_cols_vec_store_runs.txt): f32 1048576x68 0.690 ->
   // 0.872, x80 0.80 -> 0.84, x100 0.816 -> 0.865, x124 0.818 -> 0.834; f64 1048576x72 0.745 -> 0.854,
-  // x100 0.851 -> 0.861, but x120 0.905 -> 0.866. Up to 64 the tiles mostly stay ahead (tiled_vec /
-  // skinny_cols_vec: f32 x40 0.876 / 0.862, x48 0.927 / 0.882, x60 0.941 / 0.890; f64 x24 0.940 /
-  // 0.908), x36 aside (f32 0.844 / 0.882).
-  const bool slabs_ahead_on_grid = d.cols > 64 && (e == 4 || d.cols <= 100);
-  const bool sectors_whole = output_rows_sector_aligned(d);
+  // x100 0.851 -> 0.861, but x120 0.905 -> 0.866. Up to 64 the tiles stay ahead where the columns
+  // fill at least six tenths of them (tiled_vec / skinny_cols_vec: f32 x40 0.876 / 0.862, x48 0.927 /
+  // 0.882, x60 0.941 / 0.890; f64 x24 0.940 / 0.908), not below (f32 x36 0.844 / 0.882, f64 x36 0.836
+  // / 0.902).
   const TileShape tile = tile_shape(d, kVecTileBytes, vector_bytes);
-  const bool tiles_nearly_full = 10 * d.cols >= 9 * ceil_div(d.cols, tile.cols) * tile.cols;
+  const std::int64_t tile_cols_covered = ceil_div(d.cols, tile.cols) * tile.cols;
+  const bool tiles_nearly_full = 10 * d.cols >= 9 * tile_cols_covered;
+  const bool slabs_ahead_on_grid = (d.cols > 64 && (e == 4 || d.cols <= 100)) || 10 * d.cols < 6 * tile_cols_covered;
+  const bool sectors_whole = output_rows_sector_aligned(d);
   const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && tiles_nearly_full)
                                   : vector_bytes == kVecBytes && sectors_whole && !slabs_ahead_on_grid;
   return d.cols > kSkinnyMaxShort && d.cols <= kSkinnyColsVecTakesMaxCols && d.cols % 64 != 0 &&

@@ -188,6 +188,8 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_EQ(choice(DType::f32, 1048576, 100), Algorithm::skinny) << "on the grid past 64 columns";
   EXPECT_EQ(choice(DType::f64, 1048576, 100), Algorithm::skinny);
   EXPECT_NE(choice(DType::f64, 1048576, 120), Algorithm::skinny) << "8-byte elements past 100 columns: tiled_vec";
+  EXPECT_EQ(choice(DType::f32, 1048576, 36), Algorithm::skinny) << "on the grid, tile columns under 6/10 full";
+  EXPECT_NE(choice(DType::f32, 1048576, 40), Algorithm::skinny) << "on the grid, tile columns 5/8 full";
   EXPECT_NE(choice(DType::u8, 1048576, 96), Algorithm::skinny) << "1- and 2-byte elements on the grid: tiled_vec";
   EXPECT_NE(choice(DType::f64, 131072, 64), Algorithm::skinny);
   EXPECT_EQ(choice(DType::u8, 1048576, 40, 0, 1048576), Algorithm::skinny) << "8-byte grid, whole output sectors";
