@@ -294,13 +294,12 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   // fill at least six tenths of them (tiled_vec / skinny_cols_vec: f32 x40 0.876 / 0.862, x48 0.927 /
   // 0.882, x60 0.941 / 0.890; f64 x24 0.940 / 0.908), not below (f32 x36 0.844 / 0.882, f64 x36 0.836
   // / 0.902).
+  // Tenths of tiled_vec's tile columns the matrix fills (its last tile column may be part empty).
   const TileShape tile = tile_shape(d, kVecTileBytes, vector_bytes);
-  const std::int64_t tile_cols_covered = ceil_div(d.cols, tile.cols) * tile.cols;
-  const bool tiles_nearly_full = 10 * d.cols >= 9 * tile_cols_covered;
-  const bool slabs_ahead_on_grid = (d.cols > 64 && (e == 4 || d.cols <= 100)) || 10 * d.cols < 6 * tile_cols_covered;
-  const bool sectors_whole = output_rows_sector_aligned(d);
-  const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && tiles_nearly_full)
-                                  : vector_bytes == kVecBytes && sectors_whole && !slabs_ahead_on_grid;
+  const std::int64_t fill_tenths = 10 * d.cols / (ceil_div(d.cols, tile.cols) * tile.cols);
+  const bool slabs_ahead_on_grid = (d.cols > 64 && (e == 4 || d.cols <= 100)) || fill_tenths < 6;
+  const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && fill_tenths >= 9)
+                                  : vector_bytes == kVecBytes && output_rows_sector_aligned(d) && !slabs_ahead_on_grid;
   return d.cols > kSkinnyMaxShort && d.cols <= kSkinnyColsVecTakesMaxCols && d.cols % 64 != 0 &&
          !tiles_ahead && skinny_cols_vec_runs(d);
 }
