@@ -177,6 +177,24 @@ bool gather_suits(const TransposeDesc& d) {
          d.cols >= kGatherMinExtent;
 }
 
+// Batches of matrices of 33 to 128 rows and columns of 8-byte elements (33 to 48 of 16-byte ones),
+// large enough for tiled_vec's 32-row tiles (f64 from 32 MiB, c128 from 8 MiB), whose last tile
+// would be at most half full: gather's 16-row tiles (the same 64 / 32 columns as tiled_vec's) leave
+// far fewer rows empty. Measured on an H200 (of memcpy, gather / the previous
+// choice, one process, two rounds; bench/results/h200_2026-11-25x_batch_kernels.txt): f64 36^2 0.99 /
+// 0.69, 40^2 1.00 / 0.79, 44^2 0.99 / 0.89, 48^2 0.94 / 0.86, 72^2 1.00 / 0.83, 80^2 0.94 / 0.83,
+// 100^2 0.98 / 0.96, 112^2 0.95 / 0.95; c128 36^2 1.05 / 0.89, 40^2 1.05 / 0.95, 48^2 0.97 / 0.98.
+// Where the last tile is more than half full tiled_vec leads (f64 56^2 1.00 / 1.03, 60^2 0.97 /
+// 1.05, 128^2 0.92 / 0.97; c128 100^2 1.05 / 1.06), and at most 32 rows small_batch mostly does.
+bool gather_fills_short_rows(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const std::int64_t max_rows = e == 8 ? 128 : e == 16 ? 48 : 0;
+  if (d.batch == 1 || std::min(d.rows, d.cols) <= 32 || std::max(d.rows, d.cols) > max_rows || !large_matrix(d))
+    return false;
+  const int t = tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes).rows;  // large: no SM count needed
+  return t == 32 && d.rows % t != 0 && d.rows % t <= t / 2;
+}
+
 int tiled_sectors_load_bytes(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const auto input_on = [&](std::int64_t grid) {
@@ -197,6 +215,25 @@ int tiled_sectors_load_bytes(const TransposeDesc& d, int alignment) {
 bool tiled_sectors_suits(const TransposeDesc& d, int alignment) {
   return tiled_sectors_load_bytes(d, alignment) != 0 && !output_rows_sector_aligned(d) && d.rows >= kSectorsMinRows &&
          d.cols > kSkinnyMaxShort && large_matrix(d);
+}
+
+// Output rows that start mid-sector on the 16-byte grid, 4- to 16-byte elements: tiled_vec writes
+// the sector at each tile edge in two parts, tiled_unaligned writes every sector whole but pays for
+// its windows at every tile, and more of its tiles are cut where a side is short. Measured on an
+// H200 (of memcpy, tiled_vec / tiled_unaligned, one process, two rounds;
+// bench/results/h200_2026-11-25x_mid_sector_kernels.txt), tiled_unaligned leads only on large
+// matrices whose input rows start mid-sector too - f32 8192^2 ld 8196 0.90 / 0.91, f64 ld 8194 0.91
+// / 0.93, c128 ld 8193 0.91 / 0.93, c128 4096^2 ld 4097 0.92 / 0.93 - and on large f64 matrices -
+// 8190x8192 0.94 / 0.95, 16382x4096 0.93 / 0.94, 2 x 4094x4096 0.95 / 0.96. Elsewhere tiled_vec
+// leads or ties: c128 104857x40 0.96 / 0.87, 17x246723 0.98 / 0.89, f32 1677 x 100^2 0.94 / 0.84,
+// 186 x 300^2 1.02 / 0.98, 16 x 1004^2 1.03 / 1.00, 4 x 2044^2 1.01 / 0.99, 4092x16384 0.95 /
+// 0.94, and c128 8191x8192 0.94 / 0.90, whose input rows 128 KiB apart take tiled_vec's bands.
+bool mid_sector_takes_unaligned(const TransposeDesc& d) {
+  constexpr std::int64_t kMinExtent = 2048, kBandGrid = 128 * 1024;
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (e < 4 || output_rows_sector_aligned(d) || std::min(d.rows, d.cols) < kMinExtent) return false;
+  const bool input_mid = d.ld_in * e % 32 != 0 || (d.batch > 1 && d.batch_stride_in * e % 32 != 0);
+  return input_mid || (e == 8 && d.ld_in * e % kBandGrid != 0);
 }
 
 bool output_rows_sector_aligned(const TransposeDesc& d) {
@@ -367,8 +404,8 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // their element still move aligned 16-byte chunks through tiled_unaligned; only a 16-byte element
   // on an 8-byte aligned pointer is left to the element-wise tile.
   // Output rows that start mid-sector cost tiled_vec a partial sector at each tile edge; for 4- to
-  // 16-byte elements tiled_unaligned, which writes every sector whole, is faster there (H100: f32
-  // and f64 8192^2 with ld 8196 / 8194 at 0.92 and 0.94 of memcpy against 0.80 and 0.81).
+  // 16-byte elements tiled_unaligned, which writes every sector whole, is faster on some large
+  // matrices there (mid_sector_takes_unaligned).
   // Strides on the 8-byte grid only (u8 with ld 8200, 64 x 1000^2) still let 1- and 2-byte elements
   // move packed words through tiled_vec with 8-byte accesses, which beats tiled_unaligned's word
   // windows there (H200, of memcpy: u8 ld 8200 0.78 against 0.70, 64 x 1000^2 0.82 / 0.64, bf16
@@ -378,13 +415,12 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
   if (small_batch_suits(d, alignment)) return Algorithm::small_batch;
+  if (vector_bytes == kVecBytes && gather_fills_short_rows(d)) return Algorithm::gather;
   if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;
   if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;
   if (tiled_sectors_suits(d, alignment)) return Algorithm::tiled_sectors;
-  if (vector_bytes == kVecBytes) {
-    const bool wide = d.cols > kSkinnyMaxShort && dtype_size(d.dtype) >= 4;
-    return wide && !output_rows_sector_aligned(d) ? Algorithm::tiled_unaligned : Algorithm::tiled_vec;
-  }
+  if (vector_bytes == kVecBytes)
+    return mid_sector_takes_unaligned(d) ? Algorithm::tiled_unaligned : Algorithm::tiled_vec;
   if (d.cols <= kSkinnyMaxShort) return Algorithm::skinny;
   if (vector_bytes != 0 && dtype_size(d.dtype) <= 2) return Algorithm::tiled_vec;
   if (alignment >= static_cast<int>(dtype_size(d.dtype))) return Algorithm::tiled_unaligned;

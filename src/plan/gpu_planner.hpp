@@ -16,6 +16,11 @@ int tiled_vec_vector_bytes(const TransposeDesc& resolved_desc, int alignment);
 // True when every output row (and matrix) starts on a 32-byte sector boundary, given an aligned base.
 bool output_rows_sector_aligned(const TransposeDesc& resolved_desc);
 
+// Where 4- to 16-byte elements on the 16-byte grid with output rows mid-sector take tiled_unaligned
+// rather than tiled_vec: large matrices whose input rows start mid-sector too, and large 8-byte ones
+// whose input rows are off tiled_vec's band grid (see gpu_planner.cpp).
+bool mid_sector_takes_unaligned(const TransposeDesc& resolved_desc);
+
 // Widest short side for which the planner picks the skinny kernel (slabs of the whole short side).
 constexpr std::int64_t kSkinnyMaxShort = 16;
 
@@ -26,6 +31,10 @@ constexpr std::int64_t gather_max_bytes(int esize) {
 }
 constexpr std::int64_t kGatherMinExtent = 64;
 bool gather_suits(const TransposeDesc& resolved_desc);
+// Batches of matrices of 33 to 128 rows and columns of 8-byte elements (to 48 of 16-byte ones)
+// whose last 32-row tiled_vec tile would be at most half full, which gather's 16-row tiles fill
+// better.
+bool gather_fills_short_rows(const TransposeDesc& resolved_desc);
 
 // tiled_sectors: the width of its input loads (16 or 8 bytes) for 1- and 2-byte elements whose
 // pointers' alignment, input rows and batches allow 8 bytes or more and whose output rows lie on the

@@ -368,6 +368,24 @@ TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
   ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({GetParam(), 8, 8, 4097}, Algorithm::small_batch));
 }
 
+// Batches of 8- and 16-byte matrices of 33 to 48 rows, large enough for tiled_vec's 32-row tiles,
+// take gather's 16-row tiles (tiles cut in both directions); output rows that start mid-sector on the 16-byte grid stay on tiled_vec where
+// a side is short (the batch and the tall matrix), and large matrices whose input rows start
+// mid-sector too take tiled_unaligned.
+TEST_P(GpuFastPath, AutomaticPlanOnShortRowsAndMidSectorOutputRows) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e == 8) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 40, 40, 2700}, Algorithm::gather));
+  if (e == 16) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 34, 46, 400}, Algorithm::gather));
+  if (e < 4) return;
+  const std::int64_t mid_rows = 16 / e + 32 / e * 31;  // output rows 16 bytes past the sector grid
+  ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, mid_rows, 300, 40}, Algorithm::tiled_vec));
+  ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 6000 + 16 / e, 200}, Algorithm::tiled_vec));
+  const std::int64_t ld = 2048 + 16 / e;
+  ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 2048, 2048, 1, ld, ld}, Algorithm::tiled_unaligned));
+}
+
 // The skinny kernel asked for by name, on every short side it is picked for and a few past it.
 TEST_P(GpuFastPath, SkinnyMatchesReference) {
   XPOSE_SKIP_WITHOUT_GPU();

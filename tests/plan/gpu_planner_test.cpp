@@ -37,7 +37,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       if (full_width && d.rows > xpose::plan::kSkinnyMaxShort && xpose::plan::gather_suits(d))
         EXPECT_EQ(a, Algorithm::gather) << "small matrices on the 16-byte grid take the gather kernel";
       if (a == Algorithm::gather) {
-        EXPECT_TRUE(full_width && xpose::plan::gather_suits(d)) << "gather only for small matrices on the 16-byte grid";
+        EXPECT_TRUE(full_width && (xpose::plan::gather_suits(d) || xpose::plan::gather_fills_short_rows(d)))
+            << "gather only for small matrices, or batches of short ones, on the 16-byte grid";
         EXPECT_GE(alignment, 16) << "gather writes 16-byte vectors";
         continue;
       }
@@ -70,8 +71,12 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
         ADD_FAILURE() << "large 1- and 2-byte matrices with output rows mid-sector take tiled_sectors, got "
                       << xpose::algorithm_name(a);
       if (full_width && a != Algorithm::tiled_vec && d.rows > xpose::plan::kSkinnyMaxShort)
-        EXPECT_TRUE(a == Algorithm::tiled_unaligned && !xpose::plan::output_rows_sector_aligned(d) && e >= 4)
+        EXPECT_TRUE(a == Algorithm::tiled_unaligned && xpose::plan::mid_sector_takes_unaligned(d))
             << "passed over the fast path where it fits";
+      if (a == Algorithm::tiled_unaligned && full_width)
+        EXPECT_TRUE(e >= 4 && !xpose::plan::output_rows_sector_aligned(d) && std::min(d.rows, d.cols) >= 2048)
+            << "on the 16-byte grid, tiled_unaligned only for large matrices of 4- to 16-byte elements, output "
+               "rows mid-sector";
       if (s.ok() && !full_width && e <= 2 && d.rows > xpose::plan::kSkinnyMaxShort &&
           d.cols > xpose::plan::kSkinnyMaxShort)
         EXPECT_EQ(a, Algorithm::tiled_vec) << "1- and 2-byte elements take the narrower accesses";
@@ -299,14 +304,56 @@ TEST(GpuPlanner, InputRowsOn128KiBGridTakeBands) {
   EXPECT_EQ(bands({DType::f64, 1024, 16384}), 2);
 }
 
+// Large batches of 33- to 128-row matrices of 8-byte elements (to 48 of 16-byte ones) whose last
+// 32-row tiled_vec tile is at most half full take gather's 16-row tiles.
+TEST(GpuPlanner, BatchesOfShortMatricesTakeGatherWhereItsTilesFillBetter) {
+  using xpose::plan::choose_gpu_algorithm;
+  const auto pick = [](DType t, std::int64_t n, std::int64_t batch, int alignment = 16) {
+    return choose_gpu_algorithm(xpose::resolved({t, n, n, batch}), alignment);
+  };
+  for (std::int64_t n : {34, 40, 48, 72, 80, 100, 112}) EXPECT_EQ(pick(DType::f64, n, (64 << 20) / (n * n * 8)), Algorithm::gather) << n;
+  for (std::int64_t n : {52, 56, 60, 96, 128}) EXPECT_EQ(pick(DType::f64, n, (64 << 20) / (n * n * 8)), Algorithm::tiled_vec) << n;
+  EXPECT_EQ(pick(DType::c128, 40, 2621), Algorithm::gather);
+  EXPECT_EQ(pick(DType::c128, 72, 809), Algorithm::tiled_vec) << "16-byte elements: up to 48 rows";
+  EXPECT_NE(pick(DType::f64, 40, 5242, 8), Algorithm::gather) << "gather writes 16-byte vectors";
+  EXPECT_EQ(pick(DType::f32, 40, 10485), Algorithm::small_batch) << "4-byte elements keep their rule";
+  EXPECT_EQ(pick(DType::f64, 24, 14563), Algorithm::small_batch) << "up to 32 rows: small_batch";
+  EXPECT_EQ(pick(DType::f64, 40, 100), Algorithm::tiled_vec) << "small batches take tiled_vec's smaller tiles";
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f64, 40, 1000, 200}), 16), Algorithm::tiled_vec)
+      << "up to 128 columns";
+  EXPECT_FALSE(xpose::plan::gather_fills_short_rows(xpose::resolved({DType::f64, 40, 40})))
+      << "a single matrix";
+  // The GPU test's cases (gpu_fast_path_test.cpp, AutomaticPlanOnShortRowsAndMidSectorOutputRows).
+  EXPECT_EQ(pick(DType::f64, 40, 2700), Algorithm::gather);
+  EXPECT_EQ(pick(DType::f64, 40, 700), Algorithm::tiled_vec) << "under 32 MiB tiled_vec's f64 tiles have 16 rows";
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::c128, 34, 46, 400}), 16), Algorithm::gather);
+  for (DType t : {DType::f32, DType::f64, DType::c128}) {
+    const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t)), ld = 2048 + 16 / e;
+    EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({t, 16 / e + 32 / e * 31, 300, 40}), 16), Algorithm::tiled_vec);
+    EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({t, 6000 + 16 / e, 200}), 16), Algorithm::tiled_vec);
+    EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({t, 2048, 2048, 1, ld, ld}), 16), Algorithm::tiled_unaligned);
+  }
+}
+
 TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
   using xpose::plan::choose_gpu_algorithm;
-  // 16-byte strides, but output rows starting mid-sector: 4- to 16-byte elements go to tiled_unaligned.
+  // 16-byte strides, but output rows starting mid-sector: large matrices of 4- to 16-byte elements
+  // whose input rows start mid-sector too, and large 8-byte ones, go to tiled_unaligned.
   EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f32, 8192, 8192, 1, 8196, 8196}), 16),
             Algorithm::tiled_unaligned);
   EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::c128, 8191, 8193}), 16), Algorithm::tiled_unaligned);
-  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f64, 1002, 1002, 64}), 16), Algorithm::tiled_unaligned);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f64, 8190, 8192}), 16), Algorithm::tiled_unaligned);
   EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f64, 8192, 8192, 1, 8200, 8200}), 16), Algorithm::tiled_vec);
+  // The rest stay on tiled_vec: input rows on the sector grid (f32), input rows 128 KiB apart (its
+  // bands), a short side, small matrices.
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f32, 8188, 8192}), 16), Algorithm::tiled_vec);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::c128, 8191, 8192}), 16), Algorithm::tiled_vec);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f64, 8190, 16384}), 16), Algorithm::tiled_vec);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::c128, 104857, 40}), 16), Algorithm::tiled_vec);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::c128, 17, 246723}), 16), Algorithm::tiled_vec);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f32, 100, 100, 1677}), 16), Algorithm::tiled_vec);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f64, 1002, 1002, 64}), 16), Algorithm::tiled_vec);
+  EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::f32, 2044, 2044, 4}), 16), Algorithm::tiled_vec);
   // 1- and 2-byte elements stay on tiled_vec with narrower tile rows.
   const xpose::TransposeDesc bf16 = xpose::resolved({DType::bf16, 1000, 1000, 64});
   EXPECT_FALSE(xpose::plan::output_rows_sector_aligned(bf16));
