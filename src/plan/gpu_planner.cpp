@@ -80,6 +80,7 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
     rb = static_cast<int>(std::min<std::int64_t>(tile_bytes / 16, row_bytes_pow2));
   if (tile_bytes == kVecTileBytesSmall && halves_wide_element_tiles(d)) rb = std::min(rb, kVecWideElementRowBytes);
   if (narrow_byte_rows(d, tile_bytes)) rb = kVecNarrowRowBytes;
+  if (tile_bytes == kVecTileBytesSmall && tiled_vec_sixteen_row_tiles(d, vector_bytes)) rb = 512;
   const int forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0);
   if (forced == 32 || forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
   return std::clamp(rb, tiled_vec_min_row_bytes(esize, tile_bytes), tiled_vec_max_row_bytes(esize, tile_bytes));
@@ -111,7 +112,7 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   if (large_matrix(d))
     return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes, vector_bytes)) ||
                    halves_wide_element_tiles(d) || tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) ||
-                   tiled_vec_halves_short_tiles(d.rows)
+                   tiled_vec_halves_short_tiles(d.rows) || tiled_vec_sixteen_row_tiles(d, vector_bytes)
                ? kVecTileBytesSmall
                : kVecTileBytes;
   if (esize == 1)
@@ -234,6 +235,27 @@ bool mid_sector_takes_unaligned(const TransposeDesc& d) {
   if (e < 4 || output_rows_sector_aligned(d) || std::min(d.rows, d.cols) < kMinExtent) return false;
   const bool input_mid = d.ld_in * e % 32 != 0 || (d.batch > 1 && d.batch_stride_in * e % 32 != 0);
   return input_mid || (e == 8 && d.ld_in * e % kBandGrid != 0);
+}
+
+// Single large matrices of a few tens of rows whose last 32-row tile would be at most half full:
+// tiled_vec's 8 KiB tiles of 16 rows of 512 bytes fill it. Where the output rows lie on the sector
+// grid (16-row tiles write 64- to 256-byte runs of each output row, which cut the sectors of rows
+// that start mid-sector): 33 to 80 rows of 4- and 8-byte elements, and 65 to 128 of 16-byte ones
+// (whose tiles are 32 rows of 256 bytes there). For 8-byte elements on the 8-byte grid only, 33 to
+// 64 rows, in place of tiled_unaligned. Measured on an H200 (of memcpy, previous choice -> 16-row
+// tiles, two rounds; bench/results/h200_2026-11-25x_short_rows_tiles.txt): f64 40x209714 0.94 ->
+// 1.02, 48x174762 0.99 -> 1.02, 72x116508 0.98 -> 1.01, 80x104856 1.00 -> 1.01; f32 40x419428 0.92 ->
+// 0.99, 48x349524 0.98 -> 1.01, 72x233016 0.88 -> 0.98; c128 72x58254 0.97 -> 1.01, 100x41943 0.99 ->
+// 1.02; off the 16-byte grid f64 33x254200 0.78 -> 0.85, 40x209715 0.92 -> 0.94, 48x174763 0.96 ->
+// 0.98. Not taken: f32 104 rows 1.01 -> 1.00, c128 40 rows 1.02 -> 1.00, f64 off the grid 72 / 100
+// rows 0.96 / 0.98 -> 0.95 / 0.97; output rows mid-sector, f32 36x466032 0.88 -> 0.66, f64
+// 34x246722 0.87 -> 0.76.
+bool tiled_vec_sixteen_row_tiles(const TransposeDesc& d, int vector_bytes) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (d.batch != 1 || e < 4 || d.rows % 32 == 0 || d.rows % 32 > 16 || !large_matrix(d)) return false;
+  if (vector_bytes != kVecBytes) return e == 8 && vector_bytes == kVecMinBytes && d.rows > 32 && d.rows <= 64;
+  const bool rows_fit = e == 16 ? d.rows > 64 && d.rows <= 128 : d.rows > 32 && d.rows <= 80;
+  return rows_fit && output_rows_sector_aligned(d);
 }
 
 bool output_rows_sector_aligned(const TransposeDesc& d) {
@@ -422,7 +444,8 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   if (vector_bytes == kVecBytes)
     return mid_sector_takes_unaligned(d) ? Algorithm::tiled_unaligned : Algorithm::tiled_vec;
   if (d.cols <= kSkinnyMaxShort) return Algorithm::skinny;
-  if (vector_bytes != 0 && dtype_size(d.dtype) <= 2) return Algorithm::tiled_vec;
+  if (vector_bytes != 0 && (dtype_size(d.dtype) <= 2 || tiled_vec_sixteen_row_tiles(d, vector_bytes)))
+    return Algorithm::tiled_vec;
   if (alignment >= static_cast<int>(dtype_size(d.dtype))) return Algorithm::tiled_unaligned;
   return Algorithm::tiled_padded;
 }

@@ -82,6 +82,12 @@ bool small_batch_swizzled(const TransposeDesc& resolved_desc);
 // The algorithm `automatic` becomes on the GPU.
 Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);
 
+// Single large matrices of a few tens of rows (33 to 80 of 4- and 8-byte elements, 65 to 128 of
+// 16-byte ones) whose last 32-row tile would be at most half full, output rows on the sector grid,
+// and 33 to 64 rows of 8-byte elements on the 8-byte grid only: tiled_vec takes 8 KiB tiles of 16
+// rows (see gpu_planner.cpp).
+bool tiled_vec_sixteen_row_tiles(const TransposeDesc& resolved_desc, int vector_bytes);
+
 // Tile, grid and vector width of tiled_vec for this descriptor on a GPU of `sm_count` SMs (0 if
 // unknown); unsupported where no width fits. One block per tile.
 Status configure_tiled_vec(const TransposeDesc& resolved_desc, int alignment, int sm_count, LaunchConfig& config);

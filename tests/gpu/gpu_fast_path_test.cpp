@@ -369,9 +369,11 @@ TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
 }
 
 // Batches of 8- and 16-byte matrices of 33 to 48 rows, large enough for tiled_vec's 32-row tiles,
-// take gather's 16-row tiles (tiles cut in both directions); output rows that start mid-sector on the 16-byte grid stay on tiled_vec where
-// a side is short (the batch and the tall matrix), and large matrices whose input rows start
-// mid-sector too take tiled_unaligned.
+// take gather's 16-row tiles (tiles cut in both directions); output rows that start mid-sector on
+// the 16-byte grid stay on tiled_vec where a side is short (the batch and the tall matrix), and
+// large matrices whose input rows start mid-sector too take tiled_unaligned; single matrices of 40
+// rows (72 of 16-byte elements, 33 of 8-byte ones off the 16-byte grid) take tiled_vec's 16-row
+// tiles.
 TEST_P(GpuFastPath, AutomaticPlanOnShortRowsAndMidSectorOutputRows) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -384,6 +386,17 @@ TEST_P(GpuFastPath, AutomaticPlanOnShortRowsAndMidSectorOutputRows) {
   ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 6000 + 16 / e, 200}, Algorithm::tiled_vec));
   const std::int64_t ld = 2048 + 16 / e;
   ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 2048, 2048, 1, ld, ld}, Algorithm::tiled_unaligned));
+  // 40 rows (72 of 16-byte elements; 33 of 8-byte ones off the 16-byte grid) in 8 MiB: 16-row
+  // tiles, the last one cut.
+  const std::int64_t rows = e == 16 ? 72 : 40;
+  std::vector<xpose::TransposeDesc> short_rows = {{t, rows, (8 << 20) / (rows * e) + 16 / e}};
+  if (e == 8) short_rows.push_back({t, 33, (8 << 20) / (33 * e) + 1});
+  for (const xpose::TransposeDesc& d : short_rows) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
+    EXPECT_EQ(plan.config().tile_rows, 16) << plan;
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, Algorithm::tiled_vec));
+  }
 }
 
 // The skinny kernel asked for by name, on every short side it is picked for and a few past it.

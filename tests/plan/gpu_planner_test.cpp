@@ -99,7 +99,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
                          d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
                          xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e)) ||
                          xpose::tiled_vec_halves_wide_element_tiles(static_cast<int>(e), d.rows, d.cols) ||
-                         xpose::tiled_vec_halves_short_tiles(d.rows);
+                         xpose::tiled_vec_halves_short_tiles(d.rows) ||
+                         xpose::plan::tiled_vec_sixteen_row_tiles(d, v);
       const bool small_matrix = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes;
       if (tile_bytes == xpose::kVecTileBytesTiny && e == 1) {
         EXPECT_TRUE(small_matrix) << "quarter-size tiles only for small matrices";
@@ -333,6 +334,50 @@ TEST(GpuPlanner, BatchesOfShortMatricesTakeGatherWhereItsTilesFillBetter) {
     EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({t, 6000 + 16 / e, 200}), 16), Algorithm::tiled_vec);
     EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({t, 2048, 2048, 1, ld, ld}), 16), Algorithm::tiled_unaligned);
   }
+}
+
+// Single large matrices of a few tens of rows whose last 32-row tile would be at most half full take
+// tiled_vec's 16-row tiles where their output rows lie on the sector grid, and for 8-byte elements
+// on the 8-byte grid only (in place of tiled_unaligned).
+TEST(GpuPlanner, ShortMatricesTakeSixteenRowTiles) {
+  const auto plan = [](DType t, std::int64_t rows, std::int64_t cols, xpose::Algorithm* a) {
+    const xpose::TransposeDesc d = xpose::resolved({t, rows, cols});
+    *a = xpose::plan::choose_gpu_algorithm(d, 16);
+    xpose::LaunchConfig c;
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(d, 16, 132, c).ok());
+    return c;
+  };
+  Algorithm a;
+  EXPECT_EQ(plan(DType::f64, 40, 209714, &a).tile_rows, 16);
+  EXPECT_EQ(a, Algorithm::tiled_vec);
+  EXPECT_EQ(plan(DType::f32, 40, 419428, &a).tile_rows, 16);
+  EXPECT_EQ(plan(DType::c128, 100, 41943, &a).tile_rows, 16);
+  EXPECT_EQ(plan(DType::c128, 40, 104857, &a).tile_rows, 32) << "16-byte elements: past 64 rows";
+  EXPECT_EQ(plan(DType::f32, 104, 161316, &a).tile_rows, 64) << "4- and 8-byte elements: up to 80 rows";
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f64, 100, 83887}), 16),
+            Algorithm::tiled_unaligned)
+      << "8-byte elements off the 16-byte grid: up to 64 rows";
+  const xpose::LaunchConfig off_grid = plan(DType::f64, 33, 254200, &a);
+  EXPECT_EQ(a, Algorithm::tiled_vec) << "8-byte elements on the 8-byte grid only";
+  EXPECT_EQ(off_grid.tile_rows, 16);
+  EXPECT_EQ(off_grid.vector_bytes, 8);
+  EXPECT_EQ(plan(DType::f64, 34, 246722, &a).tile_rows, 32) << "output rows mid-sector";
+  EXPECT_EQ(plan(DType::f32, 36, 466032, &a).tile_rows, 64) << "output rows mid-sector";
+  EXPECT_EQ(plan(DType::f64, 56, 149796, &a).tile_rows, 32) << "the last 32-row tile more than half full";
+  EXPECT_EQ(plan(DType::f64, 100, 83886, &a).tile_rows, 32) << "more than 80 rows";
+  // The GPU test's cases (AutomaticPlanOnShortRowsAndMidSectorOutputRows), just past 8 MiB.
+  EXPECT_EQ(plan(DType::f32, 40, 52432, &a).tile_rows, 16);
+  EXPECT_EQ(plan(DType::f64, 40, 26216, &a).tile_rows, 16);
+  EXPECT_EQ(plan(DType::c128, 72, 7282, &a).tile_rows, 16);
+  EXPECT_EQ(plan(DType::f64, 33, 31776, &a).tile_rows, 16);
+  EXPECT_EQ(a, Algorithm::tiled_vec);
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 40, 209715}), 16),
+            Algorithm::tiled_unaligned)
+      << "4-byte elements off the 16-byte grid keep tiled_unaligned";
+  EXPECT_FALSE(xpose::plan::tiled_vec_sixteen_row_tiles(xpose::resolved({DType::f64, 40, 2000}), 16))
+      << "small matrices keep their tiles";
+  EXPECT_FALSE(xpose::plan::tiled_vec_sixteen_row_tiles(xpose::resolved({DType::f64, 40, 2000, 100}), 16))
+      << "batches keep their tiles";
 }
 
 TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
