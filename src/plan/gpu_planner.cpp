@@ -181,10 +181,10 @@ bool gather_suits(const TransposeDesc& d) {
 // Batches of matrices of 33 to 128 rows and columns of 8-byte elements (33 to 48 of 16-byte ones),
 // large enough for tiled_vec's 32-row tiles (f64 from 32 MiB, c128 from 8 MiB), whose last tile
 // would be at most half full: gather's 16-row tiles (the same 64 / 32 columns as tiled_vec's) leave
-// far fewer rows empty. Measured on an H200 (of memcpy, gather / the previous
-// choice, one process, two rounds; bench/results/h200_2026-11-25x_batch_kernels.txt): f64 36^2 0.99 /
-// 0.69, 40^2 1.00 / 0.79, 44^2 0.99 / 0.89, 48^2 0.94 / 0.86, 72^2 1.00 / 0.83, 80^2 0.94 / 0.83,
-// 100^2 0.98 / 0.96, 112^2 0.95 / 0.95; c128 36^2 1.05 / 0.89, 40^2 1.05 / 0.95, 48^2 0.97 / 0.98.
+// far fewer rows empty. Measured on an H200 (of memcpy, gather / the previous choice, one process,
+// two rounds; bench/results/h200_2026-11-25x_batch_kernels.txt): f64 36^2 0.99 / 0.69, 40^2 1.00 /
+// 0.79, 44^2 0.99 / 0.89, 48^2 0.94 / 0.86, 72^2 1.00 / 0.83, 80^2 0.94 / 0.83, 100^2 0.98 / 0.96,
+// 112^2 0.95 / 0.95; c128 36^2 1.05 / 0.89, 40^2 1.05 / 0.95, 48^2 0.97 / 0.98.
 // Where the last tile is more than half full tiled_vec leads (f64 56^2 1.00 / 1.03, 60^2 0.97 /
 // 1.05, 128^2 0.92 / 0.97; c128 100^2 1.05 / 1.06), and at most 32 rows small_batch mostly does.
 bool gather_fills_short_rows(const TransposeDesc& d) {
@@ -192,7 +192,8 @@ bool gather_fills_short_rows(const TransposeDesc& d) {
   const std::int64_t max_rows = e == 8 ? 128 : e == 16 ? 48 : 0;
   if (d.batch == 1 || std::min(d.rows, d.cols) <= 32 || std::max(d.rows, d.cols) > max_rows || !large_matrix(d))
     return false;
-  const int t = tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes).rows;  // large: no SM count needed
+  // A large matrix's tile size does not depend on the SM count.
+  const int t = tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes).rows;
   return t == 32 && d.rows % t != 0 && d.rows % t <= t / 2;
 }
 

@@ -305,15 +305,18 @@ TEST(GpuPlanner, InputRowsOn128KiBGridTakeBands) {
   EXPECT_EQ(bands({DType::f64, 1024, 16384}), 2);
 }
 
-// Large batches of 33- to 128-row matrices of 8-byte elements (to 48 of 16-byte ones) whose last
+// Large batches of matrices of 33 to 128 rows of 8-byte elements (to 48 of 16-byte ones) whose last
 // 32-row tiled_vec tile is at most half full take gather's 16-row tiles.
 TEST(GpuPlanner, BatchesOfShortMatricesTakeGatherWhereItsTilesFillBetter) {
   using xpose::plan::choose_gpu_algorithm;
   const auto pick = [](DType t, std::int64_t n, std::int64_t batch, int alignment = 16) {
     return choose_gpu_algorithm(xpose::resolved({t, n, n, batch}), alignment);
   };
-  for (std::int64_t n : {34, 40, 48, 72, 80, 100, 112}) EXPECT_EQ(pick(DType::f64, n, (64 << 20) / (n * n * 8)), Algorithm::gather) << n;
-  for (std::int64_t n : {52, 56, 60, 96, 128}) EXPECT_EQ(pick(DType::f64, n, (64 << 20) / (n * n * 8)), Algorithm::tiled_vec) << n;
+  const auto batch_of_64_mib = [](std::int64_t n) { return (std::int64_t{64} << 20) / (n * n * 8); };
+  for (std::int64_t n : {34, 40, 48, 72, 80, 100, 112})
+    EXPECT_EQ(pick(DType::f64, n, batch_of_64_mib(n)), Algorithm::gather) << n;
+  for (std::int64_t n : {52, 56, 60, 96, 128})
+    EXPECT_EQ(pick(DType::f64, n, batch_of_64_mib(n)), Algorithm::tiled_vec) << n;
   EXPECT_EQ(pick(DType::c128, 40, 2621), Algorithm::gather);
   EXPECT_EQ(pick(DType::c128, 72, 809), Algorithm::tiled_vec) << "16-byte elements: up to 48 rows";
   EXPECT_NE(pick(DType::f64, 40, 5242, 8), Algorithm::gather) << "gather writes 16-byte vectors";
