@@ -299,6 +299,11 @@ bool small_batch_suits(const TransposeDesc& d, int alignment) {
 // - tall, rows of at most 32 bytes (tiled_vec's narrowest tile row is 64): f32 x4 0.541 -> 0.944, x8
 //   0.878 -> 0.944; f64 x2 0.507 -> 0.914, x4 0.897 -> 0.959; bf16 x8 0.519 -> 0.874, x16 0.838 ->
 //   0.931 (c128 keeps tiled_vec: x2 0.91, x4 0.95);
+// - tall, 1-byte rows of at most 16 bytes on the 16-byte grid, where tiled_vec's 32-byte tile rows
+//   are half empty or more (bench/results/h200_2026-11-25x_u8_few_columns.txt, tiled_vec -> skinny):
+//   u8 4194304x16 0.87 -> 0.91, 8388608x16 0.87 -> 0.91, 262144x16 (4 MiB) 0.57 -> 0.82, x8 with ld_in
+//   16 0.20 -> 0.56, x12 with ld_in 16 0.25 -> 0.61; not packed 16 columns under 4 MiB (65536x16 0.80
+//   / 0.77) - at 16 MiB they are level (1048576x16 0.87 / 0.86);
 // - tall, 17 to tall_skinny_max_cols columns off tiled_vec's grid (off its 8-byte grid too for 1- and
 //   2-byte elements, where its 8-byte path runs well: bf16 x40 0.778 against skinny's 0.651): u8 x17
 //   0.287 -> 0.584, x24 0.393 -> 0.522; bf16 x24 0.474 -> 0.626, x33 0.572 -> 0.836; f32 x24 0.513 ->
@@ -390,6 +395,9 @@ bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
            ((e <= 2 && d.rows <= kSkinnyFewRowsMax && vector_bytes == 0) ||
             (e == 4 && d.rows <= 33 && vector_bytes != kVecBytes));
   if (e >= 2 && e <= 8 && d.cols * e <= 32) return true;
+  constexpr std::int64_t kByteColumnsMinBytes = std::int64_t{4} << 20;
+  if (e == 1 && d.cols <= kSkinnyMaxShort && (d.cols < kSkinnyMaxShort || matrix_bytes(d) >= kByteColumnsMinBytes))
+    return true;
   if (skinny_cols_vec_takes(d, vector_bytes)) return true;
   return d.cols > kSkinnyMaxShort && d.cols <= tall_skinny_max_cols(e) && off_grid;
 }

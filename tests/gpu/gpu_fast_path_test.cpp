@@ -373,11 +373,15 @@ TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
 // the 16-byte grid stay on tiled_vec where a side is short (the batch and the tall matrix), and
 // large matrices whose input rows start mid-sector too take tiled_unaligned; single matrices of 40
 // rows (72 of 16-byte elements, 33 of 8-byte ones off the 16-byte grid) take tiled_vec's 16-row
-// tiles.
-TEST_P(GpuFastPath, AutomaticPlanOnShortRowsAndMidSectorOutputRows) {
+// tiles; tall 1-byte matrices of at most 16 columns on the 16-byte grid take skinny.
+TEST_P(GpuFastPath, AutomaticPlanOnShortSidesAndMidSectorOutputRows) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e == 1) {  // 1-byte rows of at most 16 bytes on the 16-byte grid: skinny's slabs
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 262144, 16}, Algorithm::skinny));
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 65536, 8, 1, 16, 65536}, Algorithm::skinny));
+  }
   if (e == 8) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 40, 40, 2700}, Algorithm::gather));
   if (e == 16) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 34, 46, 400}, Algorithm::gather));
   if (e < 4) return;
@@ -427,6 +431,9 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   for (std::int64_t c : {17, 24, 40, 200, 255}) cases.push_back({t, 20011, c, 1, c, 20013});
   cases.push_back({t, 3001, 40, 3, 40, 3003, 3001 * 40 + 11, 40 * 3003 + 2});
   cases.push_back({t, 100003, 33});
+  // Few columns on the 16-byte grid: packed, and input rows padded past the columns.
+  cases.push_back({t, 40016, 16});
+  cases.push_back({t, 40016, 8, 1, 16, 40016});
   // 2-8 rows on the 16-byte grid (the register kernel): a last chunk cut by the matrix edge, batches
   // with gaps.
   cases.push_back({t, 3, 40001, 1, 40016, 3});

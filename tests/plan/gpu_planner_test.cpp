@@ -174,6 +174,11 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_EQ(choice(DType::f64, 4194304, 2), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f16, 2097152, 16), Algorithm::skinny) << "32-byte rows";
   EXPECT_NE(choice(DType::f64, 1048576, 8), Algorithm::skinny) << "64-byte rows: tiled_vec";
+  EXPECT_EQ(choice(DType::u8, 4194304, 16), Algorithm::skinny) << "1-byte rows of 16 bytes";
+  EXPECT_EQ(choice(DType::u8, 262144, 16), Algorithm::skinny) << "4 MiB";
+  EXPECT_NE(choice(DType::u8, 65536, 16), Algorithm::skinny) << "packed 16 columns under 4 MiB: tiled_vec";
+  EXPECT_EQ(choice(DType::u8, 65536, 8, 16), Algorithm::skinny) << "fewer columns, input rows padded to 16 bytes";
+  EXPECT_NE(choice(DType::u8, 1048576, 32), Algorithm::skinny) << "32-byte rows: tiled_vec";
   EXPECT_NE(choice(DType::c128, 1048576, 2), Algorithm::skinny) << "16-byte elements keep tiled_vec";
   EXPECT_EQ(choice(DType::f32, 699050, 24), Algorithm::skinny) << "24 columns off the 16-byte grid";
   EXPECT_EQ(choice(DType::u8, 2796202, 24), Algorithm::skinny);
@@ -327,7 +332,7 @@ TEST(GpuPlanner, BatchesOfShortMatricesTakeGatherWhereItsTilesFillBetter) {
       << "up to 128 columns";
   EXPECT_FALSE(xpose::plan::gather_fills_short_rows(xpose::resolved({DType::f64, 40, 40})))
       << "a single matrix";
-  // The GPU test's cases (gpu_fast_path_test.cpp, AutomaticPlanOnShortRowsAndMidSectorOutputRows).
+  // The GPU test's cases (gpu_fast_path_test.cpp, AutomaticPlanOnShortSidesAndMidSectorOutputRows).
   EXPECT_EQ(pick(DType::f64, 40, 2700), Algorithm::gather);
   EXPECT_EQ(pick(DType::f64, 40, 700), Algorithm::tiled_vec) << "under 32 MiB tiled_vec's f64 tiles have 16 rows";
   EXPECT_EQ(choose_gpu_algorithm(xpose::resolved({DType::c128, 34, 46, 400}), 16), Algorithm::gather);
@@ -368,7 +373,7 @@ TEST(GpuPlanner, ShortMatricesTakeSixteenRowTiles) {
   EXPECT_EQ(plan(DType::f32, 36, 466032, &a).tile_rows, 64) << "output rows mid-sector";
   EXPECT_EQ(plan(DType::f64, 56, 149796, &a).tile_rows, 32) << "the last 32-row tile more than half full";
   EXPECT_EQ(plan(DType::f64, 100, 83886, &a).tile_rows, 32) << "more than 80 rows";
-  // The GPU test's cases (AutomaticPlanOnShortRowsAndMidSectorOutputRows), just past 8 MiB.
+  // The GPU test's cases (AutomaticPlanOnShortSidesAndMidSectorOutputRows), just past 8 MiB.
   EXPECT_EQ(plan(DType::f32, 40, 52432, &a).tile_rows, 16);
   EXPECT_EQ(plan(DType::f64, 40, 26216, &a).tile_rows, 16);
   EXPECT_EQ(plan(DType::c128, 72, 7282, &a).tile_rows, 16);
