@@ -109,6 +109,7 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   const int forced = env_int("XPOSE_TILED_VEC_TILE_BYTES", 0);
   if (forced != 0 && tiled_vec_tile_built(esize, forced, vector_bytes)) return forced;
+  if (vector_bytes == kVecBytes && small_tiles_fill_batch(d)) return kVecTileBytesTiny;
   if (large_matrix(d))
     return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes, vector_bytes)) ||
                    halves_wide_element_tiles(d) || tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) ||
@@ -159,6 +160,24 @@ int choose_bands(const TransposeDesc& d, int tile_bytes, int row_bytes, int vect
 }
 
 }  // namespace
+
+// Batches of matrices of at most 8 KiB of 2- to 16-byte elements (small_batch's otherwise) on the
+// 16-byte grid, output rows on the sector grid, that tiled_vec's 4 KiB tiles (rows of up to 256
+// bytes, the matrix's rounded up to a power of two) fill to three quarters or more: those tiles,
+// one block of 128 threads each, beat small_batch's whole matrices per block there. Measured on an
+// H200 (of memcpy, small_batch / tiled_vec at 4 KiB, two rounds; bench/results/h200_2026-11-25x_small_batch_tiles.txt):
+// bf16 64x64 0.94 / 0.99, 32x64 0.94 / 0.99, f32 32x32 0.95 / 0.99, 32x64 0.94 / 0.99, 32x48 0.95 /
+// 0.99, f64 32x32 0.95 / 0.96, 16x32 0.95 / 0.99, 28x28 1.02 / 1.07, c128 16x16 0.93 / 0.99, 16x32
+// 0.93 / 0.99. Emptier tiles lose (bf16 48x48, 56% full, 0.92 / 0.90; f64 20x20 1.02 / 0.87), as do
+// output rows mid-sector (f64 30x30 1.03 / 0.88, f32 36x36 1.03 / 0.86) and 1-byte elements (u8
+// 64x64 0.91 / 0.43).
+bool small_tiles_fill_batch(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (e < 2 || d.batch == 1 || d.rows * d.cols * e > 8192 || !output_rows_sector_aligned(d)) return false;
+  const TileShape t = tile_shape(d, kVecTileBytesTiny, kVecBytes);
+  const std::int64_t covered = ceil_div(d.rows, t.rows) * t.rows * ceil_div(d.cols, t.cols) * t.cols;
+  return 4 * d.rows * d.cols >= 3 * covered;
+}
 
 // Small matrices on the 16-byte grid go to the gather kernel (no shared memory). They are bound by
 // latency, and it skips tiled_vec's shared-memory round trip and barrier. Measured on an H200 (time as
@@ -445,6 +464,7 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // rows start mid-sector on the 8-byte grid go to tiled_sectors (tiled_sectors_suits).
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
+  if (vector_bytes == kVecBytes && small_tiles_fill_batch(d)) return Algorithm::tiled_vec;
   if (small_batch_suits(d, alignment)) return Algorithm::small_batch;
   if (vector_bytes == kVecBytes && gather_fills_short_rows(d)) return Algorithm::gather;
   if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;

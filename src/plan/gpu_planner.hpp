@@ -72,6 +72,10 @@ bool skinny_cols_vec_runs(const TransposeDesc& resolved_desc);
 // most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule.
 constexpr std::int64_t kSmallBatchMaxMatrixBytes = 16384;  // the kernel's tile (small_batch.cuh)
 bool small_batch_suits(const TransposeDesc& resolved_desc, int alignment);
+// Batches of matrices of at most 8 KiB of 2- to 16-byte elements, output rows on the sector grid,
+// that tiled_vec's 4 KiB tiles fill to three quarters or more: tiled_vec takes them, in those tiles,
+// where the 16-byte grid allows (see gpu_planner.cpp).
+bool small_tiles_fill_batch(const TransposeDesc& resolved_desc);
 // Where small_batch runs at all: matrices that fit its tile, or one matrix whose short side fits it
 // kSmallBatchMinSlab times (slabs of the long side).
 constexpr std::int64_t kSmallBatchMinSlab = 32;

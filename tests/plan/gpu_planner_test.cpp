@@ -48,7 +48,7 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
             << "batches of matrices that fit the kernel's tile";
         continue;
       }
-      if (xpose::plan::small_batch_suits(d, alignment))
+      if (xpose::plan::small_batch_suits(d, alignment) && !(full_width && xpose::plan::small_tiles_fill_batch(d)))
         ADD_FAILURE() << "batches of small matrices take small_batch, got " << xpose::algorithm_name(a);
       if (xpose::plan::few_rows_take_tiles(d, alignment))
         EXPECT_EQ(a, Algorithm::tiled_vec) << "10 to 16 rows in whole output vectors take 16-row tiles";
@@ -109,7 +109,10 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
         EXPECT_TRUE(small_matrix && v == 16) << "2 and 4 KiB tiles only for small matrices with 16-byte accesses";
         EXPECT_TRUE(c.tile_rows == 16 || c.tile_cols >= d.cols)
             << "the small tiles of wider elements have 16 rows, more only where a tile row spans the matrix's";
-        if (e == 16) EXPECT_EQ(tile_bytes, xpose::kVecTileBytesMicro) << "16-byte elements skip 4 KiB tiles";
+        if (e == 16 && !xpose::plan::small_tiles_fill_batch(d))
+          EXPECT_EQ(tile_bytes, xpose::kVecTileBytesMicro) << "16-byte elements skip 4 KiB tiles";
+        if (xpose::plan::small_tiles_fill_batch(d))
+          EXPECT_EQ(tile_bytes, xpose::kVecTileBytesTiny) << "batches that 4 KiB tiles fill take them";
         if (tile_bytes == xpose::kVecTileBytesMicro)
           EXPECT_LT(c.grid_x, 2 * 2 * 132) << "2 KiB tiles (at most twice as many) where 4 KiB ones are under 2 per SM";
       } else {
@@ -133,7 +136,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
 }
 
 // Batches of small matrices: small_batch where a tile per matrix would be mostly empty, the tiled
-// kernels where their tile is at least half full.
+// kernels where their tile is at least half full (4 KiB tiles three quarters full for matrices of at
+// most 8 KiB).
 TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
   const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t batch) {
     return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, batch}), 16);
@@ -145,11 +149,24 @@ TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
     EXPECT_NE(choice(t, 4, 4, 1), Algorithm::small_batch) << "one matrix is not a batch";
     EXPECT_NE(choice(t, 200, 200, 1000), Algorithm::small_batch) << "past the kernel's 16 KiB tile";
   }
-  EXPECT_EQ(choice(DType::f32, 32, 32, 16384), Algorithm::small_batch) << "4 KiB";
+  // On the 16-byte grid with output rows on the sector grid, tiled_vec's 4 KiB tiles where they are
+  // at least three quarters full.
+  for (auto [t, r, c] : {std::tuple{DType::f32, 32, 32}, {DType::f64, 32, 32}, {DType::f16, 64, 64},
+                         {DType::f64, 28, 28}, {DType::c128, 16, 16}, {DType::f32, 32, 48}}) {
+    const xpose::TransposeDesc d = xpose::resolved({t, r, c, 8192});
+    EXPECT_EQ(xpose::plan::choose_gpu_algorithm(d, 16), Algorithm::tiled_vec) << xpose::dtype_name(t) << " " << r;
+    xpose::LaunchConfig config;
+    ASSERT_TRUE(xpose::plan::configure_tiled_vec(d, 16, 132, config).ok());
+    EXPECT_EQ(config.tile_rows * config.tile_cols * xpose::dtype_size(t), xpose::kVecTileBytesTiny);
+  }
+  EXPECT_EQ(choice(DType::f64, 20, 20, 8192), Algorithm::small_batch) << "4 KiB tiles 39% full";
+  EXPECT_EQ(choice(DType::f16, 48, 48, 8192), Algorithm::small_batch) << "4 KiB tiles 56% full";
+  EXPECT_EQ(choice(DType::f64, 30, 30, 8192), Algorithm::small_batch) << "output rows mid-sector";
+  EXPECT_EQ(choice(DType::u8, 64, 64, 8192), Algorithm::small_batch) << "1-byte elements";
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 32, 32, 8192}), 8), Algorithm::small_batch)
+      << "8-byte aligned pointers";
   EXPECT_EQ(choice(DType::f32, 64, 64, 4096), Algorithm::tiled_vec) << "16 KiB on the 16-byte grid: a full tile";
   EXPECT_EQ(choice(DType::f64, 31, 31, 8729), Algorithm::small_batch) << "7.5 KiB off the 16-byte grid";
-  EXPECT_EQ(choice(DType::f64, 32, 32, 8192), Algorithm::small_batch) << "8 KiB of 256-byte rows: swizzled tile";
-  EXPECT_EQ(choice(DType::f16, 64, 64, 8192), Algorithm::small_batch) << "8 KiB of 128-byte rows";
   EXPECT_EQ(choice(DType::f16, 48, 80, 8192), Algorithm::small_batch) << "7.5 KiB of 160-byte rows on the grid";
   EXPECT_EQ(choice(DType::f32, 48, 48, 7281), Algorithm::tiled_vec) << "9 KiB on the 16-byte grid";
   EXPECT_NE(choice(DType::c128, 31, 31, 4364), Algorithm::small_batch) << "15 KiB of 16-byte elements";
