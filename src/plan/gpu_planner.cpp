@@ -13,6 +13,11 @@ namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+// Whether the last of the tiles of `tile` elements that cover `extent` is at most half full.
+bool last_tile_at_most_half_full(std::int64_t extent, std::int64_t tile) {
+  return extent % tile != 0 && extent % tile <= tile / 2;
+}
+
 // Tuning knobs for measuring alternatives on a new GPU without rebuilding (unset in normal use):
 // XPOSE_TILED_VEC_ROW_BYTES forces the tile row width, XPOSE_TILED_VEC_TILE_BYTES the tile size.
 int env_int(const char* name, int fallback) {
@@ -146,11 +151,11 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
 // span the stride exactly, so that every band is that wide.
 // XPOSE_TILED_VEC_BANDS forces a count (1: none) where the kernel is built and it divides the tile
 // columns, to measure on another GPU.
+constexpr std::int64_t kBandBytes = 64 * 1024;
 int choose_bands(const TransposeDesc& d, int tile_bytes, int row_bytes, int vector_bytes, std::int64_t tiles_c) {
   if (!tiled_vec_bands_built(tile_bytes, row_bytes, vector_bytes)) return 1;
   const int forced = env_int("XPOSE_TILED_VEC_BANDS", 0);
   if (forced >= 1 && forced <= kVecMaxBands && (forced & (forced - 1)) == 0 && tiles_c % forced == 0) return forced;
-  constexpr std::int64_t kBandBytes = 64 * 1024;
   const std::int64_t stride = d.ld_in * static_cast<std::int64_t>(dtype_size(d.dtype));
   if (!large_matrix(d) || d.rows < 1024 || tiles_c * row_bytes != stride || stride % (2 * kBandBytes) != 0) return 1;
   // The power of two in stride / kBandBytes. The tiles span the stride, so the bands divide them.
@@ -213,7 +218,7 @@ bool gather_fills_short_rows(const TransposeDesc& d) {
     return false;
   // A large matrix's tile size does not depend on the SM count.
   const int t = tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes).rows;
-  return t == 32 && d.rows % t != 0 && d.rows % t <= t / 2;
+  return t == 32 && last_tile_at_most_half_full(d.rows, t);
 }
 
 int tiled_sectors_load_bytes(const TransposeDesc& d, int alignment) {
@@ -250,11 +255,11 @@ bool tiled_sectors_suits(const TransposeDesc& d, int alignment) {
 // 186 x 300^2 1.02 / 0.98, 16 x 1004^2 1.03 / 1.00, 4 x 2044^2 1.01 / 0.99, 4092x16384 0.95 /
 // 0.94, and c128 8191x8192 0.94 / 0.90, whose input rows 128 KiB apart take tiled_vec's bands.
 bool mid_sector_takes_unaligned(const TransposeDesc& d) {
-  constexpr std::int64_t kMinExtent = 2048, kBandGrid = 128 * 1024;
+  constexpr std::int64_t kMinExtent = 2048;
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (e < 4 || output_rows_sector_aligned(d) || std::min(d.rows, d.cols) < kMinExtent) return false;
   const bool input_mid = d.ld_in * e % 32 != 0 || (d.batch > 1 && d.batch_stride_in * e % 32 != 0);
-  return input_mid || (e == 8 && d.ld_in * e % kBandGrid != 0);
+  return input_mid || (e == 8 && d.ld_in * e % (2 * kBandBytes) != 0);  // off choose_bands' grid
 }
 
 // Single large matrices of a few tens of rows whose last 32-row tile would be at most half full:
@@ -272,7 +277,7 @@ bool mid_sector_takes_unaligned(const TransposeDesc& d) {
 // 34x246722 0.87 -> 0.76.
 bool tiled_vec_sixteen_row_tiles(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  if (d.batch != 1 || e < 4 || d.rows % 32 == 0 || d.rows % 32 > 16 || !large_matrix(d)) return false;
+  if (d.batch != 1 || e < 4 || !last_tile_at_most_half_full(d.rows, 32) || !large_matrix(d)) return false;
   if (vector_bytes != kVecBytes) return e == 8 && vector_bytes == kVecMinBytes && d.rows > 32 && d.rows <= 64;
   const bool rows_fit = e == 16 ? d.rows > 64 && d.rows <= 128 : d.rows > 32 && d.rows <= 80;
   return rows_fit && output_rows_sector_aligned(d);
