@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "gpu/kernels/bounded_chunk.cuh"
+#include "gpu/kernels/chunk_part.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/word_block_transpose.cuh"
 #include "gpu/runtime.hpp"
@@ -172,29 +173,22 @@ __device__ __forceinline__ void store_packed(const std::uint32_t* in_tile, unsig
       const int p = base + win.offset[i];  // this column's chunk: bytes [p, p + 16) of the tile's row
       const int sector = p - ((p - start) & 31);
       if (sector < start || sector >= kOutBytes || p + 16 <= 0 || p >= out_bytes) continue;
-      if (p >= 0 && p + 16 <= out_bytes) {
-        const unsigned bits = 8 * (win.offset[i] & 3);
-        uint4 v;
-        switch (win.offset[i] >> 2) {
-          case 0: v = window_chunk<0>(x[i], bits); break;
-          case 1: v = window_chunk<1>(x[i], bits); break;
-          case 2: v = window_chunk<2>(x[i], bits); break;
-          case 3: v = window_chunk<3>(x[i], bits); break;
-          default: v = make_uint4(x[i][4], x[i][5], x[i][6], x[i][7]); break;  // offset 16: bits is 0
-        }
-        *reinterpret_cast<uint4*>(row + p) = v;
-      } else {
-        const unsigned char* column =
-            reinterpret_cast<const unsigned char*>(in_tile + kMarginRows * kInPitchWords + 4) + c * E;
-        for (int m = 0; m < 16 / E; ++m) {
-          const int byte = p + m * E;
-          if (byte >= 0 && byte < out_bytes) copy_element<E>(row + byte, column + (byte / E) * kInPitchWords * 4);
-        }
+      const unsigned bits = 8 * (win.offset[i] & 3);
+      uint4 v;
+      switch (win.offset[i] >> 2) {
+        case 0: v = window_chunk<0>(x[i], bits); break;
+        case 1: v = window_chunk<1>(x[i], bits); break;
+        case 2: v = window_chunk<2>(x[i], bits); break;
+        case 3: v = window_chunk<3>(x[i], bits); break;
+        default: v = make_uint4(x[i][4], x[i][5], x[i][6], x[i][7]); break;  // offset 16: bits is 0
       }
+      // A chunk cut by the row's start (first tile) or the matrix's last row: only its bytes inside.
+      if (p >= 0 && p + 16 <= out_bytes) *reinterpret_cast<uint4*>(row + p) = v;
+      else store_chunk_part(row + p, v, max(0, -p), min(16, out_bytes - p));
     }
   }
   // The first tile's head bytes: an output row's bytes before its first window chunk (at most 15),
-  // element by element, one thread per column.
+  // the end of the aligned chunk that ends there, one thread per column.
   if (first_tile_row && static_cast<int>(threadIdx.x) < min(cols_valid, kCols)) {
     const int c = threadIdx.x, c_first = c - c % kPer;
     int offset = 0;
@@ -202,10 +196,18 @@ __device__ __forceinline__ void store_packed(const std::uint32_t* in_tile, unsig
     for (int i = 0; i < kPer; ++i)
       if (i == c % kPer) offset = win.offset[i];
     const int head_end = window_origin(dst + (c_first + win.anchor) * ld_out_bytes, win) + offset;
-    const unsigned char* column =
-        reinterpret_cast<const unsigned char*>(in_tile + kMarginRows * kInPitchWords + 4) + c * E;
-    for (int byte = 0; byte < head_end && byte < out_bytes; byte += E)
-      copy_element<E>(dst + c * ld_out_bytes + byte, column + (byte / E) * kInPitchWords * 4);
+    if (head_end > 0) {
+      const unsigned char* column =
+          reinterpret_cast<const unsigned char*>(in_tile + kMarginRows * kInPitchWords + 4) + c * E;
+      const int p = head_end - 16;  // the chunk: bytes [p, head_end) of the row, p < 0
+      std::uint32_t w[4] = {0, 0, 0, 0};
+#pragma unroll
+      for (int m = 0; m < 16 / E; ++m) {
+        const int byte = p + m * E;
+        if (byte >= 0 && byte < out_bytes) put_element<E>(w, m, column + (byte / E) * kInPitchWords * 4);
+      }
+      store_chunk_part(dst + c * ld_out_bytes + p, make_uint4(w[0], w[1], w[2], w[3]), -p, min(16, out_bytes - p));
+    }
   }
 }
 
