@@ -233,7 +233,8 @@ TEST_P(GpuFastPath, TiledUnalignedMatchesReference) {
 
 // tiled_unaligned on every output row stride mod 32 bytes: the 1- and 2-byte store phase lays its
 // windows out by that stride (whole sectors where the spread allows, half sectors elsewhere). A few
-// tiles take the small tile shape; for 1- and 2-byte elements a batch of 256 takes the large one.
+// tiles take the small tile shape; for 1- and 2-byte elements batches of 256 take the short one (209
+// rows) and the large one (416 rows: 2 large tiles of u8, 4 of bf16, each full).
 TEST_P(GpuFastPath, TiledUnalignedEveryOutputStride) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -241,9 +242,31 @@ TEST_P(GpuFastPath, TiledUnalignedEveryOutputStride) {
     const std::int64_t ld_in = 79 + k % 3, ld_out = 453 + k;
     ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 453, 77, 2, ld_in, ld_out, 453 * ld_in + 5, 77 * ld_out + 7},
                                                      Algorithm::tiled_unaligned, 0));
-    if (xpose::dtype_size(t) <= 2)
-      ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 209, 65, 256, 67, 209 + k, 209 * 67, 65 * (209 + k) + 3},
-                                                       Algorithm::tiled_unaligned, 0));
+    if (xpose::dtype_size(t) > 2) continue;
+    for (std::int64_t rows : {209, 416})
+      ASSERT_NO_FATAL_FAILURE(expect_matches_reference(
+          {t, rows, 65, 256, 67, rows + k, rows * 67, 65 * (rows + k) + 3}, Algorithm::tiled_unaligned, 0));
+  }
+}
+
+// The three tile shapes of 1- and 2-byte elements, as the plan shows them: the small ones for a few
+// tiles, the short ones where a matrix's rows fill them at least 5 points better than the large ones.
+TEST_P(GpuFastPath, TiledUnalignedTileShapes) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "one tile shape for 4- to 16-byte elements";
+  struct Case {
+    xpose::TransposeDesc d;
+    std::int64_t tile_rows;
+  };
+  const std::int64_t large = 208 / e, shorter = e == 1 ? 160 : 128, small = 80 / e;
+  for (const Case& c : {Case{{t, 255, 255, 256}, shorter}, Case{{t, 2 * large, 255, 256}, large},
+                        Case{{t, 255, 255, 2}, small}, Case{{t, 1001, 1003, 16}, large}}) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, c.d, {Backend::cuda, Algorithm::tiled_unaligned}).ok()) << describe(c.d);
+    EXPECT_EQ(plan.config().tile_rows, c.tile_rows) << describe(c.d);
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(c.d, Algorithm::tiled_unaligned, 0));
   }
 }
 

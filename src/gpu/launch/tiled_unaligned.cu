@@ -1,4 +1,5 @@
-// Launcher for tiled_unaligned: one tile shape per element size, one block per tile.
+// Launcher for tiled_unaligned: a tile shape per element size (three for 1- and 2-byte elements), one
+// block per tile.
 #include "gpu/kernels/tiled_unaligned.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
@@ -6,34 +7,61 @@
 namespace xpose::gpu {
 namespace {
 
+// Tile shapes: large tiles by default; for 1- and 2-byte elements also small ones where the large
+// would make few blocks, and short ones where they hold a matrix's rows with less empty space.
+enum UnalignedVariant : int { kLargeTiles, kSmallTiles, kShortTiles };
+
 // Bytes per input row and per output row of a tile, per element size: 16 KiB of data per tile for 4-
 // to 16-byte elements (64 x 64 elements for 4 bytes, 32 x 32 for 16; f32 fastest at 64 x 64 of the
 // four shapes tried on an H200, 8191x8193). 1- and 2-byte tiles take 208 bytes of output row (208
 // rows of u8, 104 of bf16): the 31-byte halo adds 15%, and the store phase's 16 windows keep its
 // eight warps equally busy. Where those would make few blocks, 128 bytes of input row and 80 of
-// output row (kSmall), fastest of five (input, output) byte shapes tried on u8 1024^2 and 2048^2
-// with odd strides: (64, 48), (128, 48), (64, 80), (128, 80), (64, 112).
-template <int E, bool kSmall = false> struct UnalignedShape;
+// output row (kSmallTiles), fastest of five (input, output) byte shapes tried on u8 1024^2 and 2048^2
+// with odd strides: (64, 48), (128, 48), (64, 80), (128, 80), (64, 112). kShortTiles: 160 rows of u8
+// and 128 of bf16, for matrices whose rows fill them better than the large ones (short_tiles_fill_better).
+template <int E, int kVariant = kLargeTiles> struct UnalignedShape;
 template <> struct UnalignedShape<1> { static constexpr int kIn = 64, kOut = 208; };
 template <> struct UnalignedShape<2> { static constexpr int kIn = 128, kOut = 208; };
 template <> struct UnalignedShape<4> { static constexpr int kIn = 256, kOut = 256; };
 template <> struct UnalignedShape<8> { static constexpr int kIn = 512, kOut = 256; };
 template <> struct UnalignedShape<16> { static constexpr int kIn = 512, kOut = 512; };
-template <int E> struct UnalignedShape<E, true> {
+template <int E> struct UnalignedShape<E, kSmallTiles> {
   static constexpr int kIn = E < 4 ? 128 : UnalignedShape<E>::kIn, kOut = E < 4 ? 80 : UnalignedShape<E>::kOut;
+};
+template <int E> struct UnalignedShape<E, kShortTiles> {
+  static constexpr int kIn = UnalignedShape<E>::kIn, kOut = E == 1 ? 160 : E == 2 ? 256 : UnalignedShape<E>::kOut;
 };
 // Below this many large tiles a transpose takes the small ones: under two waves of four blocks on a
 // 132-SM GPU (u8 1024x1024 ld 1025 on an H200: 80 blocks of 208 x 64 took 6.5 us, 104 of 80 x 128
 // 5.5 us; 2048x2048: 10.2 against 8.3 us).
 constexpr std::int64_t kFewTiles = 1024;
 
-template <int E, bool kSmall>
-using ShapeTile = UnalignedTile<E, UnalignedShape<E, kSmall>::kIn, UnalignedShape<E, kSmall>::kOut>;
+template <int E, int kVariant>
+using ShapeTile = UnalignedTile<E, UnalignedShape<E, kVariant>::kIn, UnalignedShape<E, kVariant>::kOut>;
 
-template <int E, bool kSmall>
+template <int E, int kVariant>
 std::int64_t tile_count(const TransposeDesc& d) {
-  using Tile = ShapeTile<E, kSmall>;
+  using Tile = ShapeTile<E, kVariant>;
   return d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kCols);
+}
+
+// The share of a column of tiles of `tile_rows` rows that a matrix's rows fill, in percent.
+int row_fill_percent(std::int64_t rows, int tile_rows) {
+  return static_cast<int>(100 * rows / (ceil_div(rows, tile_rows) * tile_rows));
+}
+
+// A tile costs about as much whatever share of it the matrix fills, so where the large tiles leave
+// much of their last row of tiles empty, short ones that fill it better win although a full short
+// tile runs less efficiently than a full large one. Measured on an H200 (batches of R x R of about 64
+// MiB, of memcpy, large -> short; bench/results/h200_2026-11-25y_unaligned_short_tiles.txt): u8 230
+// 0.46 -> 0.48, 255 0.51 -> 0.57, 300 0.60 -> 0.62, 320 0.64 -> 0.66; bf16 230 0.70 -> 0.78, 255
+// 0.77 -> 0.79, 350 0.77 -> 0.80, 384 0.75 -> 0.78. Where the large tiles fill as well or less than
+// 5 points worse they stay: u8 200 (1 large tile, 0.67 against 0.45 in 2 short ones), bf16 200, 300,
+// 500 (0.85 against 0.82).
+template <int E>
+bool short_tiles_fill_better(const TransposeDesc& d) {
+  return row_fill_percent(d.rows, ShapeTile<E, kShortTiles>::kRows) >=
+         row_fill_percent(d.rows, ShapeTile<E, kLargeTiles>::kRows) + 5;
 }
 
 // Tile order: down the matrix first unless XPOSE_TILED_UNALIGNED_ACROSS_FIRST=1 (for measuring).
@@ -42,23 +70,26 @@ bool unaligned_tiles_down_first() {
   return down_first;
 }
 
-template <int E, bool kSmall>
+template <int E, int kVariant>
 Status configure_shape(const TransposeDesc& d, LaunchConfig& c) {
-  using Tile = ShapeTile<E, kSmall>;
-  c = linear_config(Tile::kRows, Tile::kCols, 16, kUnalignedThreads, tile_count<E, kSmall>(d));
+  using Tile = ShapeTile<E, kVariant>;
+  c = linear_config(Tile::kRows, Tile::kCols, 16, kUnalignedThreads, tile_count<E, kVariant>(d));
   c.pad = Tile::pad_words();
   return Status::ok_status();
 }
 
 template <int E>
 Status configure_for_size(const TransposeDesc& d, LaunchConfig& c) {
-  if (E < 4 && tile_count<E, false>(d) < kFewTiles) return configure_shape<E, true>(d, c);
-  return configure_shape<E, false>(d, c);
+  if constexpr (E < 4) {
+    if (tile_count<E, kLargeTiles>(d) < kFewTiles) return configure_shape<E, kSmallTiles>(d, c);
+    if (short_tiles_fill_better<E>(d)) return configure_shape<E, kShortTiles>(d, c);
+  }
+  return configure_shape<E, kLargeTiles>(d, c);
 }
 
-template <int E, bool kSmall>
+template <int E, int kVariant>
 Status launch_shape(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  using Tile = ShapeTile<E, kSmall>;
+  using Tile = ShapeTile<E, kVariant>;
   const auto* in_bytes = static_cast<const unsigned char*>(in);
   const std::int64_t span = input_span_elements(d) * E;
   const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
@@ -73,9 +104,10 @@ Status launch_shape(const TransposeDesc& d, const LaunchConfig& c, const void* i
 template <int E>
 Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   if constexpr (E < 4) {
-    if (c.tile_rows == ShapeTile<E, true>::kRows) return launch_shape<E, true>(d, c, in, out, stream);
+    if (c.tile_rows == ShapeTile<E, kSmallTiles>::kRows) return launch_shape<E, kSmallTiles>(d, c, in, out, stream);
+    if (c.tile_rows == ShapeTile<E, kShortTiles>::kRows) return launch_shape<E, kShortTiles>(d, c, in, out, stream);
   }
-  return launch_shape<E, false>(d, c, in, out, stream);
+  return launch_shape<E, kLargeTiles>(d, c, in, out, stream);
 }
 
 }  // namespace
