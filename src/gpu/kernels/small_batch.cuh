@@ -167,6 +167,20 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
       if (k.r + kPerVec <= a.rows) {  // the vector lies in one input column: no wrap to follow
 #pragma unroll
         for (int j = 0; j < kPerVec; ++j) put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, k.src + j * a.cols));
+      } else if (E >= 2 && kPerVec <= a.rows) {
+        // Two input columns: the rest of this one, then the start of the next output row (the next
+        // column, or the next matrix's first), each walked down with selects rather than advance's
+        // branches per element. Measured on an H200 (of memcpy, advance -> selects;
+        // bench/results/h200_2026-11-25y_small_batch_two_columns.txt): bf16 9x9 0.91 -> 0.99, 17x17
+        // 0.86 -> 0.92; u8 17x17 gained too (0.57 -> 0.60) but 24x24 and 40x40 lost 8%, so 1-byte
+        // elements keep advance.
+        const int n1 = a.rows - k.r;
+        const int src2 = k.src - k.r * a.cols + 1 + (k.c + 1 == a.cols ? a.rows * a.cols - a.cols : 0);
+#pragma unroll
+        for (int j = 0; j < kPerVec; ++j) {
+          const int src = j < n1 ? k.src + j * a.cols : src2 + (j - n1) * a.cols;
+          put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, src));
+        }
       } else {
 #pragma unroll
         for (int j = 0; j < kPerVec; ++j) {
