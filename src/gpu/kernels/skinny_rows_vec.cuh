@@ -148,8 +148,25 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
       // The chunk's elements walk down the rows of a column, then on to the next column.
       int c, r;
       run_position(static_cast<unsigned>(first / E), s.rows, c, r);
-      int row_byte = 4 * r * s.pitch, shift = (shift0 + r * shift_step) & 15;  // kRowsComputed only
       std::uint32_t w[4] = {0, 0, 0, 0};
+      if (E == 2 && !kRowsComputed && 16 / E <= rows) {
+        // At most two columns: the rest of this one, then the next from its first row, picked with
+        // selects rather than a branch per element. Measured on an H200 (of memcpy, branch ->
+        // selects; bench/results/h200_2026-11-25y_skinny_rows_two_columns.txt): bf16 12x2796202 0.81 ->
+        // 0.84, 17x1973790 0.80 -> 0.82, 24x1398101 0.81 -> 0.83; elsewhere level or slower (f32
+        // 33x508400 0.87 -> 0.80, u8 17x3947580 0.68 -> 0.61), so only 2-byte elements on the row
+        // table take it.
+        const int n1 = rows - r;
+#pragma unroll
+        for (int m = 0; m < 16 / E; ++m) {
+          const bool here = m < n1;
+          const int row = here ? r + m : m - n1;
+          put_element<E>(w, m, tile_bytes + row_first_byte(row) + (here ? c : c + 1) * E);
+        }
+        *reinterpret_cast<uint4*>(dst + first) = make_uint4(w[0], w[1], w[2], w[3]);
+        continue;
+      }
+      int row_byte = 4 * r * s.pitch, shift = (shift0 + r * shift_step) & 15;  // kRowsComputed only
 #pragma unroll
       for (int m = 0; m < 16 / E; ++m) {
         if constexpr (kRowsComputed) put_element<E>(w, m, tile_bytes + row_byte + shift + c * E);
