@@ -358,9 +358,9 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 5, 7, 100, 9, 6, 5 * 9 + 3, 7 * 6 + 1},   // strided on both sides
       {t, 5, 7, 100, 7, 6, 35, 7 * 6 + 2},          // packed input, strided output
       {t, 5, 7, 100, 9, 5, 5 * 9 + 1, 35},          // strided input, packed output
-      {t, 5, 7, 100, 7, 5, 35, 35 + 3},             // packed rows, gaps between output matrices
-      {t, 17, 17, 50, 17, 17, 289, 289 + 5},        // the same, output vectors cut at each matrix
-      {t, 17, 17, 50, 17, 20, 289, 17 * 20},        // padded output rows: rows cut at both ends
+      {t, 5, 7, 100, 7, 5, 35, 35 + 3},             // packed output rows, gaps between output matrices
+      {t, 17, 17, 50, 17, 17, 289, 289 + 5},        // the same, on 17 x 17 matrices
+      {t, 17, 17, 50, 17, 20, 289, 17 * 20},        // padded output rows
       {t, 12, 20, 1},                                // one matrix
       // Fewer than 16 rows (1-byte elements: the table of the output's period, up to 2 KiB of it).
       {t, 7, 9, 513}, {t, 3, 4, 999}, {t, 2, 2, 100001}, {t, 15, 15, 100},
