@@ -180,8 +180,7 @@ bool small_tiles_fill_batch(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (e < 2 || d.batch == 1 || d.rows * d.cols * e > 8192 || !output_rows_sector_aligned(d)) return false;
   const TileShape t = tile_shape(d, kVecTileBytesTiny, kVecBytes);
-  const std::int64_t covered = ceil_div(d.rows, t.rows) * t.rows * ceil_div(d.cols, t.cols) * t.cols;
-  return 4 * d.rows * d.cols >= 3 * covered;
+  return 4 * d.rows * d.cols >= 3 * tiles_cover(d.rows, t.rows) * tiles_cover(d.cols, t.cols);
 }
 
 // Small matrices on the 16-byte grid go to the gather kernel (no shared memory). They are bound by
@@ -385,7 +384,7 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   // / 0.902).
   // Tenths of tiled_vec's tile columns the matrix fills (its last tile column may be part empty).
   const TileShape tile = tile_shape(d, kVecTileBytes, vector_bytes);
-  const std::int64_t fill_tenths = 10 * d.cols / (ceil_div(d.cols, tile.cols) * tile.cols);
+  const std::int64_t fill_tenths = 10 * d.cols / tiles_cover(d.cols, tile.cols);
   const bool slabs_ahead_on_grid = (d.cols > 64 && (e == 4 || d.cols <= 100)) || fill_tenths < 6;
   const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && fill_tenths >= 9)
                                   : vector_bytes == kVecBytes && output_rows_sector_aligned(d) && !slabs_ahead_on_grid;

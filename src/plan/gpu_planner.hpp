@@ -13,6 +13,10 @@ namespace xpose::plan {
 // the pointers' alignment and every row and batch stride are multiples of it; 0 where none fits.
 int tiled_vec_vector_bytes(const TransposeDesc& resolved_desc, int alignment);
 
+// Elements spanned by the tiles of `tile` elements that cover `extent`: the extent rounded up to
+// whole tiles (how full a kernel's tiles are is extent / tiles_cover).
+constexpr std::int64_t tiles_cover(std::int64_t extent, std::int64_t tile) { return (extent + tile - 1) / tile * tile; }
+
 // True when every output row (and matrix) starts on a 32-byte sector boundary, given an aligned base.
 bool output_rows_sector_aligned(const TransposeDesc& resolved_desc);
 

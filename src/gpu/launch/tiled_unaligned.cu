@@ -3,6 +3,7 @@
 #include "gpu/kernels/tiled_unaligned.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
+#include "plan/gpu_planner.hpp"
 
 namespace xpose::gpu {
 namespace {
@@ -47,7 +48,7 @@ std::int64_t tile_count(const TransposeDesc& d) {
 
 // The share of a column of tiles of `tile_rows` rows that a matrix's rows fill, in percent.
 int row_fill_percent(std::int64_t rows, int tile_rows) {
-  return static_cast<int>(100 * rows / (ceil_div(rows, tile_rows) * tile_rows));
+  return static_cast<int>(100 * rows / plan::tiles_cover(rows, tile_rows));
 }
 
 // A tile costs about as much whatever share of it the matrix fills, so where the large tiles leave
