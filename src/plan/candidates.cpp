@@ -52,7 +52,7 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
     }
   }
   if (alignment >= esize) add(Candidate{Algorithm::tiled_unaligned});
-  if (tiled_vec_vector_bytes(d, alignment) == kVecBytes) add(Candidate{Algorithm::gather});
+  if (gather_runs(d, alignment)) add(Candidate{Algorithm::gather});
   if (tiled_sectors_load_bytes(d, alignment) != 0 && !output_rows_sector_aligned(d))
     add(Candidate{Algorithm::tiled_sectors});
   if (std::min(d.rows, d.cols) <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment))

@@ -220,6 +220,45 @@ bool gather_fills_short_rows(const TransposeDesc& d) {
   return t == 32 && last_tile_at_most_half_full(d.rows, t);
 }
 
+bool gather_runs(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return alignment >= kVecBytes && d.ld_out * e % kVecBytes == 0 &&
+         (d.batch == 1 || d.batch_stride_out * e % kVecBytes == 0);
+}
+
+// 2-byte elements whose input rows are off tiled_vec's 8-byte grid (odd columns, odd leading
+// dimensions) go to tiled_unaligned, which realigns every input row in shared memory and is bound by
+// that arithmetic. Where the output rows lie on the sector grid, gather (16 / E rows of 2-byte loads,
+// or 4-byte ones where the input allows, merged in the L1, whole 16-byte output vectors) is faster.
+// Measured on an H200 (of memcpy, tiled_unaligned -> gather, two rounds alike;
+// bench/results/h200_2026-11-25z_gather_off_grid_probe.txt): bf16 8192x8191 0.74 -> 0.77, 4 x
+// 4096x4095 0.74 -> 0.80, 16 x 2048x2047 0.74 -> 0.82, 5792x5793 0.79 -> 0.84, 92672x362 0.79 ->
+// 0.89, 131072x255 0.73 -> 0.77, 512 x 128x1001 0.75 -> 0.86, 8192^2 with ld_in 8194 0.74 -> 0.86,
+// 16384x16383 0.73 -> 0.74. Not where output rows start mid-sector, where gather's 64-byte output
+// runs cut sectors that another block completes (64 x 1000x1001 0.86 -> 0.80, 8192x8191 with ld_out
+// 8200 0.82 -> 0.72), nor 1-byte elements (u8 8192x8191 0.64 -> 0.60, one byte per load) or 4-byte
+// ones (f32 8192x8191 0.92 -> 0.87).
+bool gather_takes_off_grid_input(const TransposeDesc& d, int alignment) {
+  return dtype_size(d.dtype) == 2 && tiled_vec_vector_bytes(d, alignment) == 0 && gather_runs(d, alignment) &&
+         output_rows_sector_aligned(d);
+}
+
+// Tall matrices of 16-byte elements take tiled_vec's 32-column tiles; where the last tile column holds
+// a quarter of its columns or less, its blocks move little but run the whole load-barrier-store
+// sequence. gather's threads past the last column return at once. Measured on an H200 (of memcpy,
+// tiled_vec -> gather, two rounds alike; h200_2026-11-25z_gather_off_grid_probe.txt): c128 127100x33
+// 0.87 -> 0.94, x34 0.86 -> 0.93, x36 0.90 -> 0.96, x40 0.94 -> 0.97, 127100x65 0.84 -> 0.86, x72
+// 0.91 -> 0.92, 100000x97 0.88 -> 0.90; level at x44 (12 of 32 columns: 0.944 / 0.944) and 65536x129
+// (0.86 / 0.86), behind at x140 (0.91 / 0.90). Only with output rows on the sector grid, where it was
+// measured: elsewhere gather's 64-byte output runs cut sectors that another block completes.
+bool gather_fills_short_columns(const TransposeDesc& d) {
+  if (dtype_size(d.dtype) != 16 || d.cols <= 32 || d.cols >= 128 || d.rows <= d.cols || !large_matrix(d) ||
+      !output_rows_sector_aligned(d))
+    return false;
+  const int t = tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes).cols;
+  return t == 32 && d.cols % t != 0 && d.cols % t <= t / 4;
+}
+
 int tiled_sectors_load_bytes(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const auto input_on = [&](std::int64_t grid) {
@@ -470,7 +509,8 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
   if (vector_bytes == kVecBytes && small_tiles_fill_batch(d)) return Algorithm::tiled_vec;
   if (small_batch_suits(d, alignment)) return Algorithm::small_batch;
-  if (vector_bytes == kVecBytes && gather_fills_short_rows(d)) return Algorithm::gather;
+  if (vector_bytes == kVecBytes && (gather_fills_short_rows(d) || gather_fills_short_columns(d)))
+    return Algorithm::gather;
   if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;
   if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;
   if (tiled_sectors_suits(d, alignment)) return Algorithm::tiled_sectors;
@@ -479,6 +519,7 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   if (d.cols <= kSkinnyMaxShort) return Algorithm::skinny;
   if (vector_bytes != 0 && (dtype_size(d.dtype) <= 2 || tiled_vec_sixteen_row_tiles(d, vector_bytes)))
     return Algorithm::tiled_vec;
+  if (gather_takes_off_grid_input(d, alignment)) return Algorithm::gather;
   if (alignment >= static_cast<int>(dtype_size(d.dtype))) return Algorithm::tiled_unaligned;
   return Algorithm::tiled_padded;
 }

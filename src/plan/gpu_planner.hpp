@@ -39,6 +39,17 @@ bool gather_suits(const TransposeDesc& resolved_desc);
 // whose last 32-row tiled_vec tile would be at most half full, which gather's 16-row tiles fill
 // better.
 bool gather_fills_short_rows(const TransposeDesc& resolved_desc);
+// Where the gather kernel runs at all: 16-byte aligned pointers and output row and batch strides on
+// the 16-byte grid (it writes 16-byte vectors and reads whole elements, or words where it can).
+bool gather_runs(const TransposeDesc& resolved_desc, int alignment);
+// Matrices of 2-byte elements whose input rows are off tiled_vec's 8-byte grid and whose output rows
+// lie on the sector grid: gather reads their input through the L1 faster than tiled_unaligned
+// realigns it (see gpu_planner.cpp).
+bool gather_takes_off_grid_input(const TransposeDesc& resolved_desc, int alignment);
+// Large tall matrices of 33 to 127 columns of 16-byte elements, output rows on the sector grid, whose
+// last 32-column tiled_vec tile would be at most a quarter full: gather's threads past the last
+// column do no work.
+bool gather_fills_short_columns(const TransposeDesc& resolved_desc);
 
 // tiled_sectors: the width of its input loads (16 or 8 bytes) for 1- and 2-byte elements whose
 // pointers' alignment, input rows and batches allow 8 bytes or more and whose output rows lie on the

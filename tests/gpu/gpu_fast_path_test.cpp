@@ -399,7 +399,9 @@ TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
 // the 16-byte grid stay on tiled_vec where a side is short (the batch and the tall matrix), and
 // large matrices whose input rows start mid-sector too take tiled_unaligned; single matrices of 40
 // rows (72 of 16-byte elements, 33 of 8-byte ones off the 16-byte grid) take tiled_vec's 16-row
-// tiles; tall 1-byte matrices of at most 16 columns on the 16-byte grid take skinny.
+// tiles; tall 1-byte matrices of at most 16 columns on the 16-byte grid take skinny; tall 16-byte
+// matrices whose last 32-column tile is nearly empty, and 2-byte ones whose input rows are off the
+// 8-byte grid with output rows on the sector grid, take gather.
 TEST_P(GpuFastPath, AutomaticPlanOnShortSidesAndMidSectorOutputRows) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -410,6 +412,12 @@ TEST_P(GpuFastPath, AutomaticPlanOnShortSidesAndMidSectorOutputRows) {
   }
   if (e == 8) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 40, 40, 2700}, Algorithm::gather));
   if (e == 16) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 34, 46, 400}, Algorithm::gather));
+  if (e == 16) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 16390, 35}, Algorithm::gather));
+  if (e == 2) {  // input rows off the 8-byte grid, output rows on the sector grid: gather
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 1024, 1001}, Algorithm::gather));
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 2000, 515, 1, 518}, Algorithm::gather));
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 208, 333, 5}, Algorithm::gather));
+  }
   if (e < 4) return;
   const std::int64_t mid_rows = 16 / e + 32 / e * 31;  // output rows 16 bytes past the sector grid
   ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, mid_rows, 300, 40}, Algorithm::tiled_vec));

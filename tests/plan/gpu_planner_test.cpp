@@ -37,9 +37,14 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       if (full_width && d.rows > xpose::plan::kSkinnyMaxShort && xpose::plan::gather_suits(d))
         EXPECT_EQ(a, Algorithm::gather) << "small matrices on the 16-byte grid take the gather kernel";
       if (a == Algorithm::gather) {
-        EXPECT_TRUE(full_width && (xpose::plan::gather_suits(d) || xpose::plan::gather_fills_short_rows(d)))
-            << "gather only for small matrices, or batches of short ones, on the 16-byte grid";
+        EXPECT_TRUE((full_width && (xpose::plan::gather_suits(d) || xpose::plan::gather_fills_short_rows(d) ||
+                                    xpose::plan::gather_fills_short_columns(d))) ||
+                    xpose::plan::gather_takes_off_grid_input(d, alignment))
+            << "gather only for small matrices, batches of short ones or tall ones of a few columns on the 16-byte "
+               "grid, and 2-byte elements with input rows off it";
         EXPECT_GE(alignment, 16) << "gather writes 16-byte vectors";
+        EXPECT_TRUE(xpose::plan::gather_runs(d, alignment));
+        EXPECT_EQ(d.ld_out * e % 16, 0) << "output rows on the 16-byte grid";
         continue;
       }
       if (a == Algorithm::small_batch) {
@@ -325,6 +330,41 @@ TEST(GpuPlanner, InputRowsOn128KiBGridTakeBands) {
   EXPECT_EQ(bands({DType::c128, 512, 8192, 8}), 1) << "under 1024 rows";
   EXPECT_EQ(bands({DType::f64, 1024, 16384}, 8), 1) << "8-byte accesses";
   EXPECT_EQ(bands({DType::f64, 1024, 16384}), 2);
+}
+
+// 2-byte elements with input rows off the 8-byte grid and output rows on the sector grid take gather
+// (tiled_unaligned where output rows start mid-sector, where gather cannot write, and for other
+// element sizes); tall 16-byte matrices of 33 to 127 columns whose last 32-column tiled_vec tile is at
+// most a quarter full take gather.
+TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridAndTallWideElementsOfAFewColumns) {
+  using xpose::plan::choose_gpu_algorithm;
+  const auto pick = [](xpose::TransposeDesc d, int alignment = 16) {
+    return choose_gpu_algorithm(xpose::resolved(d), alignment);
+  };
+  EXPECT_EQ(pick({DType::bf16, 8192, 8191}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::f16, 92672, 362}), Algorithm::gather) << "input rows on the 4-byte grid";
+  EXPECT_EQ(pick({DType::bf16, 4096, 4095, 4}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::bf16, 8192, 8192, 1, 8194}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::bf16, 8192, 8191, 1, 8191, 8200}), Algorithm::tiled_unaligned) << "mid-sector output rows";
+  EXPECT_EQ(pick({DType::bf16, 1000, 1001, 64}), Algorithm::tiled_unaligned) << "mid-sector output rows";
+  EXPECT_EQ(pick({DType::bf16, 8192, 8191}, 8), Algorithm::tiled_unaligned) << "gather needs 16-byte pointers";
+  EXPECT_EQ(pick({DType::bf16, 92672, 300}), Algorithm::tiled_vec) << "input rows on the 8-byte grid";
+  EXPECT_EQ(pick({DType::u8, 8192, 8191}), Algorithm::tiled_unaligned);
+  EXPECT_EQ(pick({DType::f32, 8192, 8191}), Algorithm::tiled_unaligned);
+  EXPECT_EQ(pick({DType::bf16, 8191, 8193}), Algorithm::tiled_unaligned) << "output rows off the 16-byte grid";
+  for (std::int64_t cols : {33, 34, 36, 40, 65, 72, 97})
+    EXPECT_EQ(pick({DType::c128, 127100, cols}), Algorithm::gather) << cols;
+  for (std::int64_t cols : {44, 48, 64, 129, 140})
+    EXPECT_EQ(pick({DType::c128, 127100, cols}), Algorithm::tiled_vec) << cols;
+  EXPECT_NE(pick({DType::c128, 33, 127100}), Algorithm::gather) << "a few rows";
+  EXPECT_NE(pick({DType::c128, 2000, 33}), Algorithm::gather) << "under 8 MiB";
+  EXPECT_NE(pick({DType::f64, 127100, 33}), Algorithm::gather) << "16-byte elements only";
+  EXPECT_EQ(pick({DType::c128, 104857, 36}), Algorithm::tiled_vec) << "mid-sector output rows";
+  // The GPU test's cases (gpu_fast_path_test.cpp, AutomaticPlanOnShortSidesAndMidSectorOutputRows).
+  EXPECT_EQ(pick({DType::c128, 16390, 35}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::bf16, 1024, 1001}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::bf16, 2000, 515, 1, 518}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::bf16, 208, 333, 5}), Algorithm::gather);
 }
 
 // Large batches of matrices of 33 to 128 rows of 8-byte elements (to 48 of 16-byte ones) whose last
