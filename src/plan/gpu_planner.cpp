@@ -220,6 +220,25 @@ bool gather_fills_short_rows(const TransposeDesc& d) {
   return t == 32 && last_tile_at_most_half_full(d.rows, t);
 }
 
+// Batches of matrices of 2- and 4-byte elements on the 16-byte grid whose tiled_vec tiles would be
+// less than three quarters full (over both cut edges): each tiled_vec block runs its whole load,
+// barrier and store phases for a part-empty tile, while gather's threads past a matrix's edge return
+// at once. Measured on an H200 (of memcpy, 64 MiB batches, tiled_vec -> gather, automatic plans of
+// both builds alternated, two rounds alike; bench/results/h200_2026-11-25z_gather_batches_skinny_f64_ab.txt):
+// f32 48^2 (tiles 56% full) 0.95 -> 1.00, 72^2 (32%) 0.66 -> 0.96, 80^2 (39%) 0.77 -> 1.00, 96^2
+// (56%) 0.86 -> 0.96, 144^2 (56%) 0.93 -> 1.01, 200^2 (61%) 0.96 -> 0.99; bf16 80^2 0.79 -> 0.96,
+// 96^2 0.86 -> 0.94, 160^2 (69%) 0.82 -> 0.93, 272^2 (72%) 0.95 -> 0.97. Where the tiles are fuller
+// tiled_vec leads (h200_2026-11-25z_f64_few_rows_and_batches.txt: f32 56^2, 77%: 1.04 / 0.98;
+// f32 128^2, bf16 64^2 and 128^2, full: by 1-5%), and where output rows start mid-sector gather's
+// 64-byte output runs cut sectors (f32 100^2: 0.94 / 0.89). 1-byte elements read a byte per load
+// (u8 128^2 0.97 / 0.73).
+bool gather_fills_batch_tiles(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (d.batch == 1 || (e != 2 && e != 4) || !large_matrix(d) || !output_rows_sector_aligned(d)) return false;
+  const TileShape t = tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes);
+  return 4 * d.rows * d.cols < 3 * tiles_cover(d.rows, t.rows) * tiles_cover(d.cols, t.cols);
+}
+
 bool gather_runs(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return alignment >= kVecBytes && d.ld_out * e % kVecBytes == 0 &&
@@ -357,7 +376,11 @@ bool small_batch_suits(const TransposeDesc& d, int alignment) {
 //   0.081 / 0.566 / 0.250 -> 0.625 / 0.633 / 0.617 / 0.625 / 0.445, bf16 17 / 24 / 33 / 48 0.211 / 0.571 / 0.312 / 0.569 ->
 //   0.768 / 0.790 / 0.753 / 0.762, f32 17 / 24 / 33 0.479 / 0.678 / 0.716 -> 0.857 / 0.867 / 0.811;
 //   not f32 40 / 48 rows (tiled_unaligned 0.847 / 0.904 against 0.802 / 0.843), not bf16 40 rows on
-//   tiled_vec's 8-byte grid (0.805 / 0.749), not 8- and 16-byte elements (f64 24 rows 0.970 / 0.878);
+//   tiled_vec's 8-byte grid (0.805 / 0.749), not 8- and 16-byte elements on the 16-byte grid (f64 24
+//   rows 0.970 / 0.878); but f64 17 to 23 rows off it, where tiled_unaligned's 32-row tiles are at most
+//   72% full (H200, of memcpy, tiled_unaligned -> skinny, two rounds alike;
+//   bench/results/h200_2026-11-25z_f64_few_rows_and_batches.txt): 17 / 19 / 21 / 23 rows 0.76 / 0.81 /
+//   0.84 / 0.88 -> 0.87 / 0.91 / 0.87 / 0.89; from 25 rows tiled_unaligned leads (0.89 / 0.82);
 // - tall, rows of at most 32 bytes (tiled_vec's narrowest tile row is 64): f32 x4 0.541 -> 0.944, x8
 //   0.878 -> 0.944; f64 x2 0.507 -> 0.914, x4 0.897 -> 0.959; bf16 x8 0.519 -> 0.874, x16 0.838 ->
 //   0.931 (c128 keeps tiled_vec: x2 0.91, x4 0.95);
@@ -455,7 +478,8 @@ bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
   if (d.rows < d.cols)
     return d.ld_out == d.rows && d.rows > kSkinnyMaxShort &&
            ((e <= 2 && d.rows <= kSkinnyFewRowsMax && vector_bytes == 0) ||
-            (e == 4 && d.rows <= 33 && vector_bytes != kVecBytes));
+            (e == 4 && d.rows <= 33 && vector_bytes != kVecBytes) ||
+            (e == 8 && d.rows <= kSkinnyFewRowsMaxWide && vector_bytes != kVecBytes));
   if (e >= 2 && e <= 8 && d.cols * e <= 32) return true;
   constexpr std::int64_t kByteColumnsMinBytes = std::int64_t{4} << 20;
   if (e == 1 && d.cols <= kSkinnyMaxShort && (d.cols < kSkinnyMaxShort || matrix_bytes(d) >= kByteColumnsMinBytes))
@@ -509,7 +533,8 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
   if (vector_bytes == kVecBytes && small_tiles_fill_batch(d)) return Algorithm::tiled_vec;
   if (small_batch_suits(d, alignment)) return Algorithm::small_batch;
-  if (vector_bytes == kVecBytes && (gather_fills_short_rows(d) || gather_fills_short_columns(d)))
+  if (vector_bytes == kVecBytes &&
+      (gather_fills_short_rows(d) || gather_fills_short_columns(d) || gather_fills_batch_tiles(d)))
     return Algorithm::gather;
   if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;
   if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;

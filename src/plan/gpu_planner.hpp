@@ -39,6 +39,9 @@ bool gather_suits(const TransposeDesc& resolved_desc);
 // whose last 32-row tiled_vec tile would be at most half full, which gather's 16-row tiles fill
 // better.
 bool gather_fills_short_rows(const TransposeDesc& resolved_desc);
+// Large batches of matrices of 2- and 4-byte elements, output rows on the sector grid, that
+// tiled_vec's tiles would fill to less than three quarters: gather.
+bool gather_fills_batch_tiles(const TransposeDesc& resolved_desc);
 // Where the gather kernel runs at all: 16-byte aligned pointers and output row and batch strides on
 // the 16-byte grid (it writes 16-byte vectors and reads whole elements, or words where it can).
 bool gather_runs(const TransposeDesc& resolved_desc, int alignment);
@@ -63,9 +66,10 @@ bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
 // elements: its slabs must fit its shared memory), and most the planner sends it.
 constexpr std::int64_t kSkinnyRowsVecMaxRows = 128;
 constexpr std::int64_t kSkinnyFewRowsMax = 100;
+constexpr std::int64_t kSkinnyFewRowsMaxWide = 23;  // 8-byte elements off the 16-byte grid
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
-// takes (see gpu_planner.cpp): packed output rows of 17 to 100 one- and two-byte elements or 33
-// four-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to 8-byte elements with rows of
+// takes (see gpu_planner.cpp): packed output rows of 17 to 100 one- and two-byte elements, 33
+// four-byte ones or 23 eight-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to 8-byte elements with rows of
 // at most 32 bytes, of 1-byte ones with rows of at most 16 (packed 16 columns from 4 MiB), or of 17
 // to 24-33 columns (by element size) off tiled_vec's grid, and tall ones of
 // 17 to 127 packed columns that skinny's few-columns kernel serves better than the tiles.

@@ -173,7 +173,7 @@ TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
   EXPECT_EQ(choice(DType::f32, 64, 64, 4096), Algorithm::tiled_vec) << "16 KiB on the 16-byte grid: a full tile";
   EXPECT_EQ(choice(DType::f64, 31, 31, 8729), Algorithm::small_batch) << "7.5 KiB off the 16-byte grid";
   EXPECT_EQ(choice(DType::f16, 48, 80, 8192), Algorithm::small_batch) << "7.5 KiB of 160-byte rows on the grid";
-  EXPECT_EQ(choice(DType::f32, 48, 48, 7281), Algorithm::tiled_vec) << "9 KiB on the 16-byte grid";
+  EXPECT_EQ(choice(DType::f32, 48, 48, 7281), Algorithm::gather) << "9 KiB on the 16-byte grid, tiles 56% full";
   EXPECT_NE(choice(DType::c128, 31, 31, 4364), Algorithm::small_batch) << "15 KiB of 16-byte elements";
   EXPECT_EQ(choice(DType::u8, 100, 100, 6710), Algorithm::small_batch) << "10 KB off the grid";
 }
@@ -192,6 +192,11 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_EQ(choice(DType::f32, 33, 500001), Algorithm::skinny);
   EXPECT_NE(choice(DType::f32, 40, 500001), Algorithm::skinny);
   EXPECT_NE(choice(DType::f64, 24, 349525), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 17, 493447), Algorithm::skinny) << "8-byte elements: up to 23 rows off the grid";
+  EXPECT_EQ(choice(DType::f64, 23, 364722), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f64, 25, 335544), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f64, 20, 419430), Algorithm::skinny) << "on the 16-byte grid";
+  EXPECT_NE(choice(DType::c128, 17, 246723), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 4194304, 4), Algorithm::skinny) << "16-byte rows: tall";
   EXPECT_EQ(choice(DType::f64, 4194304, 2), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f16, 2097152, 16), Algorithm::skinny) << "32-byte rows";
@@ -360,6 +365,21 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridAndTallWideElementsOfAFewColum
   EXPECT_NE(pick({DType::c128, 2000, 33}), Algorithm::gather) << "under 8 MiB";
   EXPECT_NE(pick({DType::f64, 127100, 33}), Algorithm::gather) << "16-byte elements only";
   EXPECT_EQ(pick({DType::c128, 104857, 36}), Algorithm::tiled_vec) << "mid-sector output rows";
+  // Batches of 2- and 4-byte matrices whose tiled_vec tiles would be less than three quarters full.
+  const auto batch_of_64_mib = [](DType t, std::int64_t n) {
+    return (std::int64_t{64} << 20) / (n * n * static_cast<std::int64_t>(xpose::dtype_size(t)));
+  };
+  for (std::int64_t n : {48, 80, 96})
+    EXPECT_EQ(pick({DType::f32, n, n, batch_of_64_mib(DType::f32, n)}), Algorithm::gather) << n;
+  for (std::int64_t n : {56, 64, 128, 100})
+    EXPECT_EQ(pick({DType::f32, n, n, batch_of_64_mib(DType::f32, n)}), Algorithm::tiled_vec) << n;
+  for (std::int64_t n : {80, 96, 160})
+    EXPECT_EQ(pick({DType::bf16, n, n, batch_of_64_mib(DType::bf16, n)}), Algorithm::gather) << n;
+  for (std::int64_t n : {64, 128, 192})
+    EXPECT_EQ(pick({DType::bf16, n, n, batch_of_64_mib(DType::bf16, n)}), Algorithm::tiled_vec) << n;
+  EXPECT_EQ(pick({DType::u8, 160, 160, batch_of_64_mib(DType::u8, 160)}), Algorithm::tiled_vec) << "1-byte elements";
+  EXPECT_EQ(pick({DType::f32, 80, 80, 100}), Algorithm::tiled_vec) << "under 8 MiB";
+  EXPECT_EQ(pick({DType::f32, 1000, 1000, 64}), Algorithm::tiled_vec) << "the suite's batch: tiles 95% full";
   // The GPU test's cases (gpu_fast_path_test.cpp, AutomaticPlanOnShortSidesAndMidSectorOutputRows).
   EXPECT_EQ(pick({DType::c128, 16390, 35}), Algorithm::gather);
   EXPECT_EQ(pick({DType::bf16, 1024, 1001}), Algorithm::gather);
