@@ -426,7 +426,7 @@ namespace {
 // 508400x33 0.98 of memcpy, 1048576x33 0.86, both at 3.5 TB/s; h200_2026-11-25w_tall_sizes_probe.txt).
 constexpr std::int64_t kSkinnyColsVecTakesMaxCols = 127;  // slabs of three halos (32 / E rows each)
 
-bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
+bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   // Where the tiles measured ahead: tiled_vec on its 16-byte grid (for 4- to 16-byte elements only
   // with whole output sectors: without them they go to tiled_unaligned, which loses). On its 8-byte
@@ -435,7 +435,12 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   // sectors; h200_2026-11-25w_cols_vec_store_runs.txt): u8 4194304x24 0.72 -> 0.84, x40 0.69 -> 0.82,
   // 2097152x72 0.64 -> 0.82, x56 (7/8 full) 0.83 -> 0.82; bf16 2097152x20 0.69 -> 0.89, x28 (7/8)
   // 0.81 -> 0.88, x36 0.66 -> 0.86, 1048576x100 0.81 -> 0.86; but u8 1048576x120 (15/16) 0.87 -> 0.81,
-  // bf16 x116 (29/32) 0.86 -> 0.83, x60 (15/16) 0.88 / 0.88.
+  // bf16 x116 (29/32) 0.86 -> 0.83, x60 (15/16) 0.88 / 0.88. Where the output rows start mid-sector,
+  // though, large matrices go to tiled_sectors rather than tiled_vec, and the slabs pass it on those
+  // full tiles too (H200, of memcpy, tiled_sectors -> skinny_cols_vec, two rounds alike;
+  // bench/results/h200_2026-11-25z_tall_mid_sector_slabs.txt): u8 559240x120 0.59 -> 0.81, 262152x120
+  // 0.65 -> 0.82, 599184x112 0.75 -> 0.82; bf16 289260x116 0.66 -> 0.93, 279620x120 0.86 -> 0.93,
+  // 270604x124 0.69 -> 0.93, 559244x60 0.86 -> 0.94, 65540x116 0.92 -> 1.11.
   // Past 64 columns of 4- and 8-byte elements the slabs, written in runs of 128 bytes per output row,
   // pass the tiles there too, up to 100 columns of 8-byte ones (H200, of memcpy, tiled_vec ->
   // skinny_cols_vec; bench/results/h200_2026-11-25w_cols_vec_store_runs.txt): f32 1048576x68 0.690 ->
@@ -448,8 +453,9 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes) {
   const TileShape tile = tile_shape(d, kVecTileBytes, vector_bytes);
   const std::int64_t fill_tenths = 10 * d.cols / tiles_cover(d.cols, tile.cols);
   const bool slabs_ahead_on_grid = (d.cols > 64 && (e == 4 || d.cols <= 100)) || fill_tenths < 6;
-  const bool tiles_ahead = e <= 2 ? vector_bytes == kVecBytes || (vector_bytes != 0 && fill_tenths >= 9)
-                                  : vector_bytes == kVecBytes && output_rows_sector_aligned(d) && !slabs_ahead_on_grid;
+  const bool tiles_ahead =
+      e <= 2 ? (vector_bytes == kVecBytes || (vector_bytes != 0 && fill_tenths >= 9)) && !tiled_sectors_suits(d, alignment)
+             : vector_bytes == kVecBytes && output_rows_sector_aligned(d) && !slabs_ahead_on_grid;
   return d.cols > kSkinnyMaxShort && d.cols <= kSkinnyColsVecTakesMaxCols && d.cols % 64 != 0 &&
          !tiles_ahead && skinny_cols_vec_runs(d);
 }
@@ -484,7 +490,7 @@ bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
   constexpr std::int64_t kByteColumnsMinBytes = std::int64_t{4} << 20;
   if (e == 1 && d.cols <= kSkinnyMaxShort && (d.cols < kSkinnyMaxShort || matrix_bytes(d) >= kByteColumnsMinBytes))
     return true;
-  if (skinny_cols_vec_takes(d, vector_bytes)) return true;
+  if (skinny_cols_vec_takes(d, vector_bytes, alignment)) return true;
   return d.cols > kSkinnyMaxShort && d.cols <= tall_skinny_max_cols(e) && off_grid;
 }
 

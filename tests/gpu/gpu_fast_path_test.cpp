@@ -399,8 +399,8 @@ TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
 // the 16-byte grid stay on tiled_vec where a side is short (the batch and the tall matrix), and
 // large matrices whose input rows start mid-sector too take tiled_unaligned; single matrices of 40
 // rows (72 of 16-byte elements, 33 of 8-byte ones off the 16-byte grid) take tiled_vec's 16-row
-// tiles; tall 1-byte matrices of at most 16 columns on the 16-byte grid, and 8-byte matrices of 17
-// to 23 rows off it, take skinny; tall 16-byte matrices whose last 32-column tile is nearly empty,
+// tiles; tall 1-byte matrices of at most 16 columns on the 16-byte grid, 8-byte matrices of 17 to
+// 23 rows off it, and tall 1- and 2-byte ones of 120 columns with output rows mid-sector take skinny; tall 16-byte matrices whose last 32-column tile is nearly empty,
 // 2-byte ones whose input rows are off the 8-byte grid with output rows on the sector grid, and
 // large batches of 2- and 4-byte matrices that tiled_vec's tiles would fill to less than three
 // quarters, take gather.
@@ -416,6 +416,8 @@ TEST_P(GpuFastPath, AutomaticPlanOnShortSidesAndMidSectorOutputRows) {
   if (e == 16) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 34, 46, 400}, Algorithm::gather));
   if (e == 16) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 16390, 35}, Algorithm::gather));
   if (e == 8) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 19, 5001}, Algorithm::skinny));
+  if (e <= 2)  // tall, 8 MiB, tiles filled but output rows mid-sector: skinny's slabs
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 70000 / e, 120}, Algorithm::skinny));
   if (e == 2 || e == 4)  // a large batch whose tiled_vec tiles would be 39% full
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 80, 80, 1400}, Algorithm::gather));
   if (e == 2) {  // input rows off the 8-byte grid, output rows on the sector grid: gather

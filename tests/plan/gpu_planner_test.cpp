@@ -192,6 +192,12 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_EQ(choice(DType::f32, 33, 500001), Algorithm::skinny);
   EXPECT_NE(choice(DType::f32, 40, 500001), Algorithm::skinny);
   EXPECT_NE(choice(DType::f64, 24, 349525), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::u8, 559240, 120), Algorithm::skinny) << "full tiles, but output rows mid-sector";
+  EXPECT_EQ(choice(DType::bf16, 289260, 116), Algorithm::skinny) << "full tiles, but output rows mid-sector";
+  EXPECT_EQ(choice(DType::u8, 70000, 120), Algorithm::skinny) << "the GPU test's case";
+  EXPECT_EQ(choice(DType::bf16, 35000, 120), Algorithm::skinny) << "the GPU test's case";
+  EXPECT_EQ(choice(DType::u8, 1048576, 120), Algorithm::tiled_vec) << "whole output sectors: the full tiles";
+  EXPECT_EQ(choice(DType::bf16, 1048576, 116), Algorithm::tiled_vec) << "whole output sectors: the full tiles";
   EXPECT_EQ(choice(DType::f64, 17, 493447), Algorithm::skinny) << "8-byte elements: up to 23 rows off the grid";
   EXPECT_EQ(choice(DType::f64, 23, 364722), Algorithm::skinny);
   EXPECT_NE(choice(DType::f64, 25, 335544), Algorithm::skinny);
