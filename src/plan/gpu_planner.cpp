@@ -248,18 +248,31 @@ bool gather_runs(const TransposeDesc& d, int alignment) {
 // 2-byte elements whose input rows are off tiled_vec's 8-byte grid (odd columns, odd leading
 // dimensions) go to tiled_unaligned, which realigns every input row in shared memory and is bound by
 // that arithmetic. Where the output rows lie on the sector grid, gather (16 / E rows of 2-byte loads,
-// or 4-byte ones where the input allows, merged in the L1, whole 16-byte output vectors) is faster.
-// Measured on an H200 (of memcpy, tiled_unaligned -> gather, two rounds alike;
-// bench/results/h200_2026-11-25z_gather_off_grid_probe.txt): bf16 8192x8191 0.74 -> 0.77, 4 x
-// 4096x4095 0.74 -> 0.80, 16 x 2048x2047 0.74 -> 0.82, 5792x5793 0.79 -> 0.84, 92672x362 0.79 ->
-// 0.89, 131072x255 0.73 -> 0.77, 512 x 128x1001 0.75 -> 0.86, 8192^2 with ld_in 8194 0.74 -> 0.86,
-// 16384x16383 0.73 -> 0.74. Not where output rows start mid-sector, where gather's 64-byte output
-// runs cut sectors that another block completes (64 x 1000x1001 0.86 -> 0.80, 8192x8191 with ld_out
-// 8200 0.82 -> 0.72), nor 1-byte elements (u8 8192x8191 0.64 -> 0.60, one byte per load) or 4-byte
-// ones (f32 8192x8191 0.92 -> 0.87).
+// or 4-byte ones where the input rows allow, merged in the L1, whole 16-byte output vectors) is
+// faster, but for large matrices of 2-byte loads only where the output rows lie a multiple of 64
+// bytes apart: an odd number of sectors apart, tiled_unaligned runs 5-15% faster than elsewhere and
+// keeps the lead. Measured on an H200 (of memcpy, tiled_unaligned -> gather, two rounds alike;
+// bench/results/h200_2026-11-25z_gather_off_grid_probe.txt, _gather_rules_ab.txt,
+// _gather_output_pitch_probe.txt): 4-byte loads: 92672x362 0.79 -> 0.89, 8192^2 with ld_in 8194 0.74
+// -> 0.86, 8208x8190 with ld_in 8194 (rows 513 sectors apart) 0.85 -> 0.88; 2-byte loads, rows a
+// multiple of 64 bytes apart: 8192x8191 0.73 -> 0.77, 4 x 4096x4095 0.74 -> 0.80, 16 x 2048x2047 0.74
+// -> 0.82, 5792x5793 0.80 -> 0.84, 4128x4097 0.81 -> 0.89, 8256x8191 0.76 -> 0.80, 131072x255 0.73 ->
+// 0.77, 512 x 128x1001 0.75 -> 0.86, 16384x16383 0.73 -> 0.74; small matrices, latency-bound, whatever
+// the row gap: 512x511 0.70 -> 0.89, 5 x 208x333 (rows 13 sectors apart) 0.71 -> 0.90. Not large
+// matrices of 2-byte loads with rows an odd number of sectors apart (gather / tiled_unaligned:
+// 8688x3861 0.82 / 0.87, 8208x8191 0.78 / 0.84, 16 x 2064x2047 0.83 / 0.86), nor output rows that start
+// mid-sector, where gather's 64-byte output runs cut sectors that another block completes (64 x
+// 1000x1001 0.80 / 0.86, 8192x8191 with ld_out 8200 0.72 / 0.82), nor 1-byte elements (u8 8192x8191
+// 0.60 / 0.64, one byte per load) or 4-byte ones (f32 8192x8191 0.87 / 0.92).
 bool gather_takes_off_grid_input(const TransposeDesc& d, int alignment) {
-  return dtype_size(d.dtype) == 2 && tiled_vec_vector_bytes(d, alignment) == 0 && gather_runs(d, alignment) &&
-         output_rows_sector_aligned(d);
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const auto on = [&d, e](std::int64_t grid, std::int64_t ld, std::int64_t batch_stride) {
+    return ld * e % grid == 0 && (d.batch == 1 || batch_stride * e % grid == 0);
+  };
+  const bool word_loads = on(4, d.ld_in, d.batch_stride_in);
+  const bool rows_64_bytes_apart = on(64, d.ld_out, d.batch_stride_out);
+  return e == 2 && tiled_vec_vector_bytes(d, alignment) == 0 && gather_runs(d, alignment) &&
+         output_rows_sector_aligned(d) && (word_loads || rows_64_bytes_apart || !large_matrix(d));
 }
 
 // Tall matrices of 16-byte elements take tiled_vec's 32-column tiles; where the last tile column holds

@@ -46,8 +46,9 @@ bool gather_fills_batch_tiles(const TransposeDesc& resolved_desc);
 // the 16-byte grid (it writes 16-byte vectors and reads whole elements, or words where it can).
 bool gather_runs(const TransposeDesc& resolved_desc, int alignment);
 // Matrices of 2-byte elements whose input rows are off tiled_vec's 8-byte grid and whose output rows
-// lie on the sector grid: gather reads their input through the L1 faster than tiled_unaligned
-// realigns it (see gpu_planner.cpp).
+// lie on the sector grid (for large ones read 2 bytes at a time, a multiple of 64 bytes apart):
+// gather reads their input through the L1 faster than tiled_unaligned realigns it (see
+// gpu_planner.cpp).
 bool gather_takes_off_grid_input(const TransposeDesc& resolved_desc, int alignment);
 // Large tall matrices of 33 to 127 columns of 16-byte elements, output rows on the sector grid, whose
 // last 32-column tiled_vec tile would be at most a quarter full: gather's threads past the last

@@ -359,6 +359,11 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridAndTallWideElementsOfAFewColum
   EXPECT_EQ(pick({DType::bf16, 8192, 8191, 1, 8191, 8200}), Algorithm::tiled_unaligned) << "mid-sector output rows";
   EXPECT_EQ(pick({DType::bf16, 1000, 1001, 64}), Algorithm::tiled_unaligned) << "mid-sector output rows";
   EXPECT_EQ(pick({DType::bf16, 8192, 8191}, 8), Algorithm::tiled_unaligned) << "gather needs 16-byte pointers";
+  EXPECT_EQ(pick({DType::bf16, 8688, 3861}), Algorithm::tiled_unaligned) << "2-byte loads, rows 543 sectors apart";
+  EXPECT_EQ(pick({DType::bf16, 2064, 2047, 16}), Algorithm::tiled_unaligned) << "2-byte loads, rows 129 sectors apart";
+  EXPECT_EQ(pick({DType::bf16, 8208, 8190, 1, 8194}), Algorithm::gather) << "4-byte loads";
+  EXPECT_EQ(pick({DType::bf16, 4128, 4097}), Algorithm::gather) << "rows 129 x 64 bytes apart";
+  EXPECT_EQ(pick({DType::bf16, 112, 300001}), Algorithm::tiled_unaligned) << "2-byte loads, rows 7 sectors apart";
   EXPECT_EQ(pick({DType::bf16, 92672, 300}), Algorithm::tiled_vec) << "input rows on the 8-byte grid";
   EXPECT_EQ(pick({DType::u8, 8192, 8191}), Algorithm::tiled_unaligned);
   EXPECT_EQ(pick({DType::f32, 8192, 8191}), Algorithm::tiled_unaligned);
