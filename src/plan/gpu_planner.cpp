@@ -517,7 +517,16 @@ bool small_batch_swizzled(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), row_bytes = d.cols * e;
   // A 16-byte element reads one whole chunk per lane: rows of 64 bytes put only 2 lanes of a
   // quarter-warp's 8 in one bank group, and the chunk XOR needs rows of 128 bytes (bits >= 7).
-  return row_bytes >= (e == 16 ? 128 : 64) && (row_bytes & (row_bytes - 1)) == 0;
+  // The lanes of one read step 16 / E rows, 16 * cols bytes; where that is a multiple of 128 bytes
+  // (cols a multiple of 8) they all read the same 16-byte slot of every 128 bytes, powers of two or
+  // not, and the swizzle pays (small_batch_swizzle_bits). Measured on an H200 (of memcpy, 64 MiB
+  // batches, plain -> swizzled, two rounds alike; bench/results/h200_2026-11-25z_small_batch_swizzle.txt):
+  // f64 24^2 0.90 -> 1.06, 40x24 0.67 -> 1.04; bf16 40^2 0.95 -> 1.03, 48^2 0.91 -> 1.03, 56^2 0.79 ->
+  // 1.03; f32 40^2 0.97 -> 1.04; u8 80^2 0.67 -> 1.00, 80x72 0.67 -> 0.99, 72x80 0.42 -> 0.56, 104^2 0.51
+  // -> 0.56, 120^2 0.46 -> 0.57; but u8 72^2 0.65 -> 0.58 and 88^2 0.59 -> 0.58. With cols 4 past a
+  // multiple of 8 (two slots) it lost (u8 68^2 0.72 -> 0.42, 100^2 0.69 -> 0.53, bf16 36^2, 44^2, 60^2
+  // 0.99 -> 0.83; f32 and f64 level), so those stay plain.
+  return row_bytes >= (e == 16 ? 128 : 64) && ((row_bytes & (row_bytes - 1)) == 0 || d.cols % 8 == 0);
 }
 
 int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {

@@ -100,8 +100,9 @@ bool small_tiles_fill_batch(const TransposeDesc& resolved_desc);
 // kSmallBatchMinSlab times (slabs of the long side).
 constexpr std::int64_t kSmallBatchMinSlab = 32;
 bool small_batch_fits(const TransposeDesc& resolved_desc);
-// Where small_batch reads a swizzled tile: rows a power of two of 64 bytes or more (128 for 16-byte
-// elements, which the kernel also needs on a 16-byte aligned input).
+// Where small_batch reads a swizzled tile: rows of 64 bytes or more (128 for 16-byte elements, which
+// the kernel also needs on a 16-byte aligned input) that are a power of two of bytes or a multiple of
+// 8 elements.
 bool small_batch_swizzled(const TransposeDesc& resolved_desc);
 
 // The algorithm `automatic` becomes on the GPU.

@@ -351,6 +351,7 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
   const DType t = GetParam();
   const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
   const std::int64_t side = e == 1 ? 128 : e == 2 ? 90 : e == 4 ? 64 : e == 8 ? 45 : 32;  // the largest that fit
+  const std::int64_t octo_cols = e >= 8 ? 24 : 96 / e;  // 96 to 384 bytes a row
   std::vector<xpose::TransposeDesc> cases = {
       {t, 4, 4, 5000},  {t, 1, 1, 777},  {t, 1, 9, 300},   {t, 9, 1, 300},       {t, 3, 5, 1001},
       {t, 16, 16, 2},   {t, 17, 17, 333}, {t, 31, 31, 101}, {t, 32, 32, 65},     {t, 8, 8, 70001},
@@ -369,6 +370,10 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 2, 8, 777}, {t, 4, 2, 1001}, {t, 2, 2, 100000},
       // Rows a power of two of 64 bytes or more (1- to 8-byte elements): the swizzled tile.
       {t, 16, 128 / e, 500}, {t, 33, 256 / e, 40}, {t, 9, 64 / e, 77, 64 / e + 3, 9, 9 * (64 / e + 3) + 1, 9 * (64 / e)},
+      // Rows of a multiple of 8 elements, 96 bytes or more but not a power of two: swizzled too (packed,
+      // strided input, padded output rows).
+      {t, 24, octo_cols, 301}, {t, 13, octo_cols, 77, octo_cols + 3, 13, 13 * (octo_cols + 3) + 1, 13 * octo_cols},
+      {t, 21, octo_cols, 60, octo_cols, 24, 21 * octo_cols, 24 * octo_cols},
       // One matrix with a short side, in slabs of its long side (a last, shorter slab or none).
       {t, 33, 5001},  {t, 5001, 33},  {t, 17, 64 * 1024},  {t, 2, 70001}, {t, 70001, 3},
       {t, 24, 3000, 1, 3003, 24},     // strided input rows, packed output

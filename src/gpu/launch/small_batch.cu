@@ -1,5 +1,6 @@
 // Launcher for the small_batch kernel: how many whole matrices each block takes; one matrix with a
 // short side runs as a batch of slabs of its long side.
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 
@@ -83,6 +84,21 @@ SlabViews slab_views(const TransposeDesc& d, std::int64_t n) {
   return v;
 }
 
+// The swizzle's bits for lanes `lane_stride` bytes apart (16 / E rows, one read step): for a power
+// of two its log2, so that lanes 1..7 XOR their chunk by 1..7; else (a multiple of 128 bytes) the
+// stride's lowest set bit, at least 8. A count of the banks one read step touches
+// (bench/small_batch_banks.py: 32 lanes, every matrix of at most 16 KiB, columns a multiple of 8)
+// puts that at 4 wavefronts against 32 unswizzled, the fewest of bits 7 to 10 everywhere.
+int small_batch_swizzle_bits(std::int64_t lane_stride) {
+  int bits = 0;
+  if ((lane_stride & (lane_stride - 1)) == 0) {
+    while ((std::int64_t{1} << bits) < lane_stride) ++bits;
+    return bits;
+  }
+  while (((lane_stride >> bits) & 1) == 0) ++bits;
+  return std::max(bits, 8);
+}
+
 // The period-table kernel (small_batch_period.cuh) for packed 1-byte matrices of fewer than 16 rows
 // where each block starts a period of the output, lcm(R * C, 16) bytes, of at most
 // kSmallBatchMaxPeriod: plain where R * C is not a power of two (H200: u8 3x3 0.68 -> 0.77 of
@@ -136,9 +152,7 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
       return;
     }
   }
-  // The swizzle's bits: the row group the lanes of one column read step through (16 / E rows).
-  int bits = 0;
-  while ((std::int64_t{1} << bits) < d.cols * E * (16 / E)) ++bits;
+  const int bits = small_batch_swizzle_bits(d.cols * 16);
   const MatrixGeometry g = make_geometry(d, 1);
   if (swizzled && in_packed) small_batch_kernel<E, true, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
   else if (swizzled) small_batch_kernel<E, true, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
