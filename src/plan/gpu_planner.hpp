@@ -69,11 +69,11 @@ constexpr std::int64_t kSkinnyRowsVecMaxRows = 128;
 constexpr std::int64_t kSkinnyFewRowsMax = 100;
 constexpr std::int64_t kSkinnyFewRowsMaxWide = 23;  // 8-byte elements off the 16-byte grid
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
-// takes (see gpu_planner.cpp): packed output rows of 17 to 100 one- and two-byte elements, 33
-// four-byte ones or 23 eight-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to 8-byte elements with rows of
-// at most 32 bytes, of 1-byte ones with rows of at most 16 (packed 16 columns from 4 MiB), or of 17
-// to 24-33 columns (by element size) off tiled_vec's grid, and tall ones of
-// 17 to 127 packed columns that skinny's few-columns kernel serves better than the tiles.
+// takes (see gpu_planner.cpp): packed output rows of 17 to 100 one- and two-byte elements, to 33
+// four-byte ones or to 23 eight-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to
+// 8-byte elements with rows of at most 32 bytes, of 1-byte ones with rows of at most 16 (packed 16
+// columns from 4 MiB), or of 17 to 24-33 columns (by element size) off tiled_vec's grid, and tall
+// ones of 17 to 127 packed columns that skinny's few-columns kernel serves better than the tiles.
 bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 
 // Matrices of 10 to 16 rows on the 16-byte grid, in whole 16-byte output vectors, that tiled_vec's

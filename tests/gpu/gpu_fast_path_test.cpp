@@ -405,10 +405,10 @@ TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
 // large matrices whose input rows start mid-sector too take tiled_unaligned; single matrices of 40
 // rows (72 of 16-byte elements, 33 of 8-byte ones off the 16-byte grid) take tiled_vec's 16-row
 // tiles; tall 1-byte matrices of at most 16 columns on the 16-byte grid, 8-byte matrices of 17 to
-// 23 rows off it, and tall 1- and 2-byte ones of 120 columns with output rows mid-sector take skinny; tall 16-byte matrices whose last 32-column tile is nearly empty,
-// 2-byte ones whose input rows are off the 8-byte grid with output rows on the sector grid, and
-// large batches of 2- and 4-byte matrices that tiled_vec's tiles would fill to less than three
-// quarters, take gather.
+// 23 rows off it, and tall 1- and 2-byte ones of 120 columns with output rows mid-sector take
+// skinny; tall 16-byte matrices whose last 32-column tile is nearly empty, 2-byte ones whose input
+// rows are off the 8-byte grid with output rows on the sector grid, and large batches of 2- and
+// 4-byte matrices that tiled_vec's tiles would fill to less than three quarters, take gather.
 TEST_P(GpuFastPath, AutomaticPlanOnShortSidesAndMidSectorOutputRows) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();

@@ -38,10 +38,11 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
         EXPECT_EQ(a, Algorithm::gather) << "small matrices on the 16-byte grid take the gather kernel";
       if (a == Algorithm::gather) {
         EXPECT_TRUE((full_width && (xpose::plan::gather_suits(d) || xpose::plan::gather_fills_short_rows(d) ||
-                                    xpose::plan::gather_fills_short_columns(d))) ||
+                                    xpose::plan::gather_fills_short_columns(d) ||
+                                    xpose::plan::gather_fills_batch_tiles(d))) ||
                     xpose::plan::gather_takes_off_grid_input(d, alignment))
-            << "gather only for small matrices, batches of short ones or tall ones of a few columns on the 16-byte "
-               "grid, and 2-byte elements with input rows off it";
+            << "gather only for small matrices, batches of short or part-tiled ones, or tall ones of a few "
+               "columns on the 16-byte grid, and 2-byte elements with input rows off it";
         EXPECT_GE(alignment, 16) << "gather writes 16-byte vectors";
         EXPECT_TRUE(xpose::plan::gather_runs(d, alignment));
         EXPECT_EQ(d.ld_out * e % 16, 0) << "output rows on the 16-byte grid";
@@ -344,10 +345,12 @@ TEST(GpuPlanner, InputRowsOn128KiBGridTakeBands) {
 }
 
 // 2-byte elements with input rows off the 8-byte grid and output rows on the sector grid take gather
-// (tiled_unaligned where output rows start mid-sector, where gather cannot write, and for other
-// element sizes); tall 16-byte matrices of 33 to 127 columns whose last 32-column tiled_vec tile is at
-// most a quarter full take gather.
-TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridAndTallWideElementsOfAFewColumns) {
+// (tiled_unaligned where output rows start mid-sector, for large matrices read 2 bytes at a time
+// whose output rows are an odd number of sectors apart, and for other element sizes); so do tall
+// 16-byte matrices of 33 to 127 columns whose last 32-column tiled_vec tile is at most a quarter
+// full, and large batches of 2- and 4-byte matrices that tiled_vec's tiles would fill to less than
+// three quarters.
+TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideElements) {
   using xpose::plan::choose_gpu_algorithm;
   const auto pick = [](xpose::TransposeDesc d, int alignment = 16) {
     return choose_gpu_algorithm(xpose::resolved(d), alignment);
