@@ -227,7 +227,7 @@ bool gather_fills_short_rows(const TransposeDesc& d) {
 // both builds alternated, two rounds alike; bench/results/h200_2026-11-25z_gather_batches_skinny_f64_ab.txt):
 // f32 48^2 (tiles 56% full) 0.95 -> 1.00, 72^2 (32%) 0.66 -> 0.96, 80^2 (39%) 0.77 -> 1.00, 96^2
 // (56%) 0.86 -> 0.96, 144^2 (56%) 0.93 -> 1.01, 200^2 (61%) 0.96 -> 0.99; bf16 80^2 0.79 -> 0.96,
-// 96^2 0.86 -> 0.94, 160^2 (69%) 0.82 -> 0.93, 272^2 (72%) 0.95 -> 0.97. Where the tiles are fuller
+// 96^2 0.86 -> 0.94, 160^2 (52%) 0.82 -> 0.93, 272^2 (60%) 0.95 -> 0.97. Where the tiles are fuller
 // tiled_vec leads (h200_2026-11-25z_f64_few_rows_and_batches.txt: f32 56^2, 77%: 1.04 / 0.98;
 // f32 128^2, bf16 64^2 and 128^2, full: by 1-5%), and where output rows start mid-sector gather's
 // 64-byte output runs cut sectors (f32 100^2: 0.94 / 0.89). 1-byte elements read a byte per load
@@ -466,9 +466,10 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes, int alignme
   const TileShape tile = tile_shape(d, kVecTileBytes, vector_bytes);
   const std::int64_t fill_tenths = 10 * d.cols / tiles_cover(d.cols, tile.cols);
   const bool slabs_ahead_on_grid = (d.cols > 64 && (e == 4 || d.cols <= 100)) || fill_tenths < 6;
-  const bool tiles_ahead =
-      e <= 2 ? (vector_bytes == kVecBytes || (vector_bytes != 0 && fill_tenths >= 9)) && !tiled_sectors_suits(d, alignment)
-             : vector_bytes == kVecBytes && output_rows_sector_aligned(d) && !slabs_ahead_on_grid;
+  // 1- and 2-byte elements: tiled_vec's 16-byte tiles, or its 8-byte ones nine tenths full.
+  const bool tiles_fill = vector_bytes == kVecBytes || (vector_bytes != 0 && fill_tenths >= 9);
+  const bool tiles_ahead = e <= 2 ? tiles_fill && !tiled_sectors_suits(d, alignment)
+                                  : vector_bytes == kVecBytes && output_rows_sector_aligned(d) && !slabs_ahead_on_grid;
   return d.cols > kSkinnyMaxShort && d.cols <= kSkinnyColsVecTakesMaxCols && d.cols % 64 != 0 &&
          !tiles_ahead && skinny_cols_vec_runs(d);
 }
@@ -521,11 +522,11 @@ bool small_batch_swizzled(const TransposeDesc& d) {
   // (cols a multiple of 8) they all read the same 16-byte slot of every 128 bytes, powers of two or
   // not, and the swizzle pays (small_batch_swizzle_bits). Measured on an H200 (of memcpy, 64 MiB
   // batches, plain -> swizzled, two rounds alike; bench/results/h200_2026-11-25z_small_batch_swizzle.txt):
-  // f64 24^2 0.90 -> 1.06, 40x24 0.67 -> 1.04; bf16 40^2 0.95 -> 1.03, 48^2 0.91 -> 1.03, 56^2 0.79 ->
+  // f64 24^2 0.89 -> 1.04-1.06, 40x24 0.67 -> 1.04; bf16 40^2 0.95 -> 1.03, 48^2 0.91 -> 1.03, 56^2 0.79 ->
   // 1.03; f32 40^2 0.97 -> 1.04; u8 80^2 0.67 -> 1.00, 80x72 0.67 -> 0.99, 72x80 0.42 -> 0.56, 104^2 0.51
   // -> 0.56, 120^2 0.46 -> 0.57; but u8 72^2 0.65 -> 0.58 and 88^2 0.59 -> 0.58. With cols 4 past a
-  // multiple of 8 (two slots) it lost (u8 68^2 0.72 -> 0.42, 100^2 0.69 -> 0.53, bf16 36^2, 44^2, 60^2
-  // 0.99 -> 0.83; f32 and f64 level), so those stay plain.
+  // multiple of 8 (two slots) it lost (u8 68^2 0.72 -> 0.42, 100^2 0.69 -> 0.53, bf16 36^2 / 44^2 / 60^2
+  // 0.99 -> 0.83 / 0.83 / 0.81; f32 and f64 level), so those stay plain.
   return row_bytes >= (e == 16 ? 128 : 64) && ((row_bytes & (row_bytes - 1)) == 0 || d.cols % 8 == 0);
 }
 
