@@ -31,6 +31,21 @@ std::int64_t matrix_bytes(const TransposeDesc& d) {
 
 bool large_matrix(const TransposeDesc& d) { return matrix_bytes(d) >= kVecSmallMatrixBytes; }
 
+// Whether every input (output) row and matrix starts a multiple of `grid` bytes from the base.
+bool input_rows_on(const TransposeDesc& d, std::int64_t grid) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return d.ld_in * e % grid == 0 && (d.batch == 1 || d.batch_stride_in * e % grid == 0);
+}
+bool output_rows_on(const TransposeDesc& d, std::int64_t grid) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return d.ld_out * e % grid == 0 && (d.batch == 1 || d.batch_stride_out * e % grid == 0);
+}
+
+// Whether a matrix fills at least three quarters of the tiles that cover it (over both cut edges).
+bool tiles_three_quarters_full(const TransposeDesc& d, std::int64_t tile_rows, std::int64_t tile_cols) {
+  return 4 * d.rows * d.cols >= 3 * tiles_cover(d.rows, tile_rows) * tiles_cover(d.cols, tile_cols);
+}
+
 // Large matrices of 16-byte elements: half-size tiles of 256-byte rows (tiled_vec_shape.hpp).
 bool halves_wide_element_tiles(const TransposeDesc& d) {
   return large_matrix(d) &&
@@ -132,6 +147,11 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   return esize < 16 ? kVecTileBytesTiny : kVecTileBytesSmall;
 }
 
+// tiled_vec's tile for a large matrix with 16-byte accesses (its size does not depend on the SM count).
+TileShape large_matrix_tile(const TransposeDesc& d) {
+  return tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes);
+}
+
 // Tile-column bands (BandedTileGrid) where the input rows lie a multiple of 128 KiB apart. Walked
 // down first, the blocks in flight read a narrow column of such rows, whose addresses agree in
 // their low 17 bits, and the DRAM serves that slower (H200: c128 8192^2 0.92 of memcpy, 0.98 with
@@ -180,7 +200,7 @@ bool small_tiles_fill_batch(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (e < 2 || d.batch == 1 || d.rows * d.cols * e > 8192 || !output_rows_sector_aligned(d)) return false;
   const TileShape t = tile_shape(d, kVecTileBytesTiny, kVecBytes);
-  return 4 * d.rows * d.cols >= 3 * tiles_cover(d.rows, t.rows) * tiles_cover(d.cols, t.cols);
+  return tiles_three_quarters_full(d, t.rows, t.cols);
 }
 
 // Small matrices on the 16-byte grid go to the gather kernel (no shared memory). They are bound by
@@ -215,8 +235,7 @@ bool gather_fills_short_rows(const TransposeDesc& d) {
   const std::int64_t max_rows = e == 8 ? 128 : e == 16 ? 48 : 0;
   if (d.batch == 1 || std::min(d.rows, d.cols) <= 32 || std::max(d.rows, d.cols) > max_rows || !large_matrix(d))
     return false;
-  // A large matrix's tile size does not depend on the SM count.
-  const int t = tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes).rows;
+  const int t = large_matrix_tile(d).rows;
   return t == 32 && last_tile_at_most_half_full(d.rows, t);
 }
 
@@ -235,15 +254,15 @@ bool gather_fills_short_rows(const TransposeDesc& d) {
 bool gather_fills_batch_tiles(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (d.batch == 1 || (e != 2 && e != 4) || !large_matrix(d) || !output_rows_sector_aligned(d)) return false;
-  const TileShape t = tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes);
-  return 4 * d.rows * d.cols < 3 * tiles_cover(d.rows, t.rows) * tiles_cover(d.cols, t.cols);
+  const TileShape t = large_matrix_tile(d);
+  return !tiles_three_quarters_full(d, t.rows, t.cols);
 }
 
 bool gather_runs(const TransposeDesc& d, int alignment) {
-  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  return alignment >= kVecBytes && d.ld_out * e % kVecBytes == 0 &&
-         (d.batch == 1 || d.batch_stride_out * e % kVecBytes == 0);
+  return alignment >= kVecBytes && output_rows_on(d, kVecBytes);
 }
+
+bool gather_reads_words(const TransposeDesc& d) { return dtype_size(d.dtype) == 2 && input_rows_on(d, 4); }
 
 // 2-byte elements whose input rows are off tiled_vec's 8-byte grid (odd columns, odd leading
 // dimensions) go to tiled_unaligned, which realigns every input row in shared memory and is bound by
@@ -265,14 +284,8 @@ bool gather_runs(const TransposeDesc& d, int alignment) {
 // 1000x1001 0.80 / 0.86, 8192x8191 with ld_out 8200 0.72 / 0.82), nor 1-byte elements (u8 8192x8191
 // 0.60 / 0.64, one byte per load) or 4-byte ones (f32 8192x8191 0.87 / 0.92).
 bool gather_takes_off_grid_input(const TransposeDesc& d, int alignment) {
-  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  const auto on = [&d, e](std::int64_t grid, std::int64_t ld, std::int64_t batch_stride) {
-    return ld * e % grid == 0 && (d.batch == 1 || batch_stride * e % grid == 0);
-  };
-  const bool word_loads = on(4, d.ld_in, d.batch_stride_in);
-  const bool rows_64_bytes_apart = on(64, d.ld_out, d.batch_stride_out);
-  return e == 2 && tiled_vec_vector_bytes(d, alignment) == 0 && gather_runs(d, alignment) &&
-         output_rows_sector_aligned(d) && (word_loads || rows_64_bytes_apart || !large_matrix(d));
+  return dtype_size(d.dtype) == 2 && tiled_vec_vector_bytes(d, alignment) == 0 && gather_runs(d, alignment) &&
+         output_rows_sector_aligned(d) && (gather_reads_words(d) || output_rows_on(d, 64) || !large_matrix(d));
 }
 
 // Tall matrices of 16-byte elements take tiled_vec's 32-column tiles; where the last tile column holds
@@ -287,7 +300,7 @@ bool gather_fills_short_columns(const TransposeDesc& d) {
   if (dtype_size(d.dtype) != 16 || d.cols <= 32 || d.cols >= 128 || d.rows <= d.cols || !large_matrix(d) ||
       !output_rows_sector_aligned(d))
     return false;
-  const int t = tile_shape(d, choose_tile_bytes(d, kVecBytes, 0), kVecBytes).cols;
+  const int t = large_matrix_tile(d).cols;
   return t == 32 && d.cols % t != 0 && d.cols % t <= t / 4;
 }
 
@@ -328,8 +341,7 @@ bool mid_sector_takes_unaligned(const TransposeDesc& d) {
   constexpr std::int64_t kMinExtent = 2048;
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (e < 4 || output_rows_sector_aligned(d) || std::min(d.rows, d.cols) < kMinExtent) return false;
-  const bool input_mid = d.ld_in * e % 32 != 0 || (d.batch > 1 && d.batch_stride_in * e % 32 != 0);
-  return input_mid || (e == 8 && d.ld_in * e % (2 * kBandBytes) != 0);  // off choose_bands' grid
+  return !input_rows_on(d, 32) || (e == 8 && d.ld_in * e % (2 * kBandBytes) != 0);  // off choose_bands' grid
 }
 
 // Single large matrices of a few tens of rows whose last 32-row tile would be at most half full:
@@ -353,10 +365,7 @@ bool tiled_vec_sixteen_row_tiles(const TransposeDesc& d, int vector_bytes) {
   return rows_fit && output_rows_sector_aligned(d);
 }
 
-bool output_rows_sector_aligned(const TransposeDesc& d) {
-  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  return d.ld_out * e % 32 == 0 && (d.batch == 1 || d.batch_stride_out * e % 32 == 0);
-}
+bool output_rows_sector_aligned(const TransposeDesc& d) { return output_rows_on(d, 32); }
 
 // Batches of small matrices: a tile per matrix (tiled_vec, tiled_unaligned, skinny) is mostly empty
 // there and each block moves a few hundred bytes. small_batch moves several whole matrices per

@@ -45,6 +45,9 @@ bool gather_fills_batch_tiles(const TransposeDesc& resolved_desc);
 // Where the gather kernel runs at all: 16-byte aligned pointers and output row and batch strides on
 // the 16-byte grid (it writes 16-byte vectors and reads whole elements, or words where it can).
 bool gather_runs(const TransposeDesc& resolved_desc, int alignment);
+// Where gather reads 2-byte elements as 4-byte words (two columns a load): input rows and matrices on
+// the 4-byte grid.
+bool gather_reads_words(const TransposeDesc& resolved_desc);
 // Matrices of 2-byte elements whose input rows are off tiled_vec's 8-byte grid and whose output rows
 // lie on the sector grid (for large ones read 2 bytes at a time, a multiple of 64 bytes apart):
 // gather reads their input through the L1 faster than tiled_unaligned realigns it (see

@@ -3,6 +3,7 @@
 #include "gpu/kernels/gather.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
+#include "plan/gpu_planner.hpp"
 
 namespace xpose::gpu {
 namespace {
@@ -33,12 +34,6 @@ template <> struct GatherShape<4, false> { using Tile = GatherTile<4, false, 4, 
 template <> struct GatherShape<8, false> { using Tile = GatherTile<8, false, 2, 2, 4, 2>; };
 template <> struct GatherShape<16, false> { using Tile = GatherTile<16, false, 4, 2, 4, 2>; };
 
-// Word units: 2-byte elements whose input rows (and matrices) start on the 4-byte grid.
-bool word_units(const TransposeDesc& d) {
-  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  return e == 2 && d.ld_in * e % 4 == 0 && (d.batch == 1 || d.batch_stride_in * e % 4 == 0);
-}
-
 // Calls f(Tile{}) with the tile shape of `d` (the one rule configure and launch share).
 template <typename F>
 Status with_tile(const TransposeDesc& d, F&& f) {
@@ -46,7 +41,7 @@ Status with_tile(const TransposeDesc& d, F&& f) {
   switch (e) {
     case 1: return f(GatherShape<1, false>::Tile{});
     case 2:
-      if (!word_units(d)) return f(GatherShape<2, false>::Tile{});
+      if (!plan::gather_reads_words(d)) return f(GatherShape<2, false>::Tile{});
       if (d.batch * d.rows * d.cols * e <= kGatherTinyBytes) return f(TinyWordTile{});
       return f(GatherShape<2, true>::Tile{});
     case 4: return f(GatherShape<4, false>::Tile{});

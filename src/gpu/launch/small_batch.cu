@@ -84,19 +84,16 @@ SlabViews slab_views(const TransposeDesc& d, std::int64_t n) {
   return v;
 }
 
-// The swizzle's bits for lanes `lane_stride` bytes apart (16 / E rows, one read step): for a power
-// of two its log2, so that lanes 1..7 XOR their chunk by 1..7; else (a multiple of 128 bytes) the
-// stride's lowest set bit, at least 8. A count of the banks one read step touches
+// The swizzle's bits for lanes `lane_stride` bytes apart (16 / E rows, one read step): the stride's
+// lowest set bit - for a power of two its log2, so that lanes 1..7 XOR their chunk by 1..7 - and at
+// least 8 for other strides (multiples of 128 bytes). A count of the banks one read step touches
 // (bench/small_batch_banks.py: 32 lanes, every matrix of at most 16 KiB, columns a multiple of 8)
 // puts that at 4 wavefronts against 32 unswizzled, the fewest of bits 7 to 10 everywhere.
 int small_batch_swizzle_bits(std::int64_t lane_stride) {
   int bits = 0;
-  if ((lane_stride & (lane_stride - 1)) == 0) {
-    while ((std::int64_t{1} << bits) < lane_stride) ++bits;
-    return bits;
-  }
   while (((lane_stride >> bits) & 1) == 0) ++bits;
-  return std::max(bits, 8);
+  const bool power_of_two = (lane_stride & (lane_stride - 1)) == 0;
+  return power_of_two ? bits : std::max(bits, 8);
 }
 
 // The period-table kernel (small_batch_period.cuh) for packed 1-byte matrices of fewer than 16 rows
