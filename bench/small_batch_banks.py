@@ -5,8 +5,8 @@ Lane k of a warp builds output vector k: for j < 16 / E it reads tile element (k
 (one input column, 16 / E rows per lane), E bytes each, at byte offsets swizzled by chunk_swizzle.cuh
 (x ^ (((x >> bits) & 7) << 4); bits 0: plain). For each read step j this counts the most distinct
 4-byte words any bank is asked for (the wavefronts of that step), and prints the mean over j for
-the plain tile and for bits 7 to 10, marking the bits small_batch.cu picks (small_batch_swizzle_bits),
-for every column count the planner swizzles beyond powers of two (a multiple of 8, rows of 64 bytes
+the plain tile and for bits 7 to 10, marking the bits the library picks (small_batch_swizzle_bits in
+src/plan/small_batch_banks.cpp), for every column count the planner swizzles beyond powers of two (a multiple of 8, rows of 64 bytes
 or more, 128 for 16-byte elements, matrices of at most 16 KiB). A model of the reads only: no phases
 of 8- and 16-byte accesses, no loads, no instruction counts.
 """

@@ -61,6 +61,7 @@ struct LaunchConfig {
   std::int64_t grid_x = 0, grid_y = 0, grid_z = 0;
   int vector_bytes = 0;               // bytes per global access (element size when not vectorised)
   int bands = 1;                      // tile-column bands walked side by side (tiled_vec; 1: none)
+  int rotation = 0;                   // small_batch: slope of the lanes' rotated read orders (0: in order)
 };
 
 class Plan {

@@ -48,6 +48,7 @@ std::string Plan::to_string() const {
     if (state_->algorithm == Algorithm::small_batch) {
       if (c.tile_cols > 0) os << "slabs of " << c.tile_cols << ',';
       else os << c.tile_rows << " matrices,";
+      if (c.rotation > 0) os << "rot" << c.rotation << ',';
     } else if (c.tile_rows > 0) {
       os << c.tile_rows << 'x' << c.tile_cols << ',';
       // gather keeps no tile in shared memory: no swizzle or padding to show.

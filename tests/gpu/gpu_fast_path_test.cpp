@@ -393,6 +393,29 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
   EXPECT_GE(ran, 20) << "the cases built for it run";
 }
 
+// small_batch's rotated store reads (1- and 2-byte elements): shapes whose plans rotate, with
+// vectors that wrap into the next column and the next matrix, a last block of fewer matrices, and
+// base pointers off the 16-byte grid; each plan must say it rotates.
+TEST_P(GpuFastPath, SmallBatchRotatedReadsMatchReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "rotated reads are for 1- and 2-byte elements";
+  const std::vector<xpose::TransposeDesc> cases =
+      e == 1 ? std::vector<xpose::TransposeDesc>{{t, 17, 17, 1001}, {t, 31, 31, 333}, {t, 100, 100, 7},
+                                                 {t, 120, 120, 5}, {t, 31, 17, 250}, {t, 17, 100, 45},
+                                                 {t, 20, 20, 999}}
+             : std::vector<xpose::TransposeDesc>{{t, 17, 17, 1001}, {t, 24, 24, 301}, {t, 20, 20, 999},
+                                                 {t, 31, 17, 250}, {t, 40, 24, 77}, {t, 16, 16, 3001}};
+  for (const xpose::TransposeDesc& d : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::small_batch}).ok()) << describe(d);
+    EXPECT_GT(plan.config().rotation, 0) << plan;
+    for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(e), static_cast<std::size_t>(6 * e)})
+      ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::small_batch, shift));
+  }
+}
+
 // The automatic plan takes small_batch for batches of tiny matrices.
 TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
   XPOSE_SKIP_WITHOUT_GPU();

@@ -26,7 +26,22 @@ struct SmallBatchArgs {
   FastDiv r;                  // R: output row-major index inside a matrix -> (c, r)
   FastDiv c;                  // C: input row-major index inside a matrix -> (r, c)
   bool out_packed;            // the block's output matrices lie back to back (row and batch strides packed)
+  int rot_slope;              // kRotate: lane l starts its vector at element (rot_slope * l) mod 16 / E
 };
+
+// A 16-byte vector's bytes moved n places up, cyclically: byte b of the result is byte (b - n) mod 16
+// of `v`. Words first (selects on the two bits of n / 4), then bytes (funnel shifts).
+__device__ __forceinline__ void rotate_bytes_up(std::uint32_t (&v)[4], int n) {
+  const int q = n >> 2;
+  const unsigned bits = 8u * static_cast<unsigned>(n & 3);
+  std::uint32_t t[4], y[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) t[i] = (q & 1) ? v[(i + 3) & 3] : v[i];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) y[i] = (q & 2) ? t[(i + 2) & 3] : t[i];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) v[i] = __funnelshift_l(y[(i + 3) & 3], y[i], bits);
+}
 
 // Starts copying n bytes from global `src` to shared `dst`, where dst and src agree mod 16: 16-byte
 // copies over the aligned middle (a thread's all in flight together: rt::copy16_to_shared), single
@@ -108,11 +123,15 @@ __device__ __forceinline__ void advance(SmallBatchCursor& k, const SmallBatchArg
 // column reads otherwise fall into one or two banks; for 16-byte elements only on a 16-byte aligned
 // input, where each element is one whole chunk of the tile. (The plain path keeps its own code: a
 // shared one pushed the 1-byte kernel past its registers.) kInPacked: the block's input matrices lie
-// back to back, copied in as one run.
-template <int E, bool kSwizzle, bool kInPacked>
+// back to back, copied in as one run. kRotate (1- and 2-byte elements, plain tile, matrices of at
+// least 16 / E rows): the lanes of a warp read their vectors' elements in rotated orders, lane l
+// starting at element (a.rot_slope * l) mod 16 / E, so that one read step's lanes lie in more banks
+// than the 16 * cols bytes between neighbouring vectors allow.
+template <int E, bool kSwizzle, bool kInPacked, bool kRotate = false>
 __global__ void __launch_bounds__(kSmallBatchThreads)
     small_batch_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
                        SmallBatchArgs a, int bits) {
+  static_assert(!kRotate || (E <= 2 && !kSwizzle), "rotated reads: 1- and 2-byte elements on a plain tile");
   alignas(16) __shared__ unsigned char smem[kSmallBatchTileBytes + 16];
   const int tid = threadIdx.x;
   const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * a.per_block;
@@ -164,7 +183,19 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
     for (int v = tid; v < vecs; v += kSmallBatchThreads) {
       SmallBatchCursor k = small_batch_cursor(lead + v * kPerVec, a);
       VecWords<16> w{};
-      if (k.r + kPerVec <= a.rows) {  // the vector lies in one input column: no wrap to follow
+      if constexpr (kRotate) {
+        // Step s reads element j = (s + rot) mod kPerVec into slot s; the vector is rotated back after.
+        const int rot = (a.rot_slope * (tid & 31)) & (kPerVec - 1);
+        const int n1 = a.rows - k.r;  // elements left in this input column (kPerVec or more: no wrap)
+        const int src2 = k.src - k.r * a.cols + 1 + (k.c + 1 == a.cols ? a.rows * a.cols - a.cols : 0);
+#pragma unroll
+        for (int s = 0; s < kPerVec; ++s) {
+          const int j = (s + rot) & (kPerVec - 1);
+          const int src = j < n1 ? k.src + j * a.cols : src2 + (j - n1) * a.cols;
+          put_element<E>(w.w, s, tile + src * E);
+        }
+        rotate_bytes_up(w.w, rot * E);
+      } else if (k.r + kPerVec <= a.rows) {  // the vector lies in one input column: no wrap to follow
 #pragma unroll
         for (int j = 0; j < kPerVec; ++j) put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, k.src + j * a.cols));
       } else if (E >= 2 && kPerVec <= a.rows) {

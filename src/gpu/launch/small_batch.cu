@@ -9,6 +9,7 @@
 #include "gpu/kernels/small_batch_period.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
+#include "plan/small_batch_banks.hpp"
 
 namespace xpose::gpu {
 namespace {
@@ -84,18 +85,6 @@ SlabViews slab_views(const TransposeDesc& d, std::int64_t n) {
   return v;
 }
 
-// The swizzle's bits for lanes `lane_stride` bytes apart (16 / E rows, one read step): the stride's
-// lowest set bit - for a power of two its log2, so that lanes 1..7 XOR their chunk by 1..7 - and at
-// least 8 for other strides (multiples of 128 bytes). A count of the banks one read step touches
-// (bench/small_batch_banks.py: 32 lanes, every matrix of at most 16 KiB, columns a multiple of 8)
-// puts that at 4 wavefronts against 32 unswizzled, the fewest of bits 7 to 10 everywhere.
-int small_batch_swizzle_bits(std::int64_t lane_stride) {
-  int bits = 0;
-  while (((lane_stride >> bits) & 1) == 0) ++bits;
-  const bool power_of_two = (lane_stride & (lane_stride - 1)) == 0;
-  return power_of_two ? bits : std::max(bits, 8);
-}
-
 // The period-table kernel (small_batch_period.cuh) for packed 1-byte matrices of fewer than 16 rows
 // where each block starts a period of the output, lcm(R * C, 16) bytes, of at most
 // kSmallBatchMaxPeriod: plain where R * C is not a power of two (H200: u8 3x3 0.68 -> 0.77 of
@@ -115,8 +104,8 @@ PeriodTable period_table(const TransposeDesc& d, std::int64_t per_block, bool ti
 }
 
 template <int E>
-void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned char* in, unsigned char* out,
-                 rt::Stream stream) {
+void launch_view(const TransposeDesc& d, std::int64_t per_block, int rotation, const unsigned char* in,
+                 unsigned char* out, rt::Stream stream) {
   const bool in_aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   const auto blocks = static_cast<unsigned>(ceil_div(d.batch, per_block));
@@ -134,10 +123,12 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
   a.r = make_fast_div(d.rows);
   a.c = make_fast_div(d.cols);
   a.out_packed = output_packed(d);
+  a.rot_slope = rotation;
   const bool in_packed = input_packed(d);
   // A 16-byte element straddles two chunks of the swizzled tile where a packed input is only 8-byte aligned.
   const bool elements_whole = E < 16 || !in_packed || in_aligned;
-  const bool swizzled = elements_whole && plan::small_batch_swizzled(d);
+  // A rotated plan reads the plain tile.
+  const bool swizzled = elements_whole && plan::small_batch_swizzled(d) && rotation == 0;
   if constexpr (E == 1) {
     const PeriodTable table = period_table(d, per_block, swizzled, in_aligned, out_aligned);
     if (table != PeriodTable::none) {
@@ -149,8 +140,15 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, const unsigned 
       return;
     }
   }
-  const int bits = small_batch_swizzle_bits(d.cols * 16);
+  const int bits = plan::small_batch_swizzle_bits(d.cols * 16);
   const MatrixGeometry g = make_geometry(d, 1);
+  if constexpr (E <= 2) {
+    if (rotation > 0 && !swizzled && a.out_packed && d.rows >= 16 / E) {
+      if (in_packed) small_batch_kernel<E, false, true, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
+      else small_batch_kernel<E, false, false, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
+      return;
+    }
+  }
   if (swizzled && in_packed) small_batch_kernel<E, true, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
   else if (swizzled) small_batch_kernel<E, true, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
   else if (in_packed) small_batch_kernel<E, false, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
@@ -162,11 +160,11 @@ Status launch_sized(const TransposeDesc& d, const LaunchConfig& c, const void* i
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
   if (c.tile_cols == 0) {
-    launch_view<E>(d, c.tile_rows, src, dst, stream);
+    launch_view<E>(d, c.tile_rows, c.rotation, src, dst, stream);
   } else {
     const SlabViews v = slab_views(d, c.tile_cols);
-    if (v.full.batch > 0) launch_view<E>(v.full, 1, src, dst, stream);
-    if (v.rest.rows > 0 && v.rest.cols > 0) launch_view<E>(v.rest, 1, src + v.rest_in * E, dst + v.rest_out * E, stream);
+    if (v.full.batch > 0) launch_view<E>(v.full, 1, 0, src, dst, stream);
+    if (v.rest.rows > 0 && v.rest.cols > 0) launch_view<E>(v.rest, 1, 0, src + v.rest_in * E, dst + v.rest_out * E, stream);
   }
   return check_launch("small_batch_kernel", c, kSmallBatchTileBytes, stream);
 }
@@ -191,6 +189,10 @@ Status configure_small_batch(const TransposeDesc& d, LaunchConfig& c) {
   const std::int64_t per_block = matrices_per_block(d), blocks = ceil_div(d.batch, per_block);
   if (blocks >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "small_batch: batch too large for one grid");
   c = linear_config(static_cast<int>(per_block), 0, 16, kSmallBatchThreads, blocks);
+  c.rotation = transposed_by_chunks(d) ? 0 : plan::small_batch_rotation(d);
+  // XPOSE_SMALL_BATCH_ROTATION=<slope>: that slope wherever the rotated kernel runs (for measuring).
+  if (const char* forced = std::getenv("XPOSE_SMALL_BATCH_ROTATION"); forced != nullptr)
+    c.rotation = std::atoi(forced);
   return Status::ok_status();
 }
 

@@ -1,0 +1,95 @@
+// The bank model behind small_batch's tile choices. Each lane of small_batch's store phase builds one
+// 16-byte output vector from 16 / E elements, 16 * cols bytes down the tile from its neighbour's
+// (wrapping into the next column): for most column counts one read step's lanes land in a few
+// banks only (u8 17x17: 5.2 wavefronts a step, 100x100: 4.1). Starting each lane's walk at a
+// different element spreads them (17x17: 1.1 at slope 1).
+#include "plan/small_batch_banks.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "plan/gpu_planner.hpp"
+#include "xpose/dtype.hpp"
+
+namespace xpose::plan {
+
+int small_batch_swizzle_bits(std::int64_t lane_stride) {
+  int bits = 0;
+  while (((lane_stride >> bits) & 1) == 0) ++bits;
+  const bool power_of_two = (lane_stride & (lane_stride - 1)) == 0;
+  return power_of_two ? bits : std::max(bits, 8);
+}
+
+std::int64_t small_batch_read_wavefronts(std::int64_t rows, std::int64_t cols, int e, int bits, int slope, int warps) {
+  const int per_vec = 16 / e;
+  // The 4-byte word of every output element the warps build, walked in output order (no divisions).
+  std::vector<std::int64_t> word_of(static_cast<std::size_t>(warps) * 32 * per_vec);
+  std::int64_t m = 0, c = 0, r = 0;
+  for (auto& word : word_of) {
+    std::int64_t x = ((m * rows + r) * cols + c) * e;
+    if (bits > 0) x ^= ((x >> bits) & 7) << 4;  // chunk_swizzle.cuh
+    word = x / 4;
+    if (++r == rows) r = 0, c = c + 1 == cols ? (++m, 0) : c + 1;
+  }
+  std::int64_t total = 0;
+  for (int w = 0; w < warps; ++w) {
+    for (int s = 0; s < per_vec; ++s) {
+      std::int64_t in_bank[32][32];  // the distinct words each bank is asked for
+      int per_bank[32] = {};
+      for (int l = 0; l < 32; ++l) {
+        const std::int64_t word = word_of[(w * 32 + l) * per_vec + ((s + slope * l) & (per_vec - 1))];
+        std::int64_t* bank = in_bank[word & 31];
+        int& n = per_bank[word & 31];
+        if (std::find(bank, bank + n, word) == bank + n) bank[n++] = word;  // one read serves a word's lanes
+      }
+      total += *std::max_element(per_bank, per_bank + 32);
+    }
+  }
+  return total;
+}
+
+namespace {
+
+// The slope with the fewest wavefronts, if it cuts the count to kRotationMaxShare percent of
+// `in_order`; else 0.
+int fewest_wavefronts_slope(std::int64_t rows, std::int64_t cols, int e, std::int64_t in_order, int warps) {
+  int best = 0;
+  std::int64_t best_count = in_order;
+  for (int slope = 1; slope < 16 / e; ++slope) {
+    const std::int64_t count = small_batch_read_wavefronts(rows, cols, e, 0, slope, warps);
+    if (count < best_count) best = slope, best_count = count;
+  }
+  return 100 * best_count <= kRotationMaxShare * in_order ? best : 0;
+}
+
+}  // namespace
+
+int small_batch_rotation(const TransposeDesc& d) {
+  const int e = static_cast<int>(dtype_size(d.dtype));
+  const bool packed = d.ld_in == d.cols && d.ld_out == d.rows && d.batch_stride_in == d.rows * d.cols &&
+                      d.batch_stride_out == d.rows * d.cols;
+  if (e > 2 || d.batch < 2 || !packed || d.rows < 16 / e || d.rows * d.cols * e > kSmallBatchMaxMatrixBytes)
+    return 0;
+  // The count takes 20-300 us on a host core; a plan made per call (xpose::transpose) asks again
+  // for the same shapes, so each shape is counted once per process.
+  static std::mutex mutex;
+  static std::map<std::tuple<std::int64_t, std::int64_t, int>, int> slopes;
+  const auto key = std::make_tuple(d.rows, d.cols, e);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = slopes.find(key); it != slopes.end()) return it->second;
+  }
+  // Eight warps cover 4 KiB of output, a period or more of the pattern for most shapes.
+  constexpr int kWarps = 8;
+  const int bits = small_batch_swizzled(d) ? small_batch_swizzle_bits(16 * d.cols) : 0;
+  const std::int64_t in_order = small_batch_read_wavefronts(d.rows, d.cols, e, bits, 0, kWarps);
+  const int slope = fewest_wavefronts_slope(d.rows, d.cols, e, in_order, kWarps);
+  const std::lock_guard<std::mutex> lock(mutex);
+  slopes.emplace(key, slope);
+  return slope;
+}
+
+}  // namespace xpose::plan
