@@ -383,12 +383,20 @@ bool output_rows_sector_aligned(const TransposeDesc& d) { return output_rows_on(
 // 48x80 0.94 / 0.87, u8 80x80 0.68 / 0.49; from 8 to 16 KiB the tiles stay ahead (f32 48x48 0.95 /
 // 0.88, 64x64 0.97 / 0.96, f64 40x40 0.79 / 0.69, c128 24x24 1.06 / 0.63, u8 96x96 0.89 / 0.59). So
 // small_batch takes matrices of at most 8 KiB, and up to its 16 KiB tile those of 1- to 8-byte
-// elements whose rows are off the 16-byte grid.
+// elements whose rows are off the 16-byte grid. With its rotated and swizzled reads it also leads on
+// the grid for 1- and 2-byte matrices that tiled_vec's tiles would fill to less than three quarters
+// (H200, of memcpy, 64 MiB batches, the planner's choice / small_batch, two rounds alike;
+// bench/results/h200_2026-11-25za_mid_size_batches.txt): u8 96^2 (tiles 56% full) 0.88 / 0.94, 112^2
+// (38%) 0.73 / 0.99; bf16 72^2 (32%) 0.68 / 1.03, 80^2 (gather) 0.96 / 1.03, 88^2 0.82 / 1.02. Full
+// tiles stay ahead (u8 128^2 0.97 / 0.91; bf16 64x96, 75%, level), and for 4- and 8-byte elements the
+// gains were small and not everywhere (f32 48^2 1.00 / 1.04; f64 44^2 0.99 / 0.94).
 bool small_batch_suits(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
   if (d.batch < 2 || bytes > kSmallBatchMaxMatrixBytes) return false;
   if (bytes <= 8192) return true;
-  return e <= 8 && tiled_vec_vector_bytes(d, alignment) != kVecBytes;
+  if (tiled_vec_vector_bytes(d, alignment) != kVecBytes) return e <= 8;
+  const TileShape t = large_matrix_tile(d);
+  return e <= 2 && !tiles_three_quarters_full(d, t.rows, t.cols);
 }
 
 // Short sides past kSkinnyMaxShort where the tiles are mostly empty or cut every output sector.

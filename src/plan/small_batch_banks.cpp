@@ -51,22 +51,6 @@ std::int64_t small_batch_read_wavefronts(std::int64_t rows, std::int64_t cols, i
   return total;
 }
 
-namespace {
-
-// The slope with the fewest wavefronts, if it cuts the count to kRotationMaxShare percent of
-// `in_order`; else 0.
-int fewest_wavefronts_slope(std::int64_t rows, std::int64_t cols, int e, std::int64_t in_order, int warps) {
-  int best = 0;
-  std::int64_t best_count = in_order;
-  for (int slope = 1; slope < 16 / e; ++slope) {
-    const std::int64_t count = small_batch_read_wavefronts(rows, cols, e, 0, slope, warps);
-    if (count < best_count) best = slope, best_count = count;
-  }
-  return 100 * best_count <= kRotationMaxShare * in_order ? best : 0;
-}
-
-}  // namespace
-
 int small_batch_rotation(const TransposeDesc& d) {
   const int e = static_cast<int>(dtype_size(d.dtype));
   const bool packed = d.ld_in == d.cols && d.ld_out == d.rows && d.batch_stride_in == d.rows * d.cols &&
@@ -85,14 +69,22 @@ int small_batch_rotation(const TransposeDesc& d) {
   // Eight warps cover 4 KiB of output, a period or more of the pattern for most shapes.
   constexpr int kWarps = 8;
   const int bits = small_batch_swizzled(d) ? small_batch_swizzle_bits(16 * d.cols) : 0;
-  std::int64_t in_order = small_batch_read_wavefronts(d.rows, d.cols, e, bits, 0, kWarps);
-  // For 1-byte elements the swizzled tile pays only where it reads without conflicts; elsewhere it
-  // lost to rotated reads of the plain tile even at as many wavefronts (H200, of memcpy, 64 MiB
-  // batches, swizzled -> rotated: u8 72^2 0.58 -> 0.89, 88^2 0.58 -> 0.88, 104^2 0.56 -> 0.77, 72x80
-  // 0.56 -> 0.83; conflict-free 80x72 0.99 against 0.85), so those weigh rotation against the plain tile.
-  if (e == 1 && bits > 0 && in_order > std::int64_t{16} * kWarps)
-    in_order = small_batch_read_wavefronts(d.rows, d.cols, e, 0, 0, kWarps);
-  const int slope = fewest_wavefronts_slope(d.rows, d.cols, e, in_order, kWarps);
+  const std::int64_t in_order = small_batch_read_wavefronts(d.rows, d.cols, e, bits, 0, kWarps);
+  int slope = 0;
+  std::int64_t fewest = 0;
+  for (int s = 1; s < 16 / e; ++s) {
+    const std::int64_t count = small_batch_read_wavefronts(d.rows, d.cols, e, 0, s, kWarps);
+    if (slope == 0 || count < fewest) slope = s, fewest = count;
+  }
+  // 1-byte vectors that wrap into the next column (rows not a multiple of 16) cost the in-order
+  // kernel a branch per byte, which the rotated one walks with selects: there it wins at up to
+  // kRotationWrapShare percent of the in-order count (H200, of memcpy, 64 MiB batches, in order ->
+  // rotated, the rotated count as a share of the in-order one: u8 24^2 100% 0.82 -> 0.91, 33x127 100%
+  // 0.53 -> 0.69, 60^2 83% 0.75 -> 0.88; on the swizzled tile 24x72 135% 0.58 -> 0.89, 88^2 121% 0.58
+  // -> 0.88, 72x80 144% 0.56 -> 0.82; not 120x128 at 700%, 0.59 in order).
+  const bool wraps = e == 1 && d.rows % 16 != 0;
+  const std::int64_t share = wraps ? kRotationWrapShare : kRotationMaxShare;
+  if (100 * fewest > share * in_order) slope = 0;
   const std::lock_guard<std::mutex> lock(mutex);
   slopes.emplace(key, slope);
   return slope;

@@ -387,8 +387,15 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
     EXPECT_EQ(pick({DType::f32, n, n, batch_of_64_mib(DType::f32, n)}), Algorithm::gather) << n;
   for (std::int64_t n : {56, 64, 128, 100})
     EXPECT_EQ(pick({DType::f32, n, n, batch_of_64_mib(DType::f32, n)}), Algorithm::tiled_vec) << n;
-  for (std::int64_t n : {80, 96, 160})
+  for (std::int64_t n : {96, 160})
     EXPECT_EQ(pick({DType::bf16, n, n, batch_of_64_mib(DType::bf16, n)}), Algorithm::gather) << n;
+  // Up to small_batch's 16 KiB tile its rotated and swizzled reads lead for 1- and 2-byte elements.
+  for (std::int64_t n : {72, 80, 88})
+    EXPECT_EQ(pick({DType::bf16, n, n, batch_of_64_mib(DType::bf16, n)}), Algorithm::small_batch) << n;
+  for (std::int64_t n : {96, 112})
+    EXPECT_EQ(pick({DType::u8, n, n, batch_of_64_mib(DType::u8, n)}), Algorithm::small_batch) << n;
+  EXPECT_EQ(pick({DType::u8, 128, 128, batch_of_64_mib(DType::u8, 128)}), Algorithm::tiled_vec) << "full tiles";
+  EXPECT_EQ(pick({DType::bf16, 64, 96, 5000}), Algorithm::tiled_vec) << "tiles three quarters full";
   for (std::int64_t n : {64, 128, 192})
     EXPECT_EQ(pick({DType::bf16, n, n, batch_of_64_mib(DType::bf16, n)}), Algorithm::tiled_vec) << n;
   EXPECT_EQ(pick({DType::u8, 160, 160, batch_of_64_mib(DType::u8, 160)}), Algorithm::tiled_vec) << "1-byte elements";
