@@ -190,8 +190,9 @@ Status configure_small_batch(const TransposeDesc& d, LaunchConfig& c) {
   if (blocks >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "small_batch: batch too large for one grid");
   c = linear_config(static_cast<int>(per_block), 0, 16, kSmallBatchThreads, blocks);
   c.rotation = transposed_by_chunks(d) ? 0 : plan::small_batch_rotation(d);
-  // XPOSE_SMALL_BATCH_ROTATION=<slope>: that slope wherever the rotated kernel runs (for measuring).
-  if (const char* forced = std::getenv("XPOSE_SMALL_BATCH_ROTATION"); forced != nullptr)
+  // XPOSE_SMALL_BATCH_ROTATION=<slope>: that slope wherever the rotated kernel runs, 0 for in order
+  // (for measuring).
+  if (const char* forced = std::getenv("XPOSE_SMALL_BATCH_ROTATION"); forced != nullptr && std::atoi(forced) >= 0)
     c.rotation = std::atoi(forced);
   return Status::ok_status();
 }
