@@ -13,9 +13,10 @@ namespace {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-// Whether the last of the tiles of `tile` elements that cover `extent` is at most half full.
-bool last_tile_at_most_half_full(std::int64_t extent, std::int64_t tile) {
-  return extent % tile != 0 && extent % tile <= tile / 2;
+// Whether the last of the tiles of `tile` elements that cover `extent` is cut and holds at most
+// 1 / `parts` of a tile.
+bool last_tile_at_most(std::int64_t extent, std::int64_t tile, std::int64_t parts) {
+  return extent % tile != 0 && extent % tile <= tile / parts;
 }
 
 // Tuning knobs for measuring alternatives on a new GPU without rebuilding (unset in normal use):
@@ -236,7 +237,7 @@ bool gather_fills_short_rows(const TransposeDesc& d) {
   if (d.batch == 1 || std::min(d.rows, d.cols) <= 32 || std::max(d.rows, d.cols) > max_rows || !large_matrix(d))
     return false;
   const int t = large_matrix_tile(d).rows;
-  return t == 32 && last_tile_at_most_half_full(d.rows, t);
+  return t == 32 && last_tile_at_most(d.rows, t, 2);
 }
 
 // Batches of matrices of 2- and 4-byte elements on the 16-byte grid whose tiled_vec tiles would be
@@ -301,7 +302,7 @@ bool gather_fills_short_columns(const TransposeDesc& d) {
       !output_rows_sector_aligned(d))
     return false;
   const int t = large_matrix_tile(d).cols;
-  return t == 32 && d.cols % t != 0 && d.cols % t <= t / 4;
+  return t == 32 && last_tile_at_most(d.cols, t, 4);
 }
 
 int tiled_sectors_load_bytes(const TransposeDesc& d, int alignment) {
@@ -359,13 +360,20 @@ bool mid_sector_takes_unaligned(const TransposeDesc& d) {
 // 34x246722 0.87 -> 0.76.
 bool tiled_vec_sixteen_row_tiles(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  if (d.batch != 1 || e < 4 || !last_tile_at_most_half_full(d.rows, 32) || !large_matrix(d)) return false;
+  if (d.batch != 1 || e < 4 || !last_tile_at_most(d.rows, 32, 2) || !large_matrix(d)) return false;
   if (vector_bytes != kVecBytes) return e == 8 && vector_bytes == kVecMinBytes && d.rows > 32 && d.rows <= 64;
   const bool rows_fit = e == 16 ? d.rows > 64 && d.rows <= 128 : d.rows > 32 && d.rows <= 80;
   return rows_fit && output_rows_sector_aligned(d);
 }
 
 bool output_rows_sector_aligned(const TransposeDesc& d) { return output_rows_on(d, 32); }
+
+bool input_packed(const TransposeDesc& d) {
+  return d.ld_in == d.cols && (d.batch == 1 || d.batch_stride_in == d.rows * d.cols);
+}
+bool output_packed(const TransposeDesc& d) {
+  return d.ld_out == d.rows && (d.batch == 1 || d.batch_stride_out == d.rows * d.cols);
+}
 
 // Batches of small matrices: a tile per matrix (tiled_vec, tiled_unaligned, skinny) is mostly empty
 // there and each block moves a few hundred bytes. small_batch moves several whole matrices per

@@ -20,6 +20,10 @@ constexpr std::int64_t tiles_cover(std::int64_t extent, std::int64_t tile) { ret
 // True when every output row (and matrix) starts on a 32-byte sector boundary, given an aligned base.
 bool output_rows_sector_aligned(const TransposeDesc& resolved_desc);
 
+// Whether the input (output) rows, and the matrices of a batch, lie back to back.
+bool input_packed(const TransposeDesc& resolved_desc);
+bool output_packed(const TransposeDesc& resolved_desc);
+
 // Where 4- to 16-byte elements on the 16-byte grid with output rows mid-sector take tiled_unaligned
 // rather than tiled_vec: large matrices whose input rows start mid-sector too, and large 8-byte ones
 // whose input rows are off tiled_vec's band grid (see gpu_planner.cpp).

@@ -116,6 +116,21 @@ __device__ __forceinline__ void advance(SmallBatchCursor& k, const SmallBatchArg
   }
 }
 
+// A vector that spans at most two input columns: element j at first + j * cols while j < in_column
+// (the rest of this column), else at next + (j - in_column) * cols (the start of the next output row:
+// the next column, or the next matrix's first). Walked with selects, not a branch per element.
+struct TwoColumnWalk {
+  int first, in_column, next;
+  __device__ __forceinline__ int at(int j, int cols) const {
+    return j < in_column ? first + j * cols : next + (j - in_column) * cols;
+  }
+};
+
+__device__ __forceinline__ TwoColumnWalk two_column_walk(const SmallBatchCursor& k, const SmallBatchArgs& a) {
+  return TwoColumnWalk{k.src, a.rows - k.r,
+                       k.src - k.r * a.cols + 1 + (k.c + 1 == a.cols ? a.rows * a.cols - a.cols : 0)};
+}
+
 // Block (kSmallBatchThreads); grid: one block per a.per_block matrices. Pointers aligned to their
 // element (8 bytes for 16-byte ones); 16-byte accesses wherever the addresses allow. kSwizzle: the
 // tile in the chunk_swizzle layout, XOR-ed by the row group the lanes of one read step through
@@ -186,32 +201,24 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
       if constexpr (kRotate) {
         // Step s reads element j = (s + rot) mod kPerVec into slot s; the vector is rotated back after.
         const int rot = (a.rot_slope * (tid & 31)) & (kPerVec - 1);
-        const int n1 = a.rows - k.r;  // elements left in this input column (kPerVec or more: no wrap)
-        const int src2 = k.src - k.r * a.cols + 1 + (k.c + 1 == a.cols ? a.rows * a.cols - a.cols : 0);
+        const TwoColumnWalk walk = two_column_walk(k, a);
 #pragma unroll
-        for (int s = 0; s < kPerVec; ++s) {
-          const int j = (s + rot) & (kPerVec - 1);
-          const int src = j < n1 ? k.src + j * a.cols : src2 + (j - n1) * a.cols;
-          put_element<E>(w.w, s, tile + src * E);
-        }
+        for (int s = 0; s < kPerVec; ++s) put_element<E>(w.w, s, tile + walk.at((s + rot) & (kPerVec - 1), a.cols) * E);
         rotate_bytes_up(w.w, rot * E);
       } else if (k.r + kPerVec <= a.rows) {  // the vector lies in one input column: no wrap to follow
 #pragma unroll
         for (int j = 0; j < kPerVec; ++j) put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, k.src + j * a.cols));
       } else if (E >= 2 && kPerVec <= a.rows) {
-        // Two input columns: the rest of this one, then the start of the next output row (the next
-        // column, or the next matrix's first), each walked down with selects rather than advance's
-        // branches per element. Measured on an H200 (of memcpy, advance -> selects;
+        // Two input columns (two_column_walk), with selects rather than advance's branches per
+        // element. Measured on an H200 (of memcpy, advance -> selects;
         // bench/results/h200_2026-11-25y_small_batch_two_columns.txt): bf16 9x9 0.91 -> 0.99, 17x17
         // 0.86 -> 0.92; u8 17x17 gained too (0.57 -> 0.60) but 24x24 and 40x40 lost 8%, so 1-byte
-        // elements keep advance.
-        const int n1 = a.rows - k.r;
-        const int src2 = k.src - k.r * a.cols + 1 + (k.c + 1 == a.cols ? a.rows * a.cols - a.cols : 0);
+        // elements read in order keep advance (where their vectors wrap, most plans rotate instead:
+        // src/plan/small_batch_banks.cpp).
+        const TwoColumnWalk walk = two_column_walk(k, a);
 #pragma unroll
-        for (int j = 0; j < kPerVec; ++j) {
-          const int src = j < n1 ? k.src + j * a.cols : src2 + (j - n1) * a.cols;
-          put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, src));
-        }
+        for (int j = 0; j < kPerVec; ++j)
+          put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, walk.at(j, a.cols)));
       } else {
 #pragma unroll
         for (int j = 0; j < kPerVec; ++j) {

@@ -17,12 +17,8 @@ namespace {
 // At least this many blocks where the batch allows, so that small batches still spread over the SMs.
 constexpr std::int64_t kSmallBatchMinBlocks = 512;
 
-bool input_packed(const TransposeDesc& d) {
-  return d.ld_in == d.cols && (d.batch == 1 || d.batch_stride_in == d.rows * d.cols);
-}
-bool output_packed(const TransposeDesc& d) {
-  return d.ld_out == d.rows && (d.batch == 1 || d.batch_stride_out == d.rows * d.cols);
-}
+using plan::input_packed;
+using plan::output_packed;
 
 // Packed batches of matrices that divide a 16-byte chunk: small_batch_chunks_kernel, where the
 // pointers are 16-byte aligned.
