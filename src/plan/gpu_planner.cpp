@@ -289,6 +289,34 @@ bool gather_takes_off_grid_input(const TransposeDesc& d, int alignment) {
          output_rows_sector_aligned(d) && (gather_reads_words(d) || output_rows_on(d, 64) || !large_matrix(d));
 }
 
+// Few rows (16 to kSkinnyFewRowsMax) of packed output, input rows off the 8-byte grid: skinny's slabs
+// realign every input row and gather each output chunk from shared memory; gather reads the rows
+// through the L1 and writes whole 16-byte vectors. It leads where its output rows lie on the sector
+// grid, or for 2-byte elements where one of its 64-row tiles holds every row. Its 2-byte loads lose
+// under 32 rows (half its 64 x 32 tile or less), and it loses where a tile edge cuts mid-sector
+// output rows (bf16 72 and 88 rows, f64 18 and 22). Measured on an H200 (of memcpy, about 64 MiB,
+// skinny -> gather, two rounds alike; bench/results/h200_2026-11-25zb_few_rows_gather.txt): bf16
+// with word loads 16 rows 0.85 -> 0.93, 24 0.83 -> 0.90, 32 0.82 -> 0.97, 40 0.76 -> 0.80, 48 0.77 ->
+// 0.90, 56 0.74 -> 0.83, 64 0.75 -> 0.93, 80 0.71 -> 0.88, 96 0.74 -> 0.91; with 2-byte loads 32 0.82
+// -> 0.89, 48 0.76 -> 0.81, 56 0.73 -> 0.81, 64 0.75 -> 0.88, 80 0.71 -> 0.81, 96 0.74 -> 0.86; f32
+// 16 0.93 -> 0.95, 32 0.91 -> 0.96; f64 16 0.92 -> 0.98, 20 0.87 -> 1.00; small ones too (bf16
+// 32x8194 0.66 -> 0.90). Behind or level: bf16 2-byte loads at 16 / 24 / 40 rows (0.66 / 0.81 / 0.75
+// against 0.84 / 0.84 / 0.76; 40 taken, for a simpler rule), f32 20 rows (0.86 / 0.90, output rows
+// mid-sector) and, though on the sector grid, f32 24 rows (0.90 / 0.91; so for 4-byte elements only
+// rows a multiple of 64 bytes); 1-byte elements load a byte at a time (u8 48 rows 0.64 / 0.70).
+bool gather_takes_few_rows(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (e == 1 || e == 16 || d.batch != 1 || d.rows < kSkinnyMaxShort || d.rows > kSkinnyFewRowsMax ||
+      d.rows >= d.cols || !output_packed(d) || !gather_runs(d, alignment))
+    return false;
+  // Off the grid where skinny takes them: tiled_vec's 8-byte one for 2-byte elements, 16-byte for wider.
+  const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
+  if (e == 4) return vector_bytes != kVecBytes && output_rows_on(d, 64) && d.rows <= 33;
+  if (e == 8) return vector_bytes != kVecBytes && output_rows_sector_aligned(d) && d.rows <= kSkinnyFewRowsMaxWide;
+  const bool words = gather_reads_words(d);
+  return vector_bytes == 0 && (words || d.rows >= 32) && (output_rows_sector_aligned(d) || d.rows <= 64);
+}
+
 // Tall matrices of 16-byte elements take tiled_vec's 32-column tiles; where the last tile column holds
 // a quarter of its columns or less, its blocks move little but run the whole load-barrier-store
 // sequence. gather's threads past the last column return at once. Measured on an H200 (of memcpy,
@@ -418,7 +446,11 @@ bool small_batch_suits(const TransposeDesc& d, int alignment) {
 //   rows 0.970 / 0.878); but f64 17 to 23 rows off it, where tiled_unaligned's 32-row tiles are at most
 //   72% full (H200, of memcpy, tiled_unaligned -> skinny, two rounds alike;
 //   bench/results/h200_2026-11-25z_f64_few_rows_and_batches.txt): 17 / 19 / 21 / 23 rows 0.76 / 0.81 /
-//   0.84 / 0.88 -> 0.87 / 0.91 / 0.87 / 0.89; from 25 rows tiled_unaligned leads (0.89 / 0.82);
+//   0.84 / 0.88 -> 0.87 / 0.91 / 0.87 / 0.89; from 25 rows tiled_unaligned leads (0.89 / 0.82). For
+//   2-byte elements tiled_unaligned leads from 72 rows since its five-block rework (skinny /
+//   tiled_unaligned, two rounds alike; bench/results/h200_2026-11-25zb_few_rows_gather.txt): bf16 68
+//   rows 0.73 / 0.70, 72 0.73 / 0.76, 76 0.74 / 0.75, 84 0.71 / 0.79, 92 0.73 / 0.80, 100 0.68 / 0.82
+//   (kSkinnyFewRowsMaxHalfwords; where gather runs it leads both: gather_takes_few_rows);
 // - tall, rows of at most 32 bytes (tiled_vec's narrowest tile row is 64): f32 x4 0.541 -> 0.944, x8
 //   0.878 -> 0.944; f64 x2 0.507 -> 0.914, x4 0.897 -> 0.959; bf16 x8 0.519 -> 0.874, x16 0.838 ->
 //   0.931 (c128 keeps tiled_vec: x2 0.91, x4 0.95);
@@ -522,7 +554,7 @@ bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
   const bool off_grid = e <= 2 ? vector_bytes == 0 : vector_bytes != kVecBytes;
   if (d.rows < d.cols)
     return d.ld_out == d.rows && d.rows > kSkinnyMaxShort &&
-           ((e <= 2 && d.rows <= kSkinnyFewRowsMax && vector_bytes == 0) ||
+           ((e <= 2 && d.rows <= (e == 1 ? kSkinnyFewRowsMax : kSkinnyFewRowsMaxHalfwords) && vector_bytes == 0) ||
             (e == 4 && d.rows <= 33 && vector_bytes != kVecBytes) ||
             (e == 8 && d.rows <= kSkinnyFewRowsMaxWide && vector_bytes != kVecBytes));
   if (e >= 2 && e <= 8 && d.cols * e <= 32) return true;
@@ -591,6 +623,7 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
       (gather_fills_short_rows(d) || gather_fills_short_columns(d) || gather_fills_batch_tiles(d)))
     return Algorithm::gather;
   if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;
+  if (gather_takes_few_rows(d, alignment)) return Algorithm::gather;
   if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;
   if (tiled_sectors_suits(d, alignment)) return Algorithm::tiled_sectors;
   if (vector_bytes == kVecBytes)

@@ -57,6 +57,9 @@ bool gather_reads_words(const TransposeDesc& resolved_desc);
 // gather reads their input through the L1 faster than tiled_unaligned realigns it (see
 // gpu_planner.cpp).
 bool gather_takes_off_grid_input(const TransposeDesc& resolved_desc, int alignment);
+// Few rows (16 to kSkinnyFewRowsMax) of packed 2- to 8-byte output, input rows off the 8-byte grid,
+// that gather serves better than skinny's slabs (see gpu_planner.cpp).
+bool gather_takes_few_rows(const TransposeDesc& resolved_desc, int alignment);
 // Large tall matrices of 33 to 127 columns of 16-byte elements, output rows on the sector grid, whose
 // last 32-column tiled_vec tile would be at most a quarter full: gather's threads past the last
 // column do no work.
@@ -74,9 +77,10 @@ bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
 // elements: its slabs must fit its shared memory), and most the planner sends it.
 constexpr std::int64_t kSkinnyRowsVecMaxRows = 128;
 constexpr std::int64_t kSkinnyFewRowsMax = 100;
+constexpr std::int64_t kSkinnyFewRowsMaxHalfwords = 68;  // 2-byte elements
 constexpr std::int64_t kSkinnyFewRowsMaxWide = 23;  // 8-byte elements off the 16-byte grid
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
-// takes (see gpu_planner.cpp): packed output rows of 17 to 100 one- and two-byte elements, to 33
+// takes (see gpu_planner.cpp): packed output rows of 17 to 100 one-byte elements, to 68 two-byte ones, to 33
 // four-byte ones or to 23 eight-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to
 // 8-byte elements with rows of at most 32 bytes, of 1-byte ones with rows of at most 16 (packed 16
 // columns from 4 MiB), or of 17 to 24-33 columns (by element size) off tiled_vec's grid, and tall

@@ -455,6 +455,15 @@ TEST_P(GpuFastPath, AutomaticPlanOnShortSidesAndMidSectorOutputRows) {
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 2000, 515, 1, 518}, Algorithm::gather));
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 208, 333, 5}, Algorithm::gather));
   }
+  // Few rows of packed output off the grid, output rows on the sector grid (or one 64-row tile of
+  // 2-byte words): gather (gather_takes_few_rows).
+  if (e == 2) {
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 48, 5002}, Algorithm::gather));  // words
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 40, 6002}, Algorithm::gather));  // words, mid-sector
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 80, 4001}, Algorithm::gather));  // 2-byte loads, 2 tiles
+  }
+  if (e == 4) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 32, 7001}, Algorithm::gather));
+  if (e == 8) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 20, 5001}, Algorithm::gather));
   if (e < 4) return;
   const std::int64_t mid_rows = 16 / e + 32 / e * 31;  // output rows 16 bytes past the sector grid
   ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, mid_rows, 300, 40}, Algorithm::tiled_vec));

@@ -40,9 +40,10 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
         EXPECT_TRUE((full_width && (xpose::plan::gather_suits(d) || xpose::plan::gather_fills_short_rows(d) ||
                                     xpose::plan::gather_fills_short_columns(d) ||
                                     xpose::plan::gather_fills_batch_tiles(d))) ||
-                    xpose::plan::gather_takes_off_grid_input(d, alignment))
+                    xpose::plan::gather_takes_off_grid_input(d, alignment) ||
+                    xpose::plan::gather_takes_few_rows(d, alignment))
             << "gather only for small matrices, batches of short or part-tiled ones, or tall ones of a few "
-               "columns on the 16-byte grid, and 2-byte elements with input rows off it";
+               "columns on the 16-byte grid, 2-byte elements with input rows off it, and few rows off it";
         EXPECT_GE(alignment, 16) << "gather writes 16-byte vectors";
         EXPECT_TRUE(xpose::plan::gather_runs(d, alignment));
         EXPECT_EQ(d.ld_out * e % 16, 0) << "output rows on the 16-byte grid";
@@ -185,7 +186,7 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
     return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, ld_in, ld_out}), 16);
   };
   EXPECT_EQ(choice(DType::u8, 33, 2000001), Algorithm::skinny) << "few rows off the grid, packed output";
-  EXPECT_EQ(choice(DType::f16, 48, 1000001), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f16, 24, 1000001), Algorithm::skinny) << "2-byte loads; gather takes 32 to 64 rows";
   EXPECT_NE(choice(DType::u8, 33, 2000001, 0, 40), Algorithm::skinny) << "output rows not packed";
   EXPECT_EQ(choice(DType::u8, 100, 671089), Algorithm::skinny);
   EXPECT_NE(choice(DType::u8, 101, 671089), Algorithm::skinny) << "past the rows measured";
@@ -406,6 +407,44 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
   EXPECT_EQ(pick({DType::bf16, 1024, 1001}), Algorithm::gather);
   EXPECT_EQ(pick({DType::bf16, 2000, 515, 1, 518}), Algorithm::gather);
   EXPECT_EQ(pick({DType::bf16, 208, 333, 5}), Algorithm::gather);
+}
+
+// Few rows of packed output off the grid: gather where its output rows lie on the sector grid, or
+// (2-byte elements) where one 64-row tile holds them; 2-byte loads from 32 rows. Elsewhere skinny, and
+// tiled_unaligned for 2-byte elements past 68 rows.
+TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, int alignment = 16, std::int64_t ld_out = 0) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, 0, ld_out}), alignment);
+  };
+  for (std::int64_t rows : {16, 24, 32, 40, 48, 56, 64, 80, 96})
+    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows / 4 * 4 + 2), Algorithm::gather) << rows << " rows, words";
+  for (std::int64_t rows : {72, 88})  // a tile edge cuts mid-sector output rows: tiled_unaligned
+    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows / 4 * 4 + 2), Algorithm::tiled_unaligned) << rows;
+  for (std::int64_t rows : {32, 48, 64, 80, 96})
+    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows | 1), Algorithm::gather) << rows << " rows, 2-byte loads";
+  for (std::int64_t rows : {40, 56})
+    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows | 1), Algorithm::gather) << rows << " rows, one tile row";
+  for (std::int64_t rows : {16, 24})
+    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows | 1), Algorithm::skinny) << rows << " rows, 2-byte loads";
+  EXPECT_EQ(choice(DType::bf16, 48, 699050, 8), Algorithm::skinny) << "gather needs 16-byte pointers";
+  EXPECT_EQ(choice(DType::bf16, 48, 699050, 16, 56), Algorithm::tiled_unaligned) << "output rows not packed";
+  EXPECT_EQ(choice(DType::bf16, 40, 838860), Algorithm::tiled_vec) << "input rows on the 8-byte grid";
+  EXPECT_EQ(choice(DType::u8, 48, 1398101), Algorithm::skinny) << "1-byte loads";
+  EXPECT_EQ(choice(DType::u8, 32, 2097155), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 16, 1048577), Algorithm::gather);
+  EXPECT_EQ(choice(DType::f32, 32, 524289), Algorithm::gather);
+  EXPECT_EQ(choice(DType::f32, 24, 699051), Algorithm::skinny) << "measured behind on the sector grid";
+  EXPECT_EQ(choice(DType::f32, 20, 838861), Algorithm::skinny) << "output rows mid-sector";
+  EXPECT_EQ(choice(DType::f64, 16, 262145), Algorithm::gather);
+  EXPECT_EQ(choice(DType::f64, 20, 209715), Algorithm::gather);
+  EXPECT_EQ(choice(DType::f64, 18, 233017), Algorithm::skinny) << "output rows mid-sector";
+  EXPECT_EQ(choice(DType::f64, 22, 190651), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f64, 32, 131073), Algorithm::gather) << "past skinny's 23 rows: tiled_unaligned";
+  EXPECT_NE(choice(DType::bf16, 128, 262145), Algorithm::skinny) << "past 100 rows";
+  // 2-byte elements past 68 rows where gather does not run: tiled_unaligned.
+  EXPECT_EQ(choice(DType::bf16, 68, 493447), Algorithm::skinny);
+  for (std::int64_t rows : {72, 76, 84, 88, 92, 100})
+    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows | 1), Algorithm::tiled_unaligned) << rows;
 }
 
 // Large batches of matrices of 33 to 128 rows of 8-byte elements (to 48 of 16-byte ones) whose last
