@@ -396,6 +396,13 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
   for (std::int64_t n : {96, 112})
     EXPECT_EQ(pick({DType::u8, n, n, batch_of_64_mib(DType::u8, n)}), Algorithm::small_batch) << n;
   EXPECT_EQ(pick({DType::u8, 128, 128, batch_of_64_mib(DType::u8, 128)}), Algorithm::tiled_vec) << "full tiles";
+  // Off the 16-byte grid (tiled_vec at 8 bytes), vectors wrapping into the next column, read in order.
+  for (auto [t, r, c] : {std::tuple{DType::u8, 120, 128}, {DType::u8, 88, 128}, {DType::u8, 72, 128},
+                         std::tuple{DType::bf16, 60, 128}})
+    EXPECT_EQ(pick({t, r, c, 4000}), Algorithm::tiled_vec) << r << "x" << c;
+  for (auto [t, r, c] : {std::tuple{DType::u8, 112, 120}, {DType::u8, 128, 72}, {DType::u8, 120, 120},
+                         std::tuple{DType::bf16, 76, 76}, {DType::u8, 56, 128}})
+    EXPECT_EQ(pick({t, r, c, 4000}), Algorithm::small_batch) << r << "x" << c << ": rotated, not wrapping or 8 KiB";
   EXPECT_EQ(pick({DType::bf16, 64, 96, 5000}), Algorithm::tiled_vec) << "tiles three quarters full";
   for (std::int64_t n : {64, 128, 192})
     EXPECT_EQ(pick({DType::bf16, n, n, batch_of_64_mib(DType::bf16, n)}), Algorithm::tiled_vec) << n;
