@@ -103,6 +103,9 @@ bool skinny_cols_vec_runs(const TransposeDesc& resolved_desc);
 // most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule.
 constexpr std::int64_t kSmallBatchMaxMatrixBytes = 16384;  // the kernel's tile (small_batch.cuh)
 bool small_batch_suits(const TransposeDesc& resolved_desc, int alignment);
+// Batches of 8 to 16 KiB 1- and 2-byte matrices that tiled_vec serves at 8 bytes better than
+// small_batch's in-order reads of vectors wrapping into the next column (see gpu_planner.cpp).
+bool tiled_vec_takes_wrapping_batch(const TransposeDesc& resolved_desc, int alignment);
 // Batches of matrices of at most 8 KiB of 2- to 16-byte elements, output rows on the sector grid,
 // that tiled_vec's 4 KiB tiles fill to three quarters or more: tiled_vec takes them, in those tiles,
 // where the 16-byte grid allows (see gpu_planner.cpp).

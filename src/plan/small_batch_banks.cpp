@@ -76,12 +76,16 @@ int small_batch_rotation(const TransposeDesc& d) {
   }
   // 1-byte vectors that wrap into the next column (rows not a multiple of 16) cost the in-order
   // kernel a branch per byte, which the rotated one walks with selects: there it wins at up to
-  // kRotationWrapShare percent of the in-order count (H200, of memcpy, 64 MiB batches, in order ->
+  // rotation_wrap_share percent of the in-order count (H200, of memcpy, 64 MiB batches, in order ->
   // rotated, the rotated count as a share of the in-order one: u8 24^2 100% 0.82 -> 0.91, 33x127 100%
   // 0.53 -> 0.69, 60^2 83% 0.75 -> 0.88; on the swizzled tile 24x72 135% 0.58 -> 0.89, 88^2 121% 0.58
-  // -> 0.88, 72x80 144% 0.56 -> 0.82; not 120x128 at 700%, 0.59 in order).
+  // -> 0.88, 72x80 144% 0.56 -> 0.82, 104x72 156% 0.58 -> 0.84, 24x160 162% 0.59 -> 0.91, 40x112 185%
+  // 0.57 -> 0.86, 40x200 200% 0.58 -> 0.91, 56x96 200% 0.58 -> 0.76; bench/results/
+  // h200_2026-11-25zb_mid_size_8byte_grid.txt). Not past 150% where rows are a power of two bytes,
+  // whose in-order tile is swizzled by their stride's own bits: u8 188x64 171% 0.53 -> 0.47, 76x64 195%
+  // 0.54 -> 0.49; nor 120x128 at 700%, 0.59 in order.
   const bool wraps = e == 1 && d.rows % 16 != 0;
-  const std::int64_t share = wraps ? kRotationWrapShare : kRotationMaxShare;
+  const std::int64_t share = wraps ? rotation_wrap_share(d.cols) : kRotationMaxShare;
   if (100 * fewest > share * in_order) slope = 0;
   const std::lock_guard<std::mutex> lock(mutex);
   slopes.emplace(key, slope);

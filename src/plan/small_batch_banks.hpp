@@ -25,10 +25,10 @@ std::int64_t small_batch_read_wavefronts(std::int64_t rows, std::int64_t cols, i
 // The slope small_batch's lanes rotate their reads by, on a plain tile (0: in order, on the tile
 // small_batch_swizzled picks): for packed batches of 1- and 2-byte matrices of at least 16 / e rows,
 // the slope with the fewest wavefronts where that is at most kRotationMaxShare percent of the
-// in-order count - kRotationWrapShare for 1-byte matrices whose rows are not a multiple of 16, where
+// in-order count - rotation_wrap_share for 1-byte matrices whose rows are not a multiple of 16, where
 // the in-order kernel follows each vector into the next column byte by byte.
 constexpr std::int64_t kRotationMaxShare = 75;
-constexpr std::int64_t kRotationWrapShare = 150;
+constexpr std::int64_t rotation_wrap_share(std::int64_t cols) { return (cols & (cols - 1)) == 0 ? 150 : 200; }
 int small_batch_rotation(const TransposeDesc& resolved_desc);
 
 }  // namespace xpose::plan

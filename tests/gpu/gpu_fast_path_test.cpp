@@ -404,7 +404,8 @@ TEST_P(GpuFastPath, SmallBatchRotatedReadsMatchReference) {
   const std::vector<xpose::TransposeDesc> cases =
       e == 1 ? std::vector<xpose::TransposeDesc>{{t, 17, 17, 1001}, {t, 31, 31, 333}, {t, 100, 100, 7},
                                                  {t, 120, 120, 5}, {t, 31, 17, 250}, {t, 17, 100, 45},
-                                                 {t, 20, 20, 999}, {t, 72, 72, 9}}
+                                                 {t, 20, 20, 999}, {t, 72, 72, 9}, {t, 40, 200, 11},
+                                                 {t, 104, 72, 6}}
              : std::vector<xpose::TransposeDesc>{{t, 17, 17, 1001}, {t, 24, 24, 301}, {t, 20, 20, 999},
                                                  {t, 31, 17, 250}, {t, 40, 24, 77}, {t, 16, 16, 3001}};
   for (const xpose::TransposeDesc& d : cases) {

@@ -55,8 +55,13 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
             << "batches of matrices that fit the kernel's tile";
         continue;
       }
-      if (xpose::plan::small_batch_suits(d, alignment) && !(full_width && xpose::plan::small_tiles_fill_batch(d)))
+      if (xpose::plan::tiled_vec_takes_wrapping_batch(d, alignment)) {
+        EXPECT_EQ(a, Algorithm::tiled_vec) << "8-16 KiB matrices, wrapping vectors read in order: tiled_vec";
+        EXPECT_EQ(c.vector_bytes, 8);
+      } else if (xpose::plan::small_batch_suits(d, alignment) &&
+                 !(full_width && xpose::plan::small_tiles_fill_batch(d))) {
         ADD_FAILURE() << "batches of small matrices take small_batch, got " << xpose::algorithm_name(a);
+      }
       if (xpose::plan::few_rows_take_tiles(d, alignment))
         EXPECT_EQ(a, Algorithm::tiled_vec) << "10 to 16 rows in whole output vectors take 16-row tiles";
       if (a == Algorithm::skinny) {
@@ -400,6 +405,7 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
   for (auto [t, r, c] : {std::tuple{DType::u8, 120, 128}, {DType::u8, 88, 128}, {DType::u8, 72, 128},
                          std::tuple{DType::bf16, 60, 128}})
     EXPECT_EQ(pick({t, r, c, 4000}), Algorithm::tiled_vec) << r << "x" << c;
+  EXPECT_EQ(pick({DType::u8, 120, 96, 4000}), Algorithm::tiled_vec) << "tall, but not left to skinny";
   for (auto [t, r, c] : {std::tuple{DType::u8, 112, 120}, {DType::u8, 128, 72}, {DType::u8, 120, 120},
                          std::tuple{DType::bf16, 76, 76}, {DType::u8, 56, 128}})
     EXPECT_EQ(pick({t, r, c, 4000}), Algorithm::small_batch) << r << "x" << c << ": rotated, not wrapping or 8 KiB";

@@ -36,8 +36,8 @@ TEST(SmallBatchBanks, ConflictingReadsCountTheWordsOfTheBusiestBank) {
 }
 
 // Rotation where it cuts the count to three quarters or less (for 1-byte vectors that wrap, where it
-// is at most one and a half times it), on the layouts the rotated kernel takes (packed batches, at
-// least 16 / E rows, 1- and 2-byte elements); in order elsewhere.
+// is at most twice it, or one and a half times for rows of a power of two bytes), on the layouts the
+// rotated kernel takes (packed batches, at least 16 / E rows, 1- and 2-byte elements); in order elsewhere.
 TEST(SmallBatchBanks, RotatesOnlyWhereTheCountFalls) {
   EXPECT_EQ(small_batch_rotation(packed_batch(DType::u8, 17, 17, 1000)), 1);  // 668 -> 135 wavefronts
   EXPECT_GT(small_batch_rotation(packed_batch(DType::u8, 31, 31, 1000)), 0);
@@ -46,6 +46,10 @@ TEST(SmallBatchBanks, RotatesOnlyWhereTheCountFalls) {
   EXPECT_EQ(small_batch_rotation(packed_batch(DType::u8, 64, 17, 1000)), 0) << "no wraps: 91% of the count";
   EXPECT_EQ(small_batch_rotation(packed_batch(DType::u8, 120, 128, 100)), 0) << "wrapping, but 7 times the count";
   EXPECT_EQ(small_batch_rotation(packed_batch(DType::u8, 80, 80, 1000)), 0) << "the swizzled tile: 1 a step";
+  EXPECT_GT(small_batch_rotation(packed_batch(DType::u8, 40, 200, 100)), 0) << "wrapping, twice the count";
+  EXPECT_GT(small_batch_rotation(packed_batch(DType::u8, 104, 72, 100)), 0) << "wrapping, 156% of the count";
+  EXPECT_EQ(small_batch_rotation(packed_batch(DType::u8, 188, 64, 100)), 0) << "64-byte rows: 171% is too many";
+  EXPECT_EQ(small_batch_rotation(packed_batch(DType::u8, 120, 96, 100)), 0) << "wrapping, 206% of the count";
   EXPECT_EQ(small_batch_rotation(packed_batch(DType::u8, 120, 120, 100)), 1) << "swizzled 4 a step, rotated 2.25";
   EXPECT_GT(small_batch_rotation(packed_batch(DType::u8, 72, 72, 100)), 0) << "wrapping, swizzled at 2 a step";
   EXPECT_EQ(small_batch_rotation(packed_batch(DType::u8, 80, 72, 100)), 0) << "no wraps, swizzled conflict-free";
@@ -60,8 +64,8 @@ TEST(SmallBatchBanks, RotatesOnlyWhereTheCountFalls) {
 }
 
 // On any shape the slope picked has the fewest wavefronts of all slopes, at most the allowed share of
-// the in-order count (on the tile the plan would read otherwise): three quarters, or one and a half
-// for 1-byte vectors that wrap into the next column.
+// the in-order count (on the tile the plan would read otherwise): three quarters, or for 1-byte vectors
+// that wrap into the next column twice (one and a half for rows of a power of two bytes).
 TEST(SmallBatchBanks, PickedSlopeIsTheFewest) {
   std::mt19937_64 rng(0x5b4e);
   std::uniform_int_distribution<std::int64_t> side(16, 128);
@@ -73,7 +77,8 @@ TEST(SmallBatchBanks, PickedSlopeIsTheFewest) {
     const int slope = small_batch_rotation(d);
     const int bits = xpose::plan::small_batch_swizzled(d) ? xpose::plan::small_batch_swizzle_bits(16 * d.cols) : 0;
     const std::int64_t in_order = small_batch_read_wavefronts(d.rows, d.cols, e, bits, 0, 8);
-    const std::int64_t share = e == 1 && d.rows % 16 != 0 ? xpose::plan::kRotationWrapShare : xpose::plan::kRotationMaxShare;
+    const std::int64_t share =
+        e == 1 && d.rows % 16 != 0 ? xpose::plan::rotation_wrap_share(d.cols) : xpose::plan::kRotationMaxShare;
     if (slope == 0) continue;
     const std::int64_t picked = small_batch_read_wavefronts(d.rows, d.cols, e, 0, slope, 8);
     EXPECT_LE(100 * picked, share * in_order) << describe(d);
