@@ -83,7 +83,9 @@ int small_batch_rotation(const TransposeDesc& d) {
   // 0.57 -> 0.86, 40x200 200% 0.58 -> 0.91, 56x96 200% 0.58 -> 0.76; bench/results/
   // h200_2026-11-25zb_mid_size_8byte_grid.txt). Not past 150% where rows are a power of two bytes,
   // whose in-order tile is swizzled by their stride's own bits: u8 188x64 171% 0.53 -> 0.47, 76x64 195%
-  // 0.54 -> 0.49; nor 120x128 at 700%, 0.59 in order.
+  // 0.54 -> 0.49; nor 120x128 at 700%, 0.59 in order. (Those in-order figures predate the in-order
+  // kernel's walk for every lane on the swizzled tile, which lifted them to about 0.72: still behind
+  // the rotated ones above; h200_2026-11-25zb_small_batch_walk.txt.)
   const bool wraps = e == 1 && d.rows % 16 != 0;
   const std::int64_t share = wraps ? rotation_wrap_share(d.cols) : kRotationMaxShare;
   if (100 * fewest > share * in_order) slope = 0;

@@ -195,6 +195,14 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
     const int lead = head < n ? head : n;
     constexpr int kPerVec = 16 / E;
     const int vecs = (n - lead) / kPerVec, tail_start = lead + vecs * kPerVec;
+    // Where some vectors wrap into the next column, every lane walks two columns: a warp whose lanes
+    // took the in-order and the walking code in turn (divergence) paid for both. Measured on an H200
+    // (of memcpy, 64 MiB batches, in order -> every lane walking, two rounds alike;
+    // bench/results/h200_2026-11-25zb_small_batch_walk.txt): swizzled u8 56x128 0.58 -> 0.72, 76x64
+    // 0.54 -> 0.72, 188x64 0.53 -> 0.70, bf16 20x128 0.86 -> 0.99, 60x64 0.86 -> 0.99; plain bf16 20x53
+    // 0.92 -> 0.99, 76x61 0.94 -> 0.97. (1-byte vectors on the plain tile mostly take kRotate.)
+    const bool walk_every_vector =
+        (E == 2 || (E == 1 && kSwizzle)) && a.rows % kPerVec != 0 && kPerVec <= a.rows;
     for (int v = tid; v < vecs; v += kSmallBatchThreads) {
       SmallBatchCursor k = small_batch_cursor(lead + v * kPerVec, a);
       VecWords<16> w{};
@@ -205,16 +213,16 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
 #pragma unroll
         for (int s = 0; s < kPerVec; ++s) put_element<E>(w.w, s, tile + walk.at((s + rot) & (kPerVec - 1), a.cols) * E);
         rotate_bytes_up(w.w, rot * E);
-      } else if (k.r + kPerVec <= a.rows) {  // the vector lies in one input column: no wrap to follow
+      } else if (!walk_every_vector && k.r + kPerVec <= a.rows) {  // in one input column: no wrap to follow
 #pragma unroll
         for (int j = 0; j < kPerVec; ++j) put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, k.src + j * a.cols));
-      } else if (E >= 2 && kPerVec <= a.rows) {
+      } else if ((E >= 2 || walk_every_vector) && kPerVec <= a.rows) {
         // Two input columns (two_column_walk), with selects rather than advance's branches per
         // element. Measured on an H200 (of memcpy, advance -> selects;
         // bench/results/h200_2026-11-25y_small_batch_two_columns.txt): bf16 9x9 0.91 -> 0.99, 17x17
         // 0.86 -> 0.92; u8 17x17 gained too (0.57 -> 0.60) but 24x24 and 40x40 lost 8%, so 1-byte
-        // elements read in order keep advance (where their vectors wrap, most plans rotate instead:
-        // src/plan/small_batch_banks.cpp).
+        // elements on the plain tile read in order keep advance (where their vectors wrap, most
+        // plans rotate instead: src/plan/small_batch_banks.cpp).
         const TwoColumnWalk walk = two_column_walk(k, a);
 #pragma unroll
         for (int j = 0; j < kPerVec; ++j)
