@@ -427,19 +427,6 @@ bool output_packed(const TransposeDesc& d) {
 // (38%) 0.73 / 0.99; bf16 72^2 (32%) 0.68 / 1.03, 80^2 (gather) 0.96 / 1.03, 88^2 0.82 / 1.02. Full
 // tiles stay ahead (u8 128^2 0.97 / 0.91; bf16 64x96, 75%, level), and for 4- and 8-byte elements the
 // gains were small and not everywhere (f32 48^2 1.00 / 1.04; f64 44^2 0.99 / 0.94).
-// Batches of 8 to 16 KiB 1- and 2-byte matrices off the 16-byte grid, where tiled_vec runs at 8 bytes,
-// whose output vectors wrap into the next column (rows not a multiple of 16 / E) and which small_batch
-// would read in order (no rotation pays: small_batch_rotation). Measured on an H200 (of memcpy, 64 MiB
-// batches, small_batch / tiled_vec, two rounds alike; bench/results/h200_2026-11-25zb_mid_size_8byte_grid.txt):
-// u8 120x128 0.59 / 0.98, 88x128 0.57 / 0.82, 72x128 0.55 / 0.71, bf16 60x128 0.87 / 1.01. Rotated or
-// not wrapping, small_batch stays (u8 112x120 0.99 / 0.91, 96x120 0.99 / 0.83, 128x72 0.80 / 0.72, bf16
-// 76^2 1.02 / 0.55), also where tiled_vec was a little ahead (u8 120^2 0.88 / 0.94, 128x120 0.93 / 0.98).
-bool tiled_vec_takes_wrapping_batch(const TransposeDesc& d, int alignment) {
-  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
-  return e <= 2 && d.batch > 1 && bytes > 8192 && bytes <= kSmallBatchMaxMatrixBytes &&
-         tiled_vec_vector_bytes(d, alignment) == kVecMinBytes && d.rows % (16 / e) != 0 && small_batch_rotation(d) == 0;
-}
-
 bool small_batch_suits(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
   if (d.batch < 2 || bytes > kSmallBatchMaxMatrixBytes) return false;
@@ -447,6 +434,22 @@ bool small_batch_suits(const TransposeDesc& d, int alignment) {
   if (tiled_vec_vector_bytes(d, alignment) != kVecBytes) return e <= 8;
   const TileShape t = large_matrix_tile(d);
   return e <= 2 && !tiles_three_quarters_full(d, t.rows, t.cols);
+}
+
+// Packed batches of 8 to 16 KiB 1- and 2-byte matrices off the 16-byte grid, where tiled_vec runs at
+// 8 bytes, whose output vectors wrap into the next column (rows not a multiple of 16 / E) and which
+// small_batch would read in order (no rotation pays: small_batch_rotation). Measured on an H200 (of
+// memcpy, 64 MiB batches, small_batch / tiled_vec, two rounds alike;
+// bench/results/h200_2026-11-25zb_mid_size_8byte_grid.txt): u8 120x128 0.59 / 0.98, 88x128 0.57 /
+// 0.82, 72x128 0.55 / 0.71, 120x96 0.56 / 0.84, bf16 60x128 0.87 / 1.01 (small_batch's walk for every
+// lane since: 0.73 / 0.70 / 0.68 / 0.70 / 0.99, h200_2026-11-25zb_small_batch_walk.txt). Rotated or not
+// wrapping, small_batch stays (u8 112x120 0.99 / 0.91, 96x120 0.99 / 0.83, 128x72 0.80 / 0.72, bf16
+// 76^2 1.02 / 0.55), also where tiled_vec was a little ahead (u8 120^2 0.88 / 0.94, 128x120 0.93 / 0.98).
+bool tiled_vec_takes_wrapping_batch(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
+  return e <= 2 && d.batch > 1 && bytes > 8192 && bytes <= kSmallBatchMaxMatrixBytes && input_packed(d) &&
+         output_packed(d) && tiled_vec_vector_bytes(d, alignment) == kVecMinBytes && d.rows % (16 / e) != 0 &&
+         small_batch_rotation(d) == 0;
 }
 
 // Short sides past kSkinnyMaxShort where the tiles are mostly empty or cut every output sector.

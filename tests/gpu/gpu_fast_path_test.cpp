@@ -452,7 +452,8 @@ TEST_P(GpuFastPath, AutomaticPlanOnShortSidesAndMidSectorOutputRows) {
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 70000 / e, 120}, Algorithm::skinny));
   if (e == 2 || e == 4)  // a large batch, tiled_vec's tiles 39% (f32 80^2) / 56% (bf16 96^2) full
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, e == 2 ? 96 : 80, e == 2 ? 96 : 80, e == 2 ? 3000 : 1400}, Algorithm::gather));
-  if (e <= 2)  // 8 to 16 KiB off the grid, vectors wrapping into the next column, read in order: tiled_vec at 8 bytes
+  // 8 to 16 KiB off the grid, vectors wrapping into the next column, read in order: tiled_vec at 8 bytes.
+  if (e <= 2)
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, e == 1 ? 120 : 60, 128, 300}, Algorithm::tiled_vec));
   if (e <= 2)  // 8 to 16 KiB matrices on the grid, tiled_vec's tiles 38% (u8 112^2) / 32% (bf16 72^2) full
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, e == 1 ? 112 : 72, e == 1 ? 112 : 72, 1400}, Algorithm::small_batch));
