@@ -290,6 +290,14 @@ bool gather_takes_off_grid_input(const TransposeDesc& d, int alignment) {
          output_rows_sector_aligned(d) && (gather_reads_words(d) || output_rows_on(d, 64) || !large_matrix(d));
 }
 
+namespace {
+// Off the grid where skinny takes few rows or columns: tiled_vec's 8-byte one for 1- and 2-byte
+// elements (on it, tiled_vec runs at 8 bytes), its 16-byte one for wider elements.
+bool off_skinny_grid(std::int64_t element_bytes, int vector_bytes) {
+  return element_bytes <= 2 ? vector_bytes == 0 : vector_bytes != kVecBytes;
+}
+}  // namespace
+
 // Few rows (16 to kSkinnyFewRowsMax) of packed output, input rows off the 8-byte grid: skinny's slabs
 // realign every input row and gather each output chunk from shared memory; gather reads the rows
 // through the L1 and writes whole 16-byte vectors. It leads where its output rows lie on the sector
@@ -307,15 +315,16 @@ bool gather_takes_off_grid_input(const TransposeDesc& d, int alignment) {
 // rows a multiple of 64 bytes); 1-byte elements load a byte at a time (u8 48 rows 0.64 / 0.70).
 bool gather_takes_few_rows(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  if (e == 1 || e == 16 || d.batch != 1 || d.rows < kSkinnyMaxShort || d.rows > kSkinnyFewRowsMax ||
-      d.rows >= d.cols || !output_packed(d) || !gather_runs(d, alignment))
+  // skinny's rows (for 2-byte elements up to kSkinnyFewRowsMax, past which tiled_unaligned would take
+  // them), off the grid where skinny takes them.
+  const std::int64_t max_rows = e == 2 ? kSkinnyFewRowsMax : skinny_few_rows_max(e);
+  if (e == 1 || d.batch != 1 || d.rows < kSkinnyMaxShort || d.rows > max_rows || d.rows >= d.cols ||
+      !output_packed(d) || !gather_runs(d, alignment) || !off_skinny_grid(e, tiled_vec_vector_bytes(d, alignment)))
     return false;
-  // Off the grid where skinny takes them: tiled_vec's 8-byte one for 2-byte elements, 16-byte for wider.
-  const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
-  if (e == 4) return vector_bytes != kVecBytes && output_rows_on(d, 64) && d.rows <= 33;
-  if (e == 8) return vector_bytes != kVecBytes && output_rows_sector_aligned(d) && d.rows <= kSkinnyFewRowsMaxWide;
+  if (e == 4) return output_rows_on(d, 64);
+  if (e == 8) return output_rows_sector_aligned(d);
   const bool words = gather_reads_words(d);
-  return vector_bytes == 0 && (words || d.rows >= 32) && (output_rows_sector_aligned(d) || d.rows <= 64);
+  return (words || d.rows >= 32) && (output_rows_sector_aligned(d) || d.rows <= 64);
 }
 
 // Tall matrices of 16-byte elements take tiled_vec's 32-column tiles; where the last tile column holds
@@ -568,12 +577,9 @@ bool few_rows_take_tiles(const TransposeDesc& d, int alignment) {
 bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
-  const bool off_grid = e <= 2 ? vector_bytes == 0 : vector_bytes != kVecBytes;
+  const bool off_grid = off_skinny_grid(e, vector_bytes);
   if (d.rows < d.cols)
-    return d.ld_out == d.rows && d.rows > kSkinnyMaxShort &&
-           ((e <= 2 && d.rows <= (e == 1 ? kSkinnyFewRowsMax : kSkinnyFewRowsMaxHalfwords) && vector_bytes == 0) ||
-            (e == 4 && d.rows <= 33 && vector_bytes != kVecBytes) ||
-            (e == 8 && d.rows <= kSkinnyFewRowsMaxWide && vector_bytes != kVecBytes));
+    return d.ld_out == d.rows && d.rows > kSkinnyMaxShort && d.rows <= skinny_few_rows_max(e) && off_grid;
   if (e >= 2 && e <= 8 && d.cols * e <= 32) return true;
   constexpr std::int64_t kByteColumnsMinBytes = std::int64_t{4} << 20;
   if (e == 1 && d.cols <= kSkinnyMaxShort && (d.cols < kSkinnyMaxShort || matrix_bytes(d) >= kByteColumnsMinBytes))

@@ -78,7 +78,16 @@ bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
 constexpr std::int64_t kSkinnyRowsVecMaxRows = 128;
 constexpr std::int64_t kSkinnyFewRowsMax = 100;
 constexpr std::int64_t kSkinnyFewRowsMaxHalfwords = 68;  // 2-byte elements
-constexpr std::int64_t kSkinnyFewRowsMaxWide = 23;  // 8-byte elements off the 16-byte grid
+constexpr std::int64_t kSkinnyFewRowsMaxWords = 33;      // 4-byte elements off the 16-byte grid
+constexpr std::int64_t kSkinnyFewRowsMaxWide = 23;       // 8-byte elements off the 16-byte grid
+// Most rows of packed output the planner gives skinny, by element size (none of 16-byte elements).
+constexpr std::int64_t skinny_few_rows_max(std::int64_t element_bytes) {
+  return element_bytes == 1   ? kSkinnyFewRowsMax
+         : element_bytes == 2 ? kSkinnyFewRowsMaxHalfwords
+         : element_bytes == 4 ? kSkinnyFewRowsMaxWords
+         : element_bytes == 8 ? kSkinnyFewRowsMaxWide
+                              : 0;
+}
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
 // takes (see gpu_planner.cpp): packed output rows of 17 to 100 one-byte elements, to 68 two-byte ones, to 33
 // four-byte ones or to 23 eight-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to
