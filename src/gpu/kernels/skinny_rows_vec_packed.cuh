@@ -17,56 +17,59 @@ namespace xpose::gpu {
 // most `tile_words` words) and up to 15 bytes of lead putting it on the output's 16-byte grid.
 constexpr int staged_run_words(int tile_words) { return tile_words + 4; }
 
-// The slab's output run to `run` (its byte q: element q of the run). Row r of the input tile
+// The slab's output run to `run` (its byte q: element q of the run; `run` on a word boundary and
+// `rows` a multiple of 4, so that each column's 4-row word lands whole). Row r of the input tile
 // starts at byte 4 * r * pitch + shift(r), shift(r) = (shift0 + r * shift_step) & 15, and its words
 // are read in pairs, so up to 2 bytes past a row's slot. A thread keeps one group of 4 rows and
 // walks column groups: its row addresses and shifts are set once, and each block costs a shared
-// load pair per row, the permutes and a store per column. Consecutive threads take consecutive row
-// groups, so that a warp's word stores lie side by side rather than a whole column (`rows` words)
-// apart: that would be up to 16-way bank conflicts at 48 rows.
+// load pair per row, a funnel shift per row, the permutes and a store per column. Consecutive
+// threads take consecutive row groups, so that a warp's word stores lie side by side rather than a
+// whole column (`rows` words) apart: that would be up to 16-way bank conflicts at 48 rows. The full
+// column groups run without per-row or per-column conditions (on an H200, u8 24x2796202, ncu: the
+// conditional form cost 58 instructions per block, half of them address and predicate work).
 template <int kThreads>
-__device__ __forceinline__ void stage_run_packed(const std::uint32_t* tile, unsigned char* run, int rows, int load_cols,
+__device__ __forceinline__ void stage_run_packed(const std::uint32_t* tile, std::uint32_t* run, int rows, int load_cols,
                                                  int pitch, int shift0, int shift_step) {
-  constexpr int E = 1, kPer = 4;  // columns per word, rows per block
-  const int row_groups = (rows + kPer - 1) / kPer;
-  const int col_groups = (load_cols + kPer - 1) / kPer;
+  constexpr int kPer = 4;  // columns per word, rows per block
+  const int row_groups = rows / kPer;
   const int threads_per_group = kThreads / row_groups;  // the last kThreads % row_groups threads idle
   const int rg = static_cast<int>(threadIdx.x) % row_groups, cg_first = static_cast<int>(threadIdx.x) / row_groups;
   if (cg_first >= threads_per_group) return;
-  const int r0 = rg * kPer;
-  const int valid_rows = rows - r0 < kPer ? rows - r0 : kPer;
-  // Column group cg of row r0 + i: words word[i] + cg and the next, shifted right by bits[i].
-  int word[kPer];
+  // Column group cg of row 4 rg + i: words row[i][cg] and the next, shifted right by bits[i].
+  const std::uint32_t* row[kPer];
   unsigned bits[kPer];
 #pragma unroll
   for (int i = 0; i < kPer; ++i) {
-    const int r = r0 + i;
+    const int r = kPer * rg + i;
     const int off = 4 * r * pitch + ((shift0 + r * shift_step) & 15);
-    word[i] = off >> 2;
+    row[i] = tile + (off >> 2);
     bits[i] = 8 * (off & 3);
   }
-  const int col_bytes = rows * E;  // one column of the run
-  unsigned char* first = run + r0 * E;
-  const bool whole_words =
-      valid_rows == kPer && (col_bytes & 3) == 0 && (reinterpret_cast<std::uintptr_t>(first) & 3) == 0;
-  for (int cg = cg_first; cg < col_groups; cg += threads_per_group) {
-    std::uint32_t a[kPer], col[kPer];
+  const int col_words = rows / kPer;  // one column of the run
+  std::uint32_t* first = run + rg;
+  const auto block = [&](int cg, std::uint32_t (&col)[kPer]) {
+    std::uint32_t a[kPer];
 #pragma unroll
-    for (int i = 0; i < kPer; ++i)
-      a[i] = i < valid_rows ? __funnelshift_r(tile[word[i] + cg], tile[word[i] + cg + 1], bits[i]) : 0u;
-    transpose_word_block<E>(a, col);
-    unsigned char* p = first + cg * kPer * col_bytes;
-    const int cols_here = load_cols - cg * kPer < kPer ? load_cols - cg * kPer : kPer;
-    if (whole_words && cols_here == kPer) {
+    for (int i = 0; i < kPer; ++i) a[i] = __funnelshift_r(row[i][cg], row[i][cg + 1], bits[i]);
+    transpose_word_block<1>(a, col);
+  };
+  const int full_groups = load_cols / kPer;
+  int cg = cg_first;
+  for (; cg < full_groups; cg += threads_per_group) {
+    std::uint32_t col[kPer];
+    block(cg, col);
+    std::uint32_t* p = first + cg * kPer * col_words;
 #pragma unroll
-      for (int j = 0; j < kPer; ++j) *reinterpret_cast<std::uint32_t*>(p + j * col_bytes) = col[j];
-    } else {
+    for (int j = 0; j < kPer; ++j) p[j * col_words] = col[j];
+  }
+  const int cols_left = load_cols - kPer * full_groups;
+  if (cg == full_groups && cols_left > 0) {  // the last, partial column group
+    std::uint32_t col[kPer];
+    block(cg, col);
+    std::uint32_t* p = first + cg * kPer * col_words;
 #pragma unroll
-      for (int j = 0; j < kPer; ++j) {
-        if (j >= cols_here) break;
-        for (int m = 0; m < valid_rows; ++m) take_element<E>(&col[j], m, p + j * col_bytes + m * E);
-      }
-    }
+    for (int j = 0; j < kPer; ++j)
+      if (j < cols_left) p[j * col_words] = col[j];
   }
 }
 

@@ -85,6 +85,7 @@ SkinnyVecSlab rows_vec_slab(const TransposeDesc& d) {
     s.span -= 16;
   }
   s.rows = make_fast_div(d.rows);
+  s.chunks_div = make_fast_div(s.chunks);
   return s;
 }
 
