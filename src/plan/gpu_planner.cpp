@@ -298,32 +298,34 @@ bool off_skinny_grid(std::int64_t element_bytes, int vector_bytes) {
 }
 }  // namespace
 
-// Few rows (16 to kSkinnyFewRowsMax) of packed output, input rows off the 8-byte grid: skinny's slabs
+// Few rows (16 to kGatherFewRowsMax) of packed output, input rows off the 8-byte grid: skinny's slabs
 // realign every input row and gather each output chunk from shared memory; gather reads the rows
-// through the L1 and writes whole 16-byte vectors. It leads where its output rows lie on the sector
-// grid, or for 2-byte elements where one of its 64-row tiles holds every row. Its 2-byte loads lose
-// under 32 rows (half its 64 x 32 tile or less), and it loses where a tile edge cuts mid-sector
-// output rows (bf16 72 and 88 rows, f64 18 and 22). Measured on an H200 (of memcpy, about 64 MiB,
-// skinny -> gather, two rounds alike; bench/results/h200_2026-11-25zb_few_rows_gather.txt): bf16
-// with word loads 16 rows 0.85 -> 0.93, 24 0.83 -> 0.90, 32 0.82 -> 0.97, 40 0.76 -> 0.80, 48 0.77 ->
-// 0.90, 56 0.74 -> 0.83, 64 0.75 -> 0.93, 80 0.71 -> 0.88, 96 0.74 -> 0.91; with 2-byte loads 32 0.82
-// -> 0.89, 48 0.76 -> 0.81, 56 0.73 -> 0.81, 64 0.75 -> 0.88, 80 0.71 -> 0.81, 96 0.74 -> 0.86; f32
-// 16 0.93 -> 0.95, 32 0.91 -> 0.96; f64 16 0.92 -> 0.98, 20 0.87 -> 1.00; small ones too (bf16
-// 32x8194 0.66 -> 0.90). Behind or level: bf16 2-byte loads at 16 / 24 / 40 rows (0.66 / 0.81 / 0.75
-// against 0.84 / 0.84 / 0.76; 40 taken, for a simpler rule), f32 20 rows (0.86 / 0.90, output rows
-// mid-sector) and, though on the sector grid, f32 24 rows (0.90 / 0.91; so for 4-byte elements only
-// rows a multiple of 64 bytes); 1-byte elements load a byte at a time (u8 48 rows 0.64 / 0.70).
+// through the L1 and writes whole 16-byte vectors. Under 8 MiB (large_matrix) skinny's 12 KiB slabs
+// make too few blocks, and gather leads where its output rows lie on the sector grid, or for 2-byte
+// elements where one of its 64-row tiles holds every row; its 2-byte loads lose under 32 rows. On an
+// H200 (of memcpy, skinny -> gather; bench/results/h200_2026-11-25zb_few_rows_gather.txt,
+// h200_2026-11-25zc_few_rows_probe.txt): bf16 32x8194 0.70 -> 0.90, 32x8193 0.69 -> 0.84, 48x43691
+// 1.04 -> 1.17, f32 16x65537 1.18 -> 1.21, f64 16x16385 1.26 -> 1.46. Larger matrices, since
+// skinny_rows_vec's lean load phase (h200_2026-11-25zc_few_rows_probe.txt, one round, skinny / gather):
+// gather leads only for 2-byte elements on the sector grid read as words (bf16 16 rows 0.915 / 0.929,
+// 32 0.900 / 0.970, 48 0.863 / 0.906, 64 0.856 / 0.925, 80 0.800 / 0.871, 96 0.828 / 0.903) or from 64
+// rows (2-byte loads: 64 0.861 / 0.872, 80 0.795 / 0.804, 96 0.835 / 0.853); skinny leads off the
+// sector grid (words: 40 rows 0.843 / 0.801, 56 0.831 / 0.826; 2-byte loads: 40 0.847 / 0.752, 56 0.823
+// / 0.807), with 2-byte loads under 64 rows (32 0.901 / 0.862, 48 0.853 / 0.808) and for 4- and 8-byte
+// elements (f32 16 0.989 / 0.947, 32 0.986 / 0.962; f64 16 1.003 / 0.970, 20 0.997 / 0.988). 1-byte
+// elements load a byte at a time (u8 48 rows 0.78 / 0.65).
 bool gather_takes_few_rows(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  // skinny's rows (for 2-byte elements up to kSkinnyFewRowsMax, past which tiled_unaligned would take
+  // skinny's rows (for 2-byte elements up to kGatherFewRowsMax, past which tiled_unaligned would take
   // them), off the grid where skinny takes them.
-  const std::int64_t max_rows = e == 2 ? kSkinnyFewRowsMax : skinny_few_rows_max(e);
+  const std::int64_t max_rows = e == 2 ? kGatherFewRowsMax : skinny_few_rows_max(e);
   if (e == 1 || d.batch != 1 || d.rows < kSkinnyMaxShort || d.rows > max_rows || d.rows >= d.cols ||
       !output_packed(d) || !gather_runs(d, alignment) || !off_skinny_grid(e, tiled_vec_vector_bytes(d, alignment)))
     return false;
+  const bool words = e == 2 && gather_reads_words(d);
+  if (large_matrix(d)) return e == 2 && output_rows_sector_aligned(d) && (words || d.rows >= 64);
   if (e == 4) return output_rows_on(d, 64);
   if (e == 8) return output_rows_sector_aligned(d);
-  const bool words = gather_reads_words(d);
   return (words || d.rows >= 32) && (output_rows_sector_aligned(d) || d.rows <= 64);
 }
 
@@ -467,16 +469,15 @@ bool tiled_vec_takes_wrapping_batch(const TransposeDesc& d, int alignment) {
 // - rows of packed output, off tiled_vec's grid: u8 17 / 24 / 33 / 48 / 100 rows 0.052 / 0.122 /
 //   0.081 / 0.566 / 0.250 -> 0.625 / 0.633 / 0.617 / 0.625 / 0.445, bf16 17 / 24 / 33 / 48 0.211 / 0.571 / 0.312 / 0.569 ->
 //   0.768 / 0.790 / 0.753 / 0.762, f32 17 / 24 / 33 0.479 / 0.678 / 0.716 -> 0.857 / 0.867 / 0.811;
-//   not f32 40 / 48 rows (tiled_unaligned 0.847 / 0.904 against 0.802 / 0.843), not bf16 40 rows on
-//   tiled_vec's 8-byte grid (0.805 / 0.749), not 8- and 16-byte elements on the 16-byte grid (f64 24
-//   rows 0.970 / 0.878); but f64 17 to 23 rows off it, where tiled_unaligned's 32-row tiles are at most
-//   72% full (H200, of memcpy, tiled_unaligned -> skinny, two rounds alike;
-//   bench/results/h200_2026-11-25z_f64_few_rows_and_batches.txt): 17 / 19 / 21 / 23 rows 0.76 / 0.81 /
-//   0.84 / 0.88 -> 0.87 / 0.91 / 0.87 / 0.89; from 25 rows tiled_unaligned leads (0.89 / 0.82). For
-//   2-byte elements tiled_unaligned leads from 72 rows since its five-block rework (skinny /
-//   tiled_unaligned, two rounds alike; bench/results/h200_2026-11-25zb_few_rows_gather.txt): bf16 68
-//   rows 0.73 / 0.70, 72 0.73 / 0.76, 76 0.74 / 0.75, 84 0.71 / 0.79, 92 0.73 / 0.80, 100 0.68 / 0.82
-//   (kSkinnyFewRowsMaxHalfwords; where gather runs it leads both: gather_takes_few_rows);
+//   since skinny_rows_vec's lean load phase the caps are (H200, of memcpy, one round, skinny / the
+//   kernel otherwise taken; bench/results/h200_2026-11-25zc_few_rows_probe.txt): u8 up to 128 rows
+//   (104 0.718 / 0.539, 112 0.734 / 0.586, 120 0.725 / 0.576, 128 0.707 / 0.628, tiled_unaligned), bf16
+//   up to 84 (72 0.832 / 0.765, 76 0.836 / 0.757, 84 0.793 / 0.791; 88 0.793 / 0.810, 100 0.763 /
+//   0.816), f32 up to 40 (40 0.927 / 0.900; 48 0.956 / 0.956, 56 0.925 / 0.946), f64 up to 33 (24 0.994
+//   / 0.962, 32 1.014 / 0.984 tiled_unaligned, 33 0.907 / 0.840 tiled_vec at 8 bytes; 64 0.915 /
+//   0.982); not 8- and 16-byte elements on the 16-byte grid (f64 24 rows: tiled_vec 0.970, skinny
+//   0.878 before), nor bf16 40 rows on tiled_vec's 8-byte grid (0.805, skinny 0.749 before); where
+//   gather runs it may lead both (gather_takes_few_rows);
 // - tall, rows of at most 32 bytes (tiled_vec's narrowest tile row is 64): f32 x4 0.541 -> 0.944, x8
 //   0.878 -> 0.944; f64 x2 0.507 -> 0.914, x4 0.897 -> 0.959; bf16 x8 0.519 -> 0.874, x16 0.838 ->
 //   0.931 (c128 keeps tiled_vec: x2 0.91, x4 0.95);

@@ -57,7 +57,7 @@ bool gather_reads_words(const TransposeDesc& resolved_desc);
 // gather reads their input through the L1 faster than tiled_unaligned realigns it (see
 // gpu_planner.cpp).
 bool gather_takes_off_grid_input(const TransposeDesc& resolved_desc, int alignment);
-// Few rows (16 to kSkinnyFewRowsMax) of packed 2- to 8-byte output, input rows off the 8-byte grid,
+// Few rows (16 to kGatherFewRowsMax) of packed 2- to 8-byte output, input rows off the 8-byte grid,
 // that gather serves better than skinny's slabs (see gpu_planner.cpp).
 bool gather_takes_few_rows(const TransposeDesc& resolved_desc, int alignment);
 // Large tall matrices of 33 to 127 columns of 16-byte elements, output rows on the sector grid, whose
@@ -76,10 +76,12 @@ bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
 // Most rows the skinny kernel's slab-of-columns path (skinny_rows_vec) takes (fewer for wide
 // elements: its slabs must fit its shared memory), and most the planner sends it.
 constexpr std::int64_t kSkinnyRowsVecMaxRows = 128;
-constexpr std::int64_t kSkinnyFewRowsMax = 100;
-constexpr std::int64_t kSkinnyFewRowsMaxHalfwords = 68;  // 2-byte elements
-constexpr std::int64_t kSkinnyFewRowsMaxWords = 33;      // 4-byte elements off the 16-byte grid
-constexpr std::int64_t kSkinnyFewRowsMaxWide = 23;       // 8-byte elements off the 16-byte grid
+constexpr std::int64_t kSkinnyFewRowsMax = kSkinnyRowsVecMaxRows;  // 1-byte elements
+constexpr std::int64_t kSkinnyFewRowsMaxHalfwords = 84;             // 2-byte elements
+constexpr std::int64_t kSkinnyFewRowsMaxWords = 40;                 // 4-byte elements off the 16-byte grid
+constexpr std::int64_t kSkinnyFewRowsMaxWide = 33;                  // 8-byte elements off the 16-byte grid
+// Most rows gather_takes_few_rows gives gather.
+constexpr std::int64_t kGatherFewRowsMax = 100;
 // Most rows of packed output the planner gives skinny, by element size (none of 16-byte elements).
 constexpr std::int64_t skinny_few_rows_max(std::int64_t element_bytes) {
   return element_bytes == 1   ? kSkinnyFewRowsMax
@@ -89,8 +91,8 @@ constexpr std::int64_t skinny_few_rows_max(std::int64_t element_bytes) {
                               : 0;
 }
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
-// takes (see gpu_planner.cpp): packed output rows of 17 to 100 one-byte elements, to 68 two-byte ones, to 33
-// four-byte ones or to 23 eight-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to
+// takes (see gpu_planner.cpp): packed output rows of 17 to 128 one-byte elements, to 84 two-byte ones, to 40
+// four-byte ones or to 33 eight-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to
 // 8-byte elements with rows of at most 32 bytes, of 1-byte ones with rows of at most 16 (packed 16
 // columns from 4 MiB), or of 17 to 24-33 columns (by element size) off tiled_vec's grid, and tall
 // ones of 17 to 127 packed columns that skinny's few-columns kernel serves better than the tiles.

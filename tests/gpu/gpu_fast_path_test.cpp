@@ -430,9 +430,9 @@ TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
 // take gather's 16-row tiles (tiles cut in both directions); output rows that start mid-sector on
 // the 16-byte grid stay on tiled_vec where a side is short (the batch and the tall matrix), and
 // large matrices whose input rows start mid-sector too take tiled_unaligned; single matrices of 40
-// rows (72 of 16-byte elements, 33 of 8-byte ones off the 16-byte grid) take tiled_vec's 16-row
+// rows (72 of 16-byte elements, 8-byte ones off the 16-byte grid too) take tiled_vec's 16-row
 // tiles; tall 1-byte matrices of at most 16 columns on the 16-byte grid, 8-byte matrices of 17 to
-// 23 rows off it, and tall 1- and 2-byte ones of 120 columns with output rows mid-sector take
+// 33 rows off it, and tall 1- and 2-byte ones of 120 columns with output rows mid-sector take
 // skinny; tall 16-byte matrices whose last 32-column tile is nearly empty, 2-byte ones whose input
 // rows are off the 8-byte grid with output rows on the sector grid, and large batches of 2- and
 // 4-byte matrices that tiled_vec's tiles would fill to less than three quarters, take gather.
@@ -468,6 +468,7 @@ TEST_P(GpuFastPath, AutomaticPlanOnShortSidesAndMidSectorOutputRows) {
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 48, 5002}, Algorithm::gather));  // words
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 40, 6002}, Algorithm::gather));  // words, mid-sector
     ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 80, 4001}, Algorithm::gather));  // 2-byte loads, 2 tiles
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 64, 65538}, Algorithm::gather));  // 8 MiB, words
   }
   if (e == 4) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 32, 7001}, Algorithm::gather));
   if (e == 8) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 20, 5001}, Algorithm::gather));
@@ -477,11 +478,11 @@ TEST_P(GpuFastPath, AutomaticPlanOnShortSidesAndMidSectorOutputRows) {
   ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 6000 + 16 / e, 200}, Algorithm::tiled_vec));
   const std::int64_t ld = 2048 + 16 / e;
   ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes({t, 2048, 2048, 1, ld, ld}, Algorithm::tiled_unaligned));
-  // 40 rows (72 of 16-byte elements; 33 of 8-byte ones off the 16-byte grid) in 8 MiB: 16-row
+  // 40 rows (72 of 16-byte elements; 40 of 8-byte ones off the 16-byte grid too) in 8 MiB: 16-row
   // tiles, the last one cut.
   const std::int64_t rows = e == 16 ? 72 : 40;
   std::vector<xpose::TransposeDesc> short_rows = {{t, rows, (8 << 20) / (rows * e) + 16 / e}};
-  if (e == 8) short_rows.push_back({t, 33, (8 << 20) / (33 * e) + 1});
+  if (e == 8) short_rows.push_back({t, 40, (8 << 20) / (40 * e) + 1});
   for (const xpose::TransposeDesc& d : short_rows) {
     xpose::Plan plan;
     ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());

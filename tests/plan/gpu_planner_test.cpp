@@ -193,21 +193,24 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_EQ(choice(DType::u8, 33, 2000001), Algorithm::skinny) << "few rows off the grid, packed output";
   EXPECT_EQ(choice(DType::f16, 24, 1000001), Algorithm::skinny) << "2-byte loads; gather takes 32 to 64 rows";
   EXPECT_NE(choice(DType::u8, 33, 2000001, 0, 40), Algorithm::skinny) << "output rows not packed";
-  EXPECT_EQ(choice(DType::u8, 100, 671089), Algorithm::skinny);
-  EXPECT_NE(choice(DType::u8, 101, 671089), Algorithm::skinny) << "past the rows measured";
+  EXPECT_EQ(choice(DType::u8, 128, 524287), Algorithm::skinny);
+  EXPECT_NE(choice(DType::u8, 129, 520223), Algorithm::skinny) << "past skinny_rows_vec's rows";
   EXPECT_NE(choice(DType::u8, 48, 1048576), Algorithm::skinny) << "on the 16-byte grid: tiled_vec";
-  EXPECT_EQ(choice(DType::f32, 33, 500001), Algorithm::skinny);
-  EXPECT_NE(choice(DType::f32, 40, 500001), Algorithm::skinny);
-  EXPECT_NE(choice(DType::f64, 24, 349525), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 40, 500001), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f32, 41, 500001), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 24, 349525), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f16, 84, 399457), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f16, 88, 381301), Algorithm::skinny) << "past 84 rows: tiled_unaligned";
   EXPECT_EQ(choice(DType::u8, 559240, 120), Algorithm::skinny) << "full tiles, but output rows mid-sector";
   EXPECT_EQ(choice(DType::bf16, 289260, 116), Algorithm::skinny) << "full tiles, but output rows mid-sector";
   EXPECT_EQ(choice(DType::u8, 70000, 120), Algorithm::skinny) << "the GPU test's case";
   EXPECT_EQ(choice(DType::bf16, 35000, 120), Algorithm::skinny) << "the GPU test's case";
   EXPECT_EQ(choice(DType::u8, 1048576, 120), Algorithm::tiled_vec) << "whole output sectors: the full tiles";
   EXPECT_EQ(choice(DType::bf16, 1048576, 116), Algorithm::tiled_vec) << "whole output sectors: the full tiles";
-  EXPECT_EQ(choice(DType::f64, 17, 493447), Algorithm::skinny) << "8-byte elements: up to 23 rows off the grid";
-  EXPECT_EQ(choice(DType::f64, 23, 364722), Algorithm::skinny);
-  EXPECT_NE(choice(DType::f64, 25, 335544), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 17, 493447), Algorithm::skinny) << "8-byte elements: up to 33 rows off the grid";
+  EXPECT_EQ(choice(DType::f64, 33, 254201), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 33, 254200), Algorithm::skinny) << "input rows on the 16-byte grid, output off it";
+  EXPECT_NE(choice(DType::f64, 34, 246723), Algorithm::skinny);
   EXPECT_NE(choice(DType::f64, 20, 419430), Algorithm::skinny) << "on the 16-byte grid";
   EXPECT_NE(choice(DType::c128, 17, 246723), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 4194304, 4), Algorithm::skinny) << "16-byte rows: tall";
@@ -422,42 +425,49 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
   EXPECT_EQ(pick({DType::bf16, 208, 333, 5}), Algorithm::gather);
 }
 
-// Few rows of packed output off the grid: gather where its output rows lie on the sector grid, or
-// (2-byte elements) where one 64-row tile holds them; 2-byte loads from 32 rows. Elsewhere skinny, and
-// tiled_unaligned for 2-byte elements past 68 rows.
+// Few rows of packed output off the grid. Large matrices: gather only for 2-byte elements whose output
+// rows lie on the sector grid, read as words or from 64 rows; skinny elsewhere up to its caps (84 rows
+// of 2-byte elements, past which tiled_unaligned). Under 8 MiB gather where its output rows lie on
+// the sector grid, or (2-byte elements) where one 64-row tile holds them, with 2-byte loads from 32
+// rows.
 TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   const auto choice = [](DType t, std::int64_t r, std::int64_t c, int alignment = 16, std::int64_t ld_out = 0) {
     return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, 0, ld_out}), alignment);
   };
-  for (std::int64_t rows : {16, 24, 32, 40, 48, 56, 64, 80, 96})
-    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows / 4 * 4 + 2), Algorithm::gather) << rows << " rows, words";
-  for (std::int64_t rows : {72, 88})  // a tile edge cuts mid-sector output rows: tiled_unaligned
-    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows / 4 * 4 + 2), Algorithm::tiled_unaligned) << rows;
-  for (std::int64_t rows : {32, 48, 64, 80, 96})
-    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows | 1), Algorithm::gather) << rows << " rows, 2-byte loads";
-  for (std::int64_t rows : {40, 56})
-    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows | 1), Algorithm::gather) << rows << " rows, one tile row";
-  for (std::int64_t rows : {16, 24})
-    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows | 1), Algorithm::skinny) << rows << " rows, 2-byte loads";
+  const auto words = [](std::int64_t rows) { return 33554432 / rows / 4 * 4 + 2; };  // input rows on the 4-byte grid
+  const auto halves = [](std::int64_t rows) { return 33554432 / rows | 1; };         // and off it
+  for (std::int64_t rows : {16, 32, 48, 64, 80, 96})
+    EXPECT_EQ(choice(DType::bf16, rows, words(rows)), Algorithm::gather) << rows << " rows, words";
+  for (std::int64_t rows : {24, 40, 56, 72})  // output rows mid-sector: skinny
+    EXPECT_EQ(choice(DType::bf16, rows, words(rows)), Algorithm::skinny) << rows << " rows, words";
+  EXPECT_EQ(choice(DType::bf16, 88, words(88)), Algorithm::tiled_unaligned) << "past skinny's 84 rows";
+  for (std::int64_t rows : {64, 80, 96})
+    EXPECT_EQ(choice(DType::bf16, rows, halves(rows)), Algorithm::gather) << rows << " rows, 2-byte loads";
+  for (std::int64_t rows : {16, 24, 32, 40, 48, 56})
+    EXPECT_EQ(choice(DType::bf16, rows, halves(rows)), Algorithm::skinny) << rows << " rows, 2-byte loads";
+  // Under 8 MiB (skinny's slabs would make too few blocks).
+  EXPECT_EQ(choice(DType::bf16, 32, 8193), Algorithm::gather);
+  EXPECT_EQ(choice(DType::bf16, 40, 6002), Algorithm::gather) << "words, one tile row";
+  EXPECT_EQ(choice(DType::bf16, 48, 43691), Algorithm::gather);
+  EXPECT_EQ(choice(DType::bf16, 24, 8193), Algorithm::skinny) << "2-byte loads under 32 rows";
+  EXPECT_EQ(choice(DType::f32, 16, 65537), Algorithm::gather);
+  EXPECT_EQ(choice(DType::f64, 16, 16385), Algorithm::gather);
+  EXPECT_EQ(choice(DType::f64, 18, 16385), Algorithm::skinny) << "output rows mid-sector";
+  // Elsewhere skinny.
   EXPECT_EQ(choice(DType::bf16, 48, 699050, 8), Algorithm::skinny) << "gather needs 16-byte pointers";
   EXPECT_EQ(choice(DType::bf16, 48, 699050, 16, 56), Algorithm::tiled_unaligned) << "output rows not packed";
   EXPECT_EQ(choice(DType::bf16, 40, 838860), Algorithm::tiled_vec) << "input rows on the 8-byte grid";
   EXPECT_EQ(choice(DType::u8, 48, 1398101), Algorithm::skinny) << "1-byte loads";
   EXPECT_EQ(choice(DType::u8, 32, 2097155), Algorithm::skinny);
-  EXPECT_EQ(choice(DType::f32, 16, 1048577), Algorithm::gather);
-  EXPECT_EQ(choice(DType::f32, 32, 524289), Algorithm::gather);
-  EXPECT_EQ(choice(DType::f32, 24, 699051), Algorithm::skinny) << "measured behind on the sector grid";
-  EXPECT_EQ(choice(DType::f32, 20, 838861), Algorithm::skinny) << "output rows mid-sector";
-  EXPECT_EQ(choice(DType::f64, 16, 262145), Algorithm::gather);
-  EXPECT_EQ(choice(DType::f64, 20, 209715), Algorithm::gather);
-  EXPECT_EQ(choice(DType::f64, 18, 233017), Algorithm::skinny) << "output rows mid-sector";
-  EXPECT_EQ(choice(DType::f64, 22, 190651), Algorithm::skinny);
-  EXPECT_NE(choice(DType::f64, 32, 131073), Algorithm::gather) << "past skinny's 23 rows: tiled_unaligned";
-  EXPECT_NE(choice(DType::bf16, 128, 262145), Algorithm::skinny) << "past 100 rows";
-  // 2-byte elements past 68 rows where gather does not run: tiled_unaligned.
-  EXPECT_EQ(choice(DType::bf16, 68, 493447), Algorithm::skinny);
-  for (std::int64_t rows : {72, 76, 84, 88, 92, 100})
-    EXPECT_EQ(choice(DType::bf16, rows, 33554432 / rows | 1), Algorithm::tiled_unaligned) << rows;
+  EXPECT_EQ(choice(DType::f32, 16, 1048577), Algorithm::skinny) << "large: 4-byte elements on skinny";
+  EXPECT_EQ(choice(DType::f32, 32, 524289), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 16, 262145), Algorithm::skinny) << "large: 8-byte elements on skinny";
+  EXPECT_EQ(choice(DType::f64, 20, 209715), Algorithm::skinny);
+  EXPECT_NE(choice(DType::bf16, 128, 262145), Algorithm::skinny) << "past 84 rows";
+  for (std::int64_t rows : {68, 72, 76, 84})
+    EXPECT_EQ(choice(DType::bf16, rows, halves(rows) | 2), Algorithm::skinny) << rows;
+  for (std::int64_t rows : {88, 92, 100})
+    EXPECT_EQ(choice(DType::bf16, rows, halves(rows) | 2), Algorithm::tiled_unaligned) << rows;
 }
 
 // Large batches of matrices of 33 to 128 rows of 8-byte elements (to 48 of 16-byte ones) whose last
@@ -515,8 +525,8 @@ TEST(GpuPlanner, ShortMatricesTakeSixteenRowTiles) {
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f64, 100, 83887}), 16),
             Algorithm::tiled_unaligned)
       << "8-byte elements off the 16-byte grid: up to 64 rows";
-  const xpose::LaunchConfig off_grid = plan(DType::f64, 33, 254200, &a);
-  EXPECT_EQ(a, Algorithm::tiled_vec) << "8-byte elements on the 8-byte grid only";
+  const xpose::LaunchConfig off_grid = plan(DType::f64, 40, 209715, &a);
+  EXPECT_EQ(a, Algorithm::tiled_vec) << "8-byte elements on the 8-byte grid only, past skinny's 33 rows";
   EXPECT_EQ(off_grid.tile_rows, 16);
   EXPECT_EQ(off_grid.vector_bytes, 8);
   EXPECT_EQ(plan(DType::f64, 34, 246722, &a).tile_rows, 32) << "output rows mid-sector";
@@ -527,9 +537,9 @@ TEST(GpuPlanner, ShortMatricesTakeSixteenRowTiles) {
   EXPECT_EQ(plan(DType::f32, 40, 52432, &a).tile_rows, 16);
   EXPECT_EQ(plan(DType::f64, 40, 26216, &a).tile_rows, 16);
   EXPECT_EQ(plan(DType::c128, 72, 7282, &a).tile_rows, 16);
-  EXPECT_EQ(plan(DType::f64, 33, 31776, &a).tile_rows, 16);
+  EXPECT_EQ(plan(DType::f64, 40, 26215, &a).tile_rows, 16);
   EXPECT_EQ(a, Algorithm::tiled_vec);
-  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 40, 209715}), 16),
+  EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 48, 174763}), 16),
             Algorithm::tiled_unaligned)
       << "4-byte elements off the 16-byte grid keep tiled_unaligned";
   EXPECT_FALSE(xpose::plan::tiled_vec_sixteen_row_tiles(xpose::resolved({DType::f64, 40, 2000}), 16))
