@@ -65,15 +65,31 @@ __device__ __forceinline__ void run_position(unsigned q, const FastDiv& rows, in
 // registers in the rewrite; bf16 24 rows unchanged).
 constexpr bool skinny_rows_vec_computes_rows(int esize, std::int64_t rows) { return esize >= 4 || rows > 32; }
 
-// The staged store phase: 1-byte elements, rows a multiple of 4 and the output's matrices on the
-// 4-byte grid, so that every column's 4-row word lands whole. Measured on an H200, of memcpy
-// (bench/results/h200_2026-11-25v_skinny_rows_staged.txt): u8 12x5592405 0.694 -> 0.755, 24x2796202
-// 0.682 -> 0.745, 40x1677721 0.626 -> 0.719, 48x1398101 0.621 -> 0.704, 100x671088 0.591 -> 0.667. Rows
-// off the 4-byte grid store byte by byte into the stage and ran slower (17 rows 0.68 -> 0.61, 33
-// rows 0.64 -> 0.55), as did 2-byte elements in 2 x 2 blocks (bf16 24 rows 0.81 -> 0.78, 48 rows
-// 0.77 -> 0.73).
-constexpr bool skinny_rows_vec_stages(int esize, std::int64_t rows, bool out_on_4_byte_grid) {
-  return esize == 1 && rows % 4 == 0 && out_on_4_byte_grid;
+// The staged store phase, 1-byte elements: as the run itself where rows are a multiple of 4 and the
+// output's matrices on the 4-byte grid, so that every column's 4-row word lands whole. Measured on an
+// H200, of memcpy (bench/results/h200_2026-11-25v_skinny_rows_staged.txt): u8 12x5592405 0.694 -> 0.755, 24x2796202
+// 0.682 -> 0.745, 40x1677721 0.626 -> 0.719, 48x1398101 0.621 -> 0.704, 100x671088 0.591 -> 0.667. Other
+// row counts from kRowsVecPaddedMinRows (and output off the 4-byte grid) stage columns padded to
+// whole words, written out by write_padded_run, where those columns (and the 6 words it reads past a
+// chunk's start) fit the stage. Measured on an H200 (of memcpy, element by element -> padded, two
+// rounds alike; bench/results/h200_2026-11-25zc_u8_padded_stage.txt): u8 33x2033601 0.671 -> 0.720,
+// 41x1636801 0.656 -> 0.707, 50x1342177 0.652 -> 0.694, 66x1016801 0.625 -> 0.660, 99x677891 0.617 ->
+// 0.662, 127x528401 0.607 -> 0.633, a batch of 33x2001 0.635 -> 0.681; but 17 / 19 / 23 rows 0.740 /
+// 0.764 / 0.748 -> 0.710 / 0.727 / 0.708, so padded columns start at 32 rows (25 to 31 not measured).
+// Byte stores into an unpadded stage ran slower (17 rows 0.68 -> 0.61, 33 rows 0.64 -> 0.55), as did
+// 2-byte elements in 2 x 2 blocks, then and after the lean load phase (bf16 48 rows 0.859 -> 0.833, 76
+// rows 0.843 -> 0.804; bench/results/h200_2026-11-25zc_bf16_staged_experiment.txt).
+constexpr std::int64_t kRowsVecPaddedMinRows = 32;  // a chunk then spans at most two columns
+// How skinny_rows_vec's store phase runs: element by element, staged as the run itself, or staged in
+// padded columns.
+enum class RowsVecStage { none, run, padded };
+constexpr RowsVecStage skinny_rows_vec_stage(int esize, std::int64_t rows, int load_cols, bool out_on_4_byte_grid) {
+  if (esize != 1) return RowsVecStage::none;
+  if (rows % 4 == 0 && out_on_4_byte_grid) return RowsVecStage::run;
+  const std::int64_t padded_bytes = static_cast<std::int64_t>(load_cols) * ((rows + 3) / 4 * 4) + 24;
+  return rows >= kRowsVecPaddedMinRows && padded_bytes <= 4 * staged_run_words(kSkinnyVecSmemWords)
+             ? RowsVecStage::padded
+             : RowsVecStage::none;
 }
 
 // Whether every aligned chunk the load phase may read, s.chunks from each row's aligned start, lies
@@ -121,9 +137,8 @@ __device__ __forceinline__ void load_slab(std::uint32_t* tile, const unsigned ch
     if (need[j]) store_words_rotated(tile + word[j], v[j], rot[j]);
 }
 
-// kStaged: the store phase of skinny_rows_vec_packed.cuh (skinny_rows_vec_stages), else element by
-// element.
-template <int E, bool kRowsComputed, bool kStaged>
+// kStage: the store phase of skinny_rows_vec_packed.cuh (skinny_rows_vec_stage), or element by element.
+template <int E, bool kRowsComputed, RowsVecStage kStage>
 __global__ void __launch_bounds__(kSkinnyVecThreads)
     skinny_rows_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyVecSlab s,
@@ -163,13 +178,18 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   const int lead = static_cast<int>(reinterpret_cast<std::uintptr_t>(dst) & 31);
   const int start = lead == 0 ? 0 : c0 == 0 ? -lead : 32 - lead;
   const int chunks_out = start < own_bytes ? 2 * ((own_bytes - start + 31) / 32) : 0;
-  if constexpr (kStaged) {
+  if constexpr (kStage != RowsVecStage::none) {
     alignas(16) __shared__ std::uint32_t stage[staged_run_words(kSkinnyVecSmemWords)];
-    std::uint32_t* run = stage + (reinterpret_cast<std::uintptr_t>(dst) & 15) / 4;  // dst is on the 4-byte grid
-    stage_run_packed<kSkinnyVecThreads>(tile, run, rows, load_cols, s.pitch, shift0, shift_step);
+    constexpr bool kPadded = kStage == RowsVecStage::padded;
+    // The run on the output's 16-byte grid (dst is on the 4-byte grid), or padded columns from word 0.
+    std::uint32_t* run = kPadded ? stage : stage + (reinterpret_cast<std::uintptr_t>(dst) & 15) / 4;
+    stage_run_packed<kPadded, kSkinnyVecThreads>(tile, run, rows, load_cols, s.pitch, shift0, shift_step);
     __syncthreads();
-    write_staged_run<E, kSkinnyVecThreads>(reinterpret_cast<const unsigned char*>(run), dst, start, chunks_out,
-                                           avail_bytes);
+    if constexpr (kPadded)
+      write_padded_run<kSkinnyVecThreads>(run, dst, start, chunks_out, avail_bytes, rows, s.rows);
+    else
+      write_staged_run<E, kSkinnyVecThreads>(reinterpret_cast<const unsigned char*>(run), dst, start, chunks_out,
+                                             avail_bytes);
     return;
   }
   const unsigned char* tile_bytes = reinterpret_cast<const unsigned char*>(tile);

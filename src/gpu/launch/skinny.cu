@@ -249,23 +249,29 @@ Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   if constexpr (E == 1) {
     const bool out_on_4_byte_grid =
         reinterpret_cast<std::uintptr_t>(out) % 4 == 0 && (d.batch == 1 || d.batch_stride_out % 4 == 0);
-    if (skinny_rows_vec_stages(E, d.rows, out_on_4_byte_grid)) {
-      skinny_rows_vec_kernel<E, true, true><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst,
-                                                                                   make_geometry(d, 1), s, slabs);
-      return check_launch("skinny_rows_vec_kernel", c,
-                          sizeof(std::uint32_t) * (kSkinnyVecTileWords + staged_run_words(kSkinnyVecSmemWords)),
-                          stream);
+    const RowsVecStage stage = skinny_rows_vec_stage(E, d.rows, s.span + s.halo, out_on_4_byte_grid);
+    constexpr std::size_t kStagedSmem =
+        sizeof(std::uint32_t) * (kSkinnyVecTileWords + staged_run_words(kSkinnyVecSmemWords));
+    if (stage == RowsVecStage::run) {
+      skinny_rows_vec_kernel<E, true, RowsVecStage::run><<<grid_of(c), block_of(c), 0, stream>>>(
+          src, src_end, dst, make_geometry(d, 1), s, slabs);
+      return check_launch("skinny_rows_vec_kernel", c, kStagedSmem, stream);
+    }
+    if (stage == RowsVecStage::padded) {
+      skinny_rows_vec_kernel<E, true, RowsVecStage::padded><<<grid_of(c), block_of(c), 0, stream>>>(
+          src, src_end, dst, make_geometry(d, 1), s, slabs);
+      return check_launch("skinny_rows_vec_kernel", c, kStagedSmem, stream);
     }
   }
   if constexpr (!skinny_rows_vec_computes_rows(E, 0)) {
     if (!skinny_rows_vec_computes_rows(E, d.rows)) {
-      skinny_rows_vec_kernel<E, false, false><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst,
-                                                                                     make_geometry(d, 1), s, slabs);
+      skinny_rows_vec_kernel<E, false, RowsVecStage::none><<<grid_of(c), block_of(c), 0, stream>>>(
+          src, src_end, dst, make_geometry(d, 1), s, slabs);
       return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecTileWords, stream);
     }
   }
-  skinny_rows_vec_kernel<E, true, false><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
-                                                                                s, slabs);
+  skinny_rows_vec_kernel<E, true, RowsVecStage::none><<<grid_of(c), block_of(c), 0, stream>>>(
+      src, src_end, dst, make_geometry(d, 1), s, slabs);
   return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecTileWords, stream);
 }
 
