@@ -191,7 +191,7 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
     return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, ld_in, ld_out}), 16);
   };
   EXPECT_EQ(choice(DType::u8, 33, 2000001), Algorithm::skinny) << "few rows off the grid, packed output";
-  EXPECT_EQ(choice(DType::f16, 24, 1000001), Algorithm::skinny) << "2-byte loads; gather takes 32 to 64 rows";
+  EXPECT_EQ(choice(DType::f16, 24, 1000001), Algorithm::skinny) << "2-byte loads under 64 rows";
   EXPECT_NE(choice(DType::u8, 33, 2000001, 0, 40), Algorithm::skinny) << "output rows not packed";
   EXPECT_EQ(choice(DType::u8, 128, 524287), Algorithm::skinny);
   EXPECT_NE(choice(DType::u8, 129, 520223), Algorithm::skinny) << "past skinny_rows_vec's rows";
