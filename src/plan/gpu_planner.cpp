@@ -298,9 +298,9 @@ bool off_skinny_grid(std::int64_t element_bytes, int vector_bytes) {
 }
 }  // namespace
 
-// Few rows (16 to kGatherFewRowsMax) of packed output, input rows off the 8-byte grid: skinny's slabs
-// realign every input row and gather each output chunk from shared memory; gather reads the rows
-// through the L1 and writes whole 16-byte vectors. Under 8 MiB (large_matrix) skinny's 12 KiB slabs
+// Few rows (16 to kGatherFewRowsMax, or skinny's caps past 2 bytes) of packed output, input rows off
+// the 8-byte grid: skinny's slabs realign every input row and gather each output chunk from shared
+// memory; gather reads the rows through the L1 and writes whole 16-byte vectors. Under 8 MiB (large_matrix) skinny's 12 KiB slabs
 // make too few blocks, and gather leads where its output rows lie on the sector grid, or for 2-byte
 // elements where one of its 64-row tiles holds every row; its 2-byte loads lose under 32 rows. On an
 // H200 (of memcpy, skinny -> gather; bench/results/h200_2026-11-25zb_few_rows_gather.txt,
@@ -316,8 +316,8 @@ bool off_skinny_grid(std::int64_t element_bytes, int vector_bytes) {
 // elements load a byte at a time (u8 48 rows 0.78 / 0.65).
 bool gather_takes_few_rows(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  // skinny's rows (for 2-byte elements up to kGatherFewRowsMax, past which tiled_unaligned would take
-  // them), off the grid where skinny takes them.
+  // skinny's rows (for 2-byte elements up to kGatherFewRowsMax, where past skinny's 84 tiled_unaligned
+  // would take them), off the grid where skinny takes them.
   const std::int64_t max_rows = e == 2 ? kGatherFewRowsMax : skinny_few_rows_max(e);
   if (e == 1 || d.batch != 1 || d.rows < kSkinnyMaxShort || d.rows > max_rows || d.rows >= d.cols ||
       !output_packed(d) || !gather_runs(d, alignment) || !off_skinny_grid(e, tiled_vec_vector_bytes(d, alignment)))

@@ -57,8 +57,9 @@ bool gather_reads_words(const TransposeDesc& resolved_desc);
 // gather reads their input through the L1 faster than tiled_unaligned realigns it (see
 // gpu_planner.cpp).
 bool gather_takes_off_grid_input(const TransposeDesc& resolved_desc, int alignment);
-// Few rows (16 to kGatherFewRowsMax) of packed 2- to 8-byte output, input rows off the 8-byte grid,
-// that gather serves better than skinny's slabs (see gpu_planner.cpp).
+// Few rows (16 to kGatherFewRowsMax for 2-byte elements, to skinny's caps for 4- and 8-byte ones) of
+// packed output, input rows off the 8-byte grid, that gather serves better than skinny's slabs or
+// tiled_unaligned's tiles (see gpu_planner.cpp).
 bool gather_takes_few_rows(const TransposeDesc& resolved_desc, int alignment);
 // Large tall matrices of 33 to 127 columns of 16-byte elements, output rows on the sector grid, whose
 // last 32-column tiled_vec tile would be at most a quarter full: gather's threads past the last

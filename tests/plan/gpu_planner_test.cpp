@@ -451,6 +451,7 @@ TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   EXPECT_EQ(choice(DType::bf16, 48, 43691), Algorithm::gather);
   EXPECT_EQ(choice(DType::bf16, 24, 8193), Algorithm::skinny) << "2-byte loads under 32 rows";
   EXPECT_EQ(choice(DType::f32, 16, 65537), Algorithm::gather);
+  EXPECT_EQ(choice(DType::f32, 24, 8193), Algorithm::skinny) << "4-byte elements: output rows a multiple of 64 bytes";
   EXPECT_EQ(choice(DType::f64, 16, 16385), Algorithm::gather);
   EXPECT_EQ(choice(DType::f64, 18, 16385), Algorithm::skinny) << "output rows mid-sector";
   // Elsewhere skinny.

@@ -1,8 +1,8 @@
 // A matrix of a few rows whose output rows are packed (ld_out == rows): the output of a slab of
 // columns is one contiguous run of bytes, so it is written as aligned 16-byte chunks whatever the
 // element size, and read as aligned 16-byte chunks of each input row, shifts undone in shared
-// memory as in tiled_unaligned. 1-byte elements whose output run is on the 4-byte grid column by
-// column take the store phase of skinny_rows_vec_packed.cuh.
+// memory as in tiled_unaligned. 1-byte elements take the staged store phases of
+// skinny_rows_vec_packed.cuh where they pay (skinny_rows_vec_stage), the rest go element by element.
 #pragma once
 
 #include <cstdint>

@@ -2,8 +2,9 @@
 // byte by byte (a shared load, a shift and the row and column stepping per byte) cost about 240
 // instructions per chunk and kept the issue slots 87-90% busy on an H200 (u8 24x2796202 at 0.68 of
 // memcpy). Here a thread reads a block of 4 columns x 4 rows as one word per row, transposes it in
-// registers, and writes each column's word into a shared copy of the slab's output run, laid out on
-// the global 16-byte grid; the run then goes out as aligned 16-byte chunks.
+// registers, and writes each column's word into a shared copy of the slab's output run: laid out on
+// the global 16-byte grid where columns are whole words there, the run then going out as aligned
+// 16-byte chunks; otherwise in columns padded to whole words, each output chunk spliced out of them.
 #pragma once
 
 #include <cstdint>
