@@ -2,6 +2,7 @@
 // short side runs as a batch of slabs of its long side.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 
 #include "gpu/kernels/small_batch.cuh"
@@ -13,6 +14,17 @@
 
 namespace xpose::gpu {
 namespace {
+
+// XPOSE_SMALL_BATCH_ROTATION=<slope>: that slope wherever the rotated kernel runs, 0 for in order
+// (for measuring); -1 where unset or negative: the planner's.
+int forced_rotation() {
+  static const int slope = [] {
+    const char* v = std::getenv("XPOSE_SMALL_BATCH_ROTATION");
+    const int n = v != nullptr ? std::atoi(v) : -1;
+    return n >= 0 ? n : -1;
+  }();
+  return slope;
+}
 
 // At least this many blocks where the batch allows, so that small batches still spread over the SMs.
 constexpr std::int64_t kSmallBatchMinBlocks = 512;
@@ -185,11 +197,8 @@ Status configure_small_batch(const TransposeDesc& d, LaunchConfig& c) {
   const std::int64_t per_block = matrices_per_block(d), blocks = ceil_div(d.batch, per_block);
   if (blocks >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "small_batch: batch too large for one grid");
   c = linear_config(static_cast<int>(per_block), 0, 16, kSmallBatchThreads, blocks);
-  c.rotation = transposed_by_chunks(d) ? 0 : plan::small_batch_rotation(d);
-  // XPOSE_SMALL_BATCH_ROTATION=<slope>: that slope wherever the rotated kernel runs, 0 for in order
-  // (for measuring).
-  if (const char* forced = std::getenv("XPOSE_SMALL_BATCH_ROTATION"); forced != nullptr && std::atoi(forced) >= 0)
-    c.rotation = std::atoi(forced);
+  const int forced = forced_rotation();
+  c.rotation = forced >= 0 ? forced : transposed_by_chunks(d) ? 0 : plan::small_batch_rotation(d);
   return Status::ok_status();
 }
 
