@@ -246,33 +246,24 @@ Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   const unsigned char* src_end = src + input_span_elements(d) * E;
   auto* dst = static_cast<unsigned char*>(out);
   const FastDiv slabs = make_fast_div(ceil_div(d.cols, s.span));
+  // One launch for every instance of the kernel; the staged ones use the stage's shared memory too.
+  const auto launch = [&](auto kernel, bool staged) {
+    kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1), s, slabs);
+    const std::size_t words = kSkinnyVecTileWords + (staged ? staged_run_words(kSkinnyVecSmemWords) : 0);
+    return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * words, stream);
+  };
   if constexpr (E == 1) {
     const bool out_on_4_byte_grid =
         reinterpret_cast<std::uintptr_t>(out) % 4 == 0 && (d.batch == 1 || d.batch_stride_out % 4 == 0);
     const RowsVecStage stage = skinny_rows_vec_stage(E, d.rows, s.span + s.halo, out_on_4_byte_grid);
-    constexpr std::size_t kStagedSmem =
-        sizeof(std::uint32_t) * (kSkinnyVecTileWords + staged_run_words(kSkinnyVecSmemWords));
-    if (stage == RowsVecStage::run) {
-      skinny_rows_vec_kernel<E, true, RowsVecStage::run><<<grid_of(c), block_of(c), 0, stream>>>(
-          src, src_end, dst, make_geometry(d, 1), s, slabs);
-      return check_launch("skinny_rows_vec_kernel", c, kStagedSmem, stream);
-    }
-    if (stage == RowsVecStage::padded) {
-      skinny_rows_vec_kernel<E, true, RowsVecStage::padded><<<grid_of(c), block_of(c), 0, stream>>>(
-          src, src_end, dst, make_geometry(d, 1), s, slabs);
-      return check_launch("skinny_rows_vec_kernel", c, kStagedSmem, stream);
-    }
+    if (stage == RowsVecStage::run) return launch(skinny_rows_vec_kernel<E, true, RowsVecStage::run>, true);
+    if (stage == RowsVecStage::padded) return launch(skinny_rows_vec_kernel<E, true, RowsVecStage::padded>, true);
   }
   if constexpr (!skinny_rows_vec_computes_rows(E, 0)) {
-    if (!skinny_rows_vec_computes_rows(E, d.rows)) {
-      skinny_rows_vec_kernel<E, false, RowsVecStage::none><<<grid_of(c), block_of(c), 0, stream>>>(
-          src, src_end, dst, make_geometry(d, 1), s, slabs);
-      return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecTileWords, stream);
-    }
+    if (!skinny_rows_vec_computes_rows(E, d.rows))
+      return launch(skinny_rows_vec_kernel<E, false, RowsVecStage::none>, false);
   }
-  skinny_rows_vec_kernel<E, true, RowsVecStage::none><<<grid_of(c), block_of(c), 0, stream>>>(
-      src, src_end, dst, make_geometry(d, 1), s, slabs);
-  return check_launch("skinny_rows_vec_kernel", c, sizeof(std::uint32_t) * kSkinnyVecTileWords, stream);
+  return launch(skinny_rows_vec_kernel<E, true, RowsVecStage::none>, false);
 }
 
 }  // namespace
