@@ -16,6 +16,7 @@ namespace xpose::gpu {
 
 constexpr int kSkinnyColsThreads = 256;
 constexpr int kSkinnyColsSmemBytes = 16384;  // the raw input run of one slab
+constexpr int kSkinnyColsFullBlocks = 8;      // 2048 threads: a whole SM of H100 / H200
 
 // Slab geometry, computed once on the host: `span` input rows per slab, `halo` more rows loaded for
 // the output sectors that start in the slab and reach past it.
@@ -39,12 +40,12 @@ __device__ __forceinline__ int run_offset(int x) {
 // threads per run of one output row, each writing one 16-byte chunk of it; 2 write a sector per run,
 // 8 write 128 bytes (a quarter of the L2 write requests for the same bytes). A run's lanes read
 // shared memory 16 * cols bytes apart: free of bank conflicts at 8 lanes only for an odd number of
-// columns (the launcher's choice, cols_vec_run_lanes, weighs that).
+// columns (the launcher's choice, cols_vec_run_lanes, weighs that). The body of the two kernels below.
 template <int E, bool kSwizzle, int kRunLanes>
-__global__ void __launch_bounds__(kSkinnyColsThreads)
-    skinny_cols_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
-                           unsigned char* __restrict__ out, MatrixGeometry g, SkinnyColsSlab s,
-                           FastDiv slabs) {
+__device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict__ in,
+                                                const unsigned char* __restrict__ in_end,
+                                                unsigned char* __restrict__ out, const MatrixGeometry& g,
+                                                const SkinnyColsSlab& s, const FastDiv& slabs) {
   alignas(16) __shared__ unsigned char run[kSkinnyColsSmemBytes];  // the slab's input bytes, as they lie
   const int tid = threadIdx.x;
   const int cols = static_cast<int>(g.cols);
@@ -109,6 +110,22 @@ __global__ void __launch_bounds__(kSkinnyColsThreads)
       }
     }
   }
+}
+
+template <int E, bool kSwizzle, int kRunLanes>
+__global__ void __launch_bounds__(kSkinnyColsThreads)
+    skinny_cols_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
+                           unsigned char* __restrict__ out, MatrixGeometry g, SkinnyColsSlab s, FastDiv slabs) {
+  skinny_cols_vec<E, kSwizzle, kRunLanes>(in, in_end, out, g, s, slabs);
+}
+
+// The same at kSkinnyColsFullBlocks blocks per SM: registers capped at 32 a thread.
+template <int E, bool kSwizzle, int kRunLanes>
+__global__ void __launch_bounds__(kSkinnyColsThreads, kSkinnyColsFullBlocks)
+    skinny_cols_vec_full_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
+                                unsigned char* __restrict__ out, MatrixGeometry g, SkinnyColsSlab s,
+                                FastDiv slabs) {
+  skinny_cols_vec<E, kSwizzle, kRunLanes>(in, in_end, out, g, s, slabs);
 }
 
 }  // namespace xpose::gpu

@@ -100,18 +100,55 @@ bool use_rows_vec(const TransposeDesc& d) {
 // as many of halo, and the run's 32 bytes of shift and last chunk, fit its shared memory.
 static_assert(2 * 32 * plan::kSkinnyColsVecMaxCols + 32 <= kSkinnyColsSmemBytes, "a slab of the widest rows fits");
 
-// About as many bytes per slab as the few-rows kernel, in whole 32-byte runs of each output row, with
-// the halo inside the shared memory.
-SkinnyColsSlab cols_vec_slab(const TransposeDesc& d) {
+// Input rows a power of two of bytes apart: the few-columns kernel reads its run swizzled.
+bool cols_vec_swizzled(const TransposeDesc& d) {
+  const std::int64_t row_bytes = d.cols * static_cast<std::int64_t>(dtype_size(d.dtype));
+  return (row_bytes & (row_bytes - 1)) == 0;
+}
+
+// Up to 4 columns, unswizzled (3 columns in practice): the kernel at kSkinnyColsFullBlocks blocks per
+// SM, slabs cut small enough that a small matrix still fills one wave of them. Few columns spend
+// most of a block's time storing, and their slabs' halos are short. Measured on an H200, 6 -> 8
+// blocks per SM (of memcpy, bench/results/h200_2026-11-25zd_cols_vec_three_columns.txt, part 1): f32
+// 1048576x3 (1024 slabs) 0.95 -> 0.99, u8 67108864x3 0.92 -> 0.95; more columns ran slower at 8
+// blocks (f32 2097152x6 0.97 -> 0.95, f32 1048576x100 0.86 -> 0.84).
+bool cols_vec_full_occupancy(const TransposeDesc& d) { return d.cols <= 4 && !cols_vec_swizzled(d); }
+
+// The slab geometry of the few-columns kernel at `span` input rows per slab: its halo (one output
+// sector's rows) and the division by the columns.
+SkinnyColsSlab cols_vec_slab(const TransposeDesc& d, int span) {
+  SkinnyColsSlab s{};
+  s.span = span;
+  s.halo = 32 / static_cast<int>(dtype_size(d.dtype));
+  s.cols = make_fast_div(d.cols);
+  return s;
+}
+
+// Whether a slab of `span` rows and its halo fit the kernel's shared memory in whole sectors per
+// output row (a plan's span is checked with it before launch).
+bool cols_vec_span_fits(const TransposeDesc& d, int span) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const std::int64_t rows_per_sector = 32 / e;
+  return span >= rows_per_sector && span % rows_per_sector == 0 &&
+         (span + rows_per_sector) * d.cols * e + 32 <= kSkinnyColsSmemBytes;  // 32: the run's shift and last chunk
+}
+
+// Input rows per slab: about as many bytes as the few-rows kernel's slabs, in whole 32-byte runs of
+// each output row, with the halo inside the shared memory; under full occupancy, down to 4 KiB while
+// the matrix fills less than one wave of 12 KiB slabs (H200, part 2 of the same file, 12 KiB -> 4 /
+// 6 KiB: u8 1048576x3 0.80 -> 0.83, bf16 0.92 -> 0.96; 3 KiB slabs ran slower on every shape tried).
+int cols_vec_span(const TransposeDesc& d) {
   const int e = static_cast<int>(dtype_size(d.dtype));
   const int row_bytes = static_cast<int>(d.cols) * e;
   const int rows_per_sector = 32 / e;
-  SkinnyColsSlab s{};
-  s.halo = rows_per_sector;
-  const int fit = (kSkinnyColsSmemBytes - 32) / row_bytes - s.halo;  // 32: the run's shift and last chunk
-  s.span = std::max(rows_per_sector, std::min(rows_vec_slab_bytes() / row_bytes, fit) / rows_per_sector * rows_per_sector);
-  s.cols = make_fast_div(d.cols);
-  return s;
+  int slab_bytes = rows_vec_slab_bytes();
+  if (cols_vec_full_occupancy(d)) {
+    const std::int64_t slots = std::max(1, multiprocessor_count()) * std::int64_t{kSkinnyColsFullBlocks};
+    const std::int64_t one_wave = ceil_div(d.batch * d.rows * row_bytes, slots);
+    slab_bytes = static_cast<int>(std::max<std::int64_t>(4096, std::min<std::int64_t>(slab_bytes, one_wave)));
+  }
+  const int fit = (kSkinnyColsSmemBytes - 32) / row_bytes - rows_per_sector;
+  return std::max(rows_per_sector, std::min(slab_bytes / row_bytes, fit) / rows_per_sector * rows_per_sector);
 }
 
 // Store runs of 8 lanes (128 bytes of an output row) past 16 columns, where rows are not a power of two
@@ -133,21 +170,22 @@ int cols_vec_run_lanes(const TransposeDesc& d) {
 
 template <int E>
 Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  const SkinnyColsSlab s = cols_vec_slab(d);
+  if (!cols_vec_span_fits(d, c.tile_rows))
+    return Status(StatusCode::invalid_argument, "skinny: the plan's slab does not fit the few-columns kernel");
+  const SkinnyColsSlab s = cols_vec_slab(d, c.tile_rows);
   const auto* src = static_cast<const unsigned char*>(in);
-  const std::int64_t row_bytes = d.cols * E;
   const MatrixGeometry g = make_geometry(d, 1);
   const FastDiv slabs = make_fast_div(ceil_div(d.rows, s.span));
   const unsigned char* src_end = src + input_span_elements(d) * E;
   auto* dst = static_cast<unsigned char*>(out);
-  const bool swizzled = (row_bytes & (row_bytes - 1)) == 0;  // rows a power of two of bytes apart
-  if (swizzled)
-    skinny_cols_vec_kernel<E, true, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, g, s, slabs);
-  else if (cols_vec_run_lanes(d) == 8)
-    skinny_cols_vec_kernel<E, false, 8><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, g, s, slabs);
-  else
-    skinny_cols_vec_kernel<E, false, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, g, s, slabs);
-  return check_launch("skinny_cols_vec_kernel", c, kSkinnyColsSmemBytes, stream);
+  const auto launch = [&](auto kernel) {
+    kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, g, s, slabs);
+    return check_launch("skinny_cols_vec_kernel", c, kSkinnyColsSmemBytes, stream);
+  };
+  if (cols_vec_swizzled(d)) return launch(skinny_cols_vec_kernel<E, true, 2>);
+  if (cols_vec_run_lanes(d) == 8) return launch(skinny_cols_vec_kernel<E, false, 8>);
+  if (cols_vec_full_occupancy(d)) return launch(skinny_cols_vec_full_kernel<E, false, 2>);
+  return launch(skinny_cols_vec_kernel<E, false, 2>);
 }
 
 // Runs per thread of the register kernel: two, for 2 to 4 rows, where that fits the grid in one
@@ -272,8 +310,8 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
   const std::int64_t short_n = std::min(d.rows, d.cols);
   const std::int64_t long_n = std::max(d.rows, d.cols);
   if (use_cols_vec(d)) {
-    const SkinnyColsSlab s = cols_vec_slab(d);
-    c = linear_config(s.span, static_cast<int>(d.cols), 16, kSkinnyColsThreads, d.batch * ceil_div(d.rows, s.span));
+    const int span = cols_vec_span(d);
+    c = linear_config(span, static_cast<int>(d.cols), 16, kSkinnyColsThreads, d.batch * ceil_div(d.rows, span));
     return Status::ok_status();
   }
   if (use_rows_regs(d)) {
