@@ -106,13 +106,15 @@ bool cols_vec_swizzled(const TransposeDesc& d) {
   return (row_bytes & (row_bytes - 1)) == 0;
 }
 
-// Up to 4 columns, unswizzled (3 columns in practice): the kernel at kSkinnyColsFullBlocks blocks per
-// SM, slabs cut small enough that a small matrix still fills one wave of them. Few columns spend
-// most of a block's time storing, and their slabs' halos are short. Measured on an H200, 6 -> 8
-// blocks per SM (of memcpy, bench/results/h200_2026-11-25zd_cols_vec_three_columns.txt, part 1): f32
-// 1048576x3 (1024 slabs) 0.95 -> 0.99, u8 67108864x3 0.92 -> 0.95; more columns ran slower at 8
-// blocks (f32 2097152x6 0.97 -> 0.95, f32 1048576x100 0.86 -> 0.84).
-bool cols_vec_full_occupancy(const TransposeDesc& d) { return d.cols <= 4 && !cols_vec_swizzled(d); }
+// Up to 4 columns: the kernel at kSkinnyColsFullBlocks blocks per SM, slabs cut small enough that a
+// small matrix still fills one wave of them. Few columns spend most of a block's time storing, and
+// their slabs' halos are short. Measured on an H200, 6 -> 8 blocks per SM (of memcpy,
+// bench/results/h200_2026-11-25zd_cols_vec_up_to_4_columns.txt, part 1): f32 1048576x3 (1024 slabs)
+// 0.95 -> 0.99, u8 67108864x3 0.92 -> 0.95; more columns ran slower at 8 blocks (f32 2097152x6 0.97
+// -> 0.95, f32 1048576x100 0.86 -> 0.84). Rows a power of two of bytes apart (2 and 4 columns, part
+// 6): u8 1048576x4 0.80 -> 0.87, u8 1048576x2 0.76 -> 0.84, bf16 1048576x4 0.90 -> 0.95; from 16 MiB
+// level within 1%.
+bool cols_vec_full_occupancy(const TransposeDesc& d) { return d.cols <= 4; }
 
 // The slab geometry of the few-columns kernel at `span` input rows per slab: its halo (one output
 // sector's rows) and the division by the columns.
@@ -182,9 +184,11 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
     kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, g, s, slabs);
     return check_launch("skinny_cols_vec_kernel", c, kSkinnyColsSmemBytes, stream);
   };
-  if (cols_vec_swizzled(d)) return launch(skinny_cols_vec_kernel<E, true, 2>);
+  const bool swizzled = cols_vec_swizzled(d);
+  if (cols_vec_full_occupancy(d))
+    return swizzled ? launch(skinny_cols_vec_full_kernel<E, true, 2>) : launch(skinny_cols_vec_full_kernel<E, false, 2>);
+  if (swizzled) return launch(skinny_cols_vec_kernel<E, true, 2>);
   if (cols_vec_run_lanes(d) == 8) return launch(skinny_cols_vec_kernel<E, false, 8>);
-  if (cols_vec_full_occupancy(d)) return launch(skinny_cols_vec_full_kernel<E, false, 2>);
   return launch(skinny_cols_vec_kernel<E, false, 2>);
 }
 
