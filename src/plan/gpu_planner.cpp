@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 
+#include "core/env.hpp"
 #include "plan/small_batch_banks.hpp"
 #include "plan/tiled_vec_shape.hpp"
 
@@ -22,10 +22,7 @@ bool last_tile_at_most(std::int64_t extent, std::int64_t tile, std::int64_t part
 
 // Tuning knobs for measuring alternatives on a new GPU without rebuilding (unset in normal use):
 // XPOSE_TILED_VEC_ROW_BYTES forces the tile row width, XPOSE_TILED_VEC_TILE_BYTES the tile size.
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && v[0] != '\0' ? std::atoi(v) : fallback;
-}
+using core::env_int;
 
 std::int64_t matrix_bytes(const TransposeDesc& d) {
   return d.batch * d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype));

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
+#include "core/env.hpp"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/runtime.hpp"
@@ -67,14 +67,8 @@ Status dispatch_element_size(std::size_t bytes, F&& f) {
   }
 }
 
-// True when environment variable `name` is set and starts with `c` (debug and tuning switches).
-inline bool env_starts_with(const char* name, char c) {
-  const char* v = std::getenv(name);
-  return v != nullptr && v[0] == c;
-}
-
 inline bool debug_sync_enabled() {
-  static const bool enabled = env_starts_with("XPOSE_DEBUG_SYNC", '1');
+  static const bool enabled = core::env_starts_with("XPOSE_DEBUG_SYNC", '1');
   return enabled;
 }
 

@@ -38,7 +38,7 @@ bool rows_regs_input_aligned(const TransposeDesc& d, const void* in) {
 // 0.83; 4- and 8-byte ones ran slower realigned (f32 7x2396745 0.95 -> 0.83, f64 5x1677721 0.94 ->
 // 0.90) and keep the slab kernel. XPOSE_SKINNY_ROWS_REGS=0 turns it off, to measure against it.
 bool use_rows_regs(const TransposeDesc& d) {
-  static const bool enabled = !env_starts_with("XPOSE_SKINNY_ROWS_REGS", '0');
+  static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_REGS", '0');
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return enabled && d.rows >= 2 && d.rows <= kSkinnyRegsMaxRows && d.rows < d.cols && d.ld_out == d.rows &&
          (d.batch == 1 || d.batch_stride_out * e % 16 == 0) && (e <= 2 || rows_regs_input_aligned(d, nullptr));
@@ -56,15 +56,14 @@ std::int64_t rows_regs_runs(const TransposeDesc& d) {
 // they can. Where it runs: plan::skinny_cols_vec_runs. XPOSE_SKINNY_COLS_VEC=0 turns it off, to
 // measure against it.
 bool use_cols_vec(const TransposeDesc& d) {
-  static const bool enabled = !env_starts_with("XPOSE_SKINNY_COLS_VEC", '0');
+  static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_VEC", '0');
   return enabled && plan::skinny_cols_vec_runs(d);
 }
 
 // Output bytes per slab; XPOSE_SKINNY_SLAB_BYTES overrides it to measure alternatives on a new GPU.
 int rows_vec_slab_bytes() {
   static const int bytes = [] {
-    const char* v = std::getenv("XPOSE_SKINNY_SLAB_BYTES");
-    const int n = v != nullptr ? std::atoi(v) : 0;
+    const int n = core::env_int("XPOSE_SKINNY_SLAB_BYTES", 0);
     return n >= 512 && n <= 65536 ? n : 12288;
   }();
   return bytes;
@@ -126,13 +125,19 @@ SkinnyColsSlab cols_vec_slab(const TransposeDesc& d, int span) {
   return s;
 }
 
-// Whether a slab of `span` rows and its halo fit the kernel's shared memory in whole sectors per
-// output row (a plan's span is checked with it before launch).
+// The most input rows a slab may span: with its halo (one output sector's rows) and the run's 32
+// bytes of shift and last chunk inside the shared memory, in whole sectors per output row.
+int cols_vec_max_span(const TransposeDesc& d) {
+  const int e = static_cast<int>(dtype_size(d.dtype));
+  const int rows_per_sector = 32 / e;
+  const int fit = (kSkinnyColsSmemBytes - 32) / (static_cast<int>(d.cols) * e) - rows_per_sector;
+  return fit / rows_per_sector * rows_per_sector;
+}
+
+// Whether a plan's slab of `span` rows suits the kernel (checked before launch).
 bool cols_vec_span_fits(const TransposeDesc& d, int span) {
-  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  const std::int64_t rows_per_sector = 32 / e;
-  return span >= rows_per_sector && span % rows_per_sector == 0 &&
-         (span + rows_per_sector) * d.cols * e + 32 <= kSkinnyColsSmemBytes;  // 32: the run's shift and last chunk
+  const int rows_per_sector = 32 / static_cast<int>(dtype_size(d.dtype));
+  return span >= rows_per_sector && span % rows_per_sector == 0 && span <= cols_vec_max_span(d);
 }
 
 // Input rows per slab: about as many bytes as the few-rows kernel's slabs, in whole 32-byte runs of
@@ -149,8 +154,7 @@ int cols_vec_span(const TransposeDesc& d) {
     const std::int64_t one_wave = ceil_div(d.batch * d.rows * row_bytes, slots);
     slab_bytes = static_cast<int>(std::max<std::int64_t>(4096, std::min<std::int64_t>(slab_bytes, one_wave)));
   }
-  const int fit = (kSkinnyColsSmemBytes - 32) / row_bytes - rows_per_sector;
-  return std::max(rows_per_sector, std::min(slab_bytes / row_bytes, fit) / rows_per_sector * rows_per_sector);
+  return std::max(rows_per_sector, std::min(slab_bytes / row_bytes / rows_per_sector * rows_per_sector, cols_vec_max_span(d)));
 }
 
 // Store runs of 8 lanes (128 bytes of an output row) past 16 columns, where rows are not a power of two

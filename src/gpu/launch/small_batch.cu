@@ -2,7 +2,6 @@
 // short side runs as a batch of slabs of its long side.
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <numeric>
 
 #include "gpu/kernels/small_batch.cuh"
@@ -18,11 +17,7 @@ namespace {
 // XPOSE_SMALL_BATCH_ROTATION=<slope>: that slope wherever the rotated kernel runs, 0 for in order
 // (for measuring); -1 where unset or negative: the planner's.
 int forced_rotation() {
-  static const int slope = [] {
-    const char* v = std::getenv("XPOSE_SMALL_BATCH_ROTATION");
-    const int n = v != nullptr ? std::atoi(v) : -1;
-    return n >= 0 ? n : -1;
-  }();
+  static const int slope = std::max(-1, core::env_int("XPOSE_SMALL_BATCH_ROTATION", -1));
   return slope;
 }
 
@@ -151,7 +146,7 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, int rotation, c
   const int bits = plan::small_batch_swizzle_bits(d.cols * 16);
   const MatrixGeometry g = make_geometry(d, 1);
   if constexpr (E <= 2) {
-    if (rotation > 0 && !swizzled && a.out_packed && d.rows >= 16 / E) {
+    if (rotation > 0 && a.out_packed && d.rows >= 16 / E) {
       if (in_packed) small_batch_kernel<E, false, true, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
       else small_batch_kernel<E, false, false, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
       return;

@@ -67,7 +67,7 @@ bool short_tiles_fill_better(const TransposeDesc& d) {
 
 // Tile order: down the matrix first unless XPOSE_TILED_UNALIGNED_ACROSS_FIRST=1 (for measuring).
 bool unaligned_tiles_down_first() {
-  static const bool down_first = !env_starts_with("XPOSE_TILED_UNALIGNED_ACROSS_FIRST", '1');
+  static const bool down_first = !core::env_starts_with("XPOSE_TILED_UNALIGNED_ACROSS_FIRST", '1');
   return down_first;
 }
 

@@ -12,7 +12,7 @@ namespace {
 // f32 16384^2 0.94 -> 0.96, bf16 0.91 -> 0.93, u8 0.85 -> 0.88. XPOSE_TILED_VEC_ACROSS_FIRST=1 gives
 // the old order back, to measure the two on another GPU.
 bool tiles_down_first() {
-  static const bool down_first = !env_starts_with("XPOSE_TILED_VEC_ACROSS_FIRST", '1');
+  static const bool down_first = !core::env_starts_with("XPOSE_TILED_VEC_ACROSS_FIRST", '1');
   return down_first;
 }
 
