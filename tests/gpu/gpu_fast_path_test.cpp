@@ -522,9 +522,11 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   // Few columns on the 16-byte grid: packed, and input rows padded past the columns.
   cases.push_back({t, 40016, 16});
   cases.push_back({t, 40016, 8, 1, 16, 40016});
-  // 2-8 rows on the 16-byte grid (the register kernel): a last chunk cut by the matrix edge, batches
-  // with gaps.
+  // 2-8 rows on the 16-byte grid (the register kernel; one run per thread for 2 or 3 rows): a last
+  // chunk cut by the matrix edge, batches with gaps.
   cases.push_back({t, 3, 40001, 1, 40016, 3});
+  cases.push_back({t, 2, 40003, 1, 40016, 2});
+  cases.push_back({t, 3, 1003, 3, 1008, 3, 3 * 1008 + 16, 3024});
   cases.push_back({t, 5, 1003, 3, 1008, 5, 5 * 1008 + 16, 5024});
   cases.push_back({t, 8, 4099, 2, 4112, 8, 8 * 4112, 32800});
   cases.push_back({t, 7, 4099, 2, 4112, 7, 7 * 4112 + 32, 28704});

@@ -177,4 +177,54 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
   }
 }
 
+// Blocks per SM of the one-run kernel below: 2048 threads, 32 registers each.
+constexpr int kSkinnyRegsOneRunBlocks = 8;
+
+// One run per thread of matrices of 2 or 3 rows with aligned input rows: grid (runs / block, batch),
+// so that no loop, no division and no realignment is needed and the 32 runs of a warp always
+// share one matrix. Under the register cap of kSkinnyRegsOneRunBlocks blocks per SM: the same
+// loads, transposition and staged stores as skinny_rows_regs_kernel, with twice the threads in
+// flight (3 rows of 1- to 8-byte elements fit 32 registers without spilling; 4 rows of 1- to
+// 4-byte ones spill 16-44 bytes). Strides in bytes.
+template <int E, int R>
+__global__ void __launch_bounds__(kSkinnyRegsThreads, kSkinnyRegsOneRunBlocks)
+    skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
+                                    std::int64_t ld_in, std::int64_t bs_in, std::int64_t bs_out, std::int64_t cols,
+                                    std::int64_t runs) {
+  static_assert(R >= 2 && R <= 3, "2 or 3 rows fit the register cap");
+  constexpr int V = 16 / E;
+  constexpr int kGroups = kSkinnyRegsThreads / kRegsLaneGroup;
+  constexpr int kSlots = stage_slot<R>(kRegsLaneGroup * R - 1) + 1;
+  __shared__ uint4 stage[kGroups][kSlots];
+  const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kSkinnyRegsThreads + threadIdx.x;
+  in += blockIdx.y * bs_in;
+  out += blockIdx.y * bs_out;
+  const std::int64_t c0 = t * V;
+  const bool whole = t < runs && c0 + V <= cols;
+  const unsigned char* src = in + c0 * E;
+  std::uint32_t x[R][4];
+  if (whole) {
+#pragma unroll
+    for (int s = 0; s < R; ++s) load_run<false>(src + s * ld_in, nullptr, nullptr, x[s]);
+  }
+  unsigned char* dst = out + c0 * R * E;
+  if (rt::warp_all(whole)) {
+#pragma unroll
+    for (int k = 0; k < R; ++k) stage[group][stage_slot<R>(R * lane + k)] = run_chunk<E, R>(x, k);
+    rt::warp_sync();
+    unsigned char* stretch = dst - 16 * R * lane;
+#pragma unroll
+    for (int k = 0; k < R; ++k)
+      *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * k + lane)) =
+          stage[group][stage_slot<R>(kRegsLaneGroup * k + lane)];
+  } else if (whole) {
+#pragma unroll
+    for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);
+  } else if (t < runs) {
+    for (int j = 0; c0 + j < cols; ++j)
+      for (int s = 0; s < R; ++s) copy_element<E>(dst + (j * R + s) * E, src + s * ld_in + j * E);
+  }
+}
+
 }  // namespace xpose::gpu

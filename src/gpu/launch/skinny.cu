@@ -225,8 +225,31 @@ int rows_regs_runs_per_thread(const TransposeDesc& d) {
   }
 }
 
+// Matrices of 2 or 3 rows on the 16-byte grid with at most two waves of runs (one per thread) at
+// the one-run kernel's occupancy: that kernel. Measured on an H200 (of memcpy, the loop kernel ->
+// the one-run kernel, two rounds; bench/results/h200_2026-11-25ze_rows_regs_one_run.txt, part 3):
+// u8 3x1048576 0.943 -> 0.977, f32 2x1048576 0.972 -> 1.000, u8 2x1048576 0.948 -> 0.972, f32
+// 3x262144 0.953 -> 0.977, batches u8 64 x 3x50176 0.984 -> 1.003, f64 8 x 2x65536 0.944 -> 1.003,
+// u8 4 x 2x262144 0.923 -> 0.972; f32 3x1048576 within the spread (1.002 -> 0.992 there, 0.990 ->
+// 1.019 and 1.004 -> 1.022 in parts 1-2). Past two waves it gained nothing (part 1: f32 3x4194304
+// 0.995 -> 0.974, 3x16777216 0.994 -> 0.990, u8 2x33554432 0.984 -> 0.986).
+// XPOSE_SKINNY_ROWS_REGS_ONE_RUN=0 turns it off, to measure against it.
+bool use_rows_regs_one_run(const TransposeDesc& d) {
+  static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_REGS_ONE_RUN", '0');
+  const std::int64_t two_waves =
+      2 * std::int64_t{kSkinnyRegsOneRunBlocks} * kSkinnyRegsThreads * multiprocessor_count();
+  return enabled && d.rows <= 3 && d.batch <= kMaxGridYZ && rows_regs_input_aligned(d, nullptr) &&
+         d.batch * ceil_div(rows_regs_runs(d), kSkinnyRegsThreads) * kSkinnyRegsThreads <= two_waves;
+}
+
 // The grid gives each thread `runs per thread` runs (the kernel loops past 2^30 blocks).
 LaunchConfig rows_regs_config(const TransposeDesc& d) {
+  if (use_rows_regs_one_run(d)) {
+    LaunchConfig c = linear_config(static_cast<int>(d.rows), 16 / static_cast<int>(dtype_size(d.dtype)), 16,
+                                   kSkinnyRegsThreads, ceil_div(rows_regs_runs(d), kSkinnyRegsThreads));
+    c.grid_y = d.batch;
+    return c;
+  }
   int per_thread = 1;
   (void)dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
     per_thread = rows_regs_runs_per_thread<sizeof(decltype(tag))>(d);
@@ -254,6 +277,14 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
     }
   }
   if constexpr (R <= 4) {
+    if constexpr (R <= 3) {
+      if (input_aligned && use_rows_regs_one_run(d) && c.grid_x * kSkinnyRegsThreads >= rows_regs_runs(d) &&
+          c.grid_y == d.batch) {
+        skinny_rows_regs_one_run_kernel<E, R><<<grid_of(c), block_of(c), 0, stream>>>(
+            src, dst, d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols, rows_regs_runs(d));
+        return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
+      }
+    }
     if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) {
       skinny_rows_regs_kernel<E, R, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
                                                                                rows_regs_runs(d));
