@@ -35,7 +35,7 @@ constexpr std::int64_t kSkinnyMaxShort = 16;
 // Small matrices (all of a batch together) that the gather kernel takes where the 16-byte grid allows:
 // at most gather_max_bytes(element size), at least kGatherMinExtent rows and columns.
 constexpr std::int64_t gather_max_bytes(int esize) {
-  return std::int64_t{esize == 2 || esize == 8 ? 8 : esize == 16 ? 4 : 1} << 20;
+  return std::int64_t{esize == 2 || esize == 8 ? 8 : esize == 16 ? 16 : 1} << 20;
 }
 constexpr std::int64_t kGatherMinExtent = 64;
 bool gather_suits(const TransposeDesc& resolved_desc);
