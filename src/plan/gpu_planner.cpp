@@ -213,14 +213,19 @@ bool small_tiles_fill_batch(const TransposeDesc& d) {
 // MiB) 1.048 -> 1.025. One size up, tiled_vec's whole-sector loads win: u8 2048^2 1.086 against
 // 1.226, f32 1024^2 1.027 / 1.055, f64 2048^2 1.022 / 1.082, c128 1024^2 1.010 / 1.021; bf16 4096^2
 // 1.113 / 1.122 with the best gather shape (h200_2026-11-24j_gather_shapes.txt). 16-byte elements
-// up to 16 MiB since gather's later shapes (of memcpy, CLI, tiled_vec -> gather, three rounds in
-// alternated order; h200_2026-11-25ze_c128_gather_sizes.txt): c128 640^2 0.981 -> 1.019, 768^2 0.968
-// -> 0.988, 1024^2 0.975 -> 0.982, 768x1024 0.968 -> 0.986, 1024x512 0.958 -> 1.023, 1200^2 (22
-// MiB, not taken) 0.967 -> 0.972; 2048^2 0.972 -> 0.961. Matrices at least kGatherMinExtent on both
-// sides: narrower ones leave most of a gather tile empty (and skinny ones have their kernel).
+// up to 16 MiB where both sides have 512 or more, since gather's later shapes (of memcpy, CLI,
+// tiled_vec -> gather, three rounds in alternated order; h200_2026-11-25ze_c128_gather_sizes.txt):
+// c128 640^2 0.981 -> 1.019, 768^2 0.968 -> 0.988, 1024^2 0.975 -> 0.982, 768x1024 0.968 -> 0.986,
+// 1024x512 0.958 -> 1.023, 1200^2 (22 MiB, not taken) 0.967 -> 0.972; 2048^2 0.972 -> 0.961
+// (shorter sides were not measured: 65-128 rows keep tiled_vec's 16-row tiles). Matrices at least
+// kGatherMinExtent on both sides: narrower ones leave most of a gather tile empty (and skinny ones
+// have their kernel).
 bool gather_suits(const TransposeDesc& d) {
-  return matrix_bytes(d) <= gather_max_bytes(static_cast<int>(dtype_size(d.dtype))) && d.rows >= kGatherMinExtent &&
-         d.cols >= kGatherMinExtent;
+  const std::int64_t bytes = matrix_bytes(d);
+  if (d.rows < kGatherMinExtent || d.cols < kGatherMinExtent) return false;
+  if (bytes <= gather_max_bytes(static_cast<int>(dtype_size(d.dtype)))) return true;
+  return dtype_size(d.dtype) == 16 && bytes <= kGatherWideElementMaxBytes && d.rows >= kGatherWideElementMinExtent &&
+         d.cols >= kGatherWideElementMinExtent;
 }
 
 // Batches of matrices of 33 to 128 rows and columns of 8-byte elements (33 to 48 of 16-byte ones),

@@ -33,11 +33,14 @@ bool mid_sector_takes_unaligned(const TransposeDesc& resolved_desc);
 constexpr std::int64_t kSkinnyMaxShort = 16;
 
 // Small matrices (all of a batch together) that the gather kernel takes where the 16-byte grid allows:
-// at most gather_max_bytes(element size), at least kGatherMinExtent rows and columns.
+// at most gather_max_bytes(element size), at least kGatherMinExtent rows and columns; 16-byte
+// elements up to kGatherWideElementMaxBytes where both sides have kGatherWideElementMinExtent.
 constexpr std::int64_t gather_max_bytes(int esize) {
-  return std::int64_t{esize == 2 || esize == 8 ? 8 : esize == 16 ? 16 : 1} << 20;
+  return std::int64_t{esize == 2 || esize == 8 ? 8 : esize == 16 ? 4 : 1} << 20;
 }
 constexpr std::int64_t kGatherMinExtent = 64;
+constexpr std::int64_t kGatherWideElementMaxBytes = std::int64_t{16} << 20;
+constexpr std::int64_t kGatherWideElementMinExtent = 512;
 bool gather_suits(const TransposeDesc& resolved_desc);
 // Batches of matrices of 33 to 128 rows and columns of 8-byte elements (to 48 of 16-byte ones)
 // whose last 32-row tiled_vec tile would be at most half full, which gather's 16-row tiles fill

@@ -522,7 +522,7 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   // Few columns on the 16-byte grid: packed, and input rows padded past the columns.
   cases.push_back({t, 40016, 16});
   cases.push_back({t, 40016, 8, 1, 16, 40016});
-  // 2-8 rows on the 16-byte grid (the register kernel; one run per thread for 2 or 3 rows): a last
+  // 2-8 rows on the 16-byte grid (the register kernel; one run per thread for 2 to 7 rows): a last
   // chunk cut by the matrix edge, batches with gaps.
   cases.push_back({t, 3, 40001, 1, 40016, 3});
   cases.push_back({t, 2, 40003, 1, 40016, 2});

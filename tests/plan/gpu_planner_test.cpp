@@ -353,6 +353,23 @@ TEST(GpuPlanner, InputRowsOn128KiBGridTakeBands) {
   EXPECT_EQ(bands({DType::f64, 1024, 16384}), 2);
 }
 
+// Small matrices on the 16-byte grid take gather: up to 1-8 MiB by element size, 16-byte elements up
+// to 16 MiB where both sides have 512 or more (shorter ones keep tiled_vec's 16-row tiles).
+TEST(GpuPlanner, GatherTakesSmallMatricesAndMidSizeWideElements) {
+  using xpose::plan::choose_gpu_algorithm;
+  const auto pick = [](xpose::TransposeDesc d) { return choose_gpu_algorithm(xpose::resolved(d), 16); };
+  EXPECT_EQ(pick({DType::f64, 1024, 1024}), Algorithm::gather) << "8 MiB";
+  EXPECT_NE(pick({DType::f64, 1024, 1025}), Algorithm::gather) << "past 8 MiB of 8-byte elements";
+  EXPECT_EQ(pick({DType::c128, 512, 512}), Algorithm::gather) << "4 MiB";
+  EXPECT_EQ(pick({DType::c128, 1024, 1024}), Algorithm::gather) << "16 MiB, both sides 512 or more";
+  EXPECT_EQ(pick({DType::c128, 1024, 512}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::c128, 512, 512, 4}), Algorithm::gather) << "a batch, 16 MiB in all";
+  EXPECT_EQ(pick({DType::c128, 72, 3600}), Algorithm::gather) << "4 MiB, a short side";
+  EXPECT_EQ(pick({DType::c128, 72, 7283}), Algorithm::tiled_vec) << "8 MiB with a short side: 16-row tiles";
+  EXPECT_NE(pick({DType::c128, 1025, 1024}), Algorithm::gather) << "past 16 MiB";
+  EXPECT_NE(pick({DType::c128, 2048, 2048}), Algorithm::gather);
+}
+
 // 2-byte elements with input rows off the 8-byte grid and output rows on the sector grid take gather
 // (tiled_unaligned where output rows start mid-sector, for large matrices read 2 bytes at a time
 // whose output rows are an odd number of sectors apart, and for other element sizes); so do tall

@@ -177,21 +177,25 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
   }
 }
 
-// Blocks per SM of the one-run kernel below: 2048 threads, 32 registers each.
-constexpr int kSkinnyRegsOneRunBlocks = 8;
+// Blocks per SM the one-run kernel below is built for with R rows of E-byte elements: the most
+// that hold its registers without spilling (8 for 2 or 3 rows: 32 registers; 4 rows of 1- to
+// 4-byte elements spill 16-44 bytes at 7 blocks), 0 where it is not built (8 rows spill at 5
+// blocks, and the loop kernel holds 4).
+constexpr int skinny_rows_regs_one_run_blocks(int e, int rows) {
+  return rows <= 3 ? 8 : rows == 4 || (rows == 5 && e >= 2) ? 6 : rows <= 7 ? 5 : 0;
+}
 
-// One run per thread of matrices of 2 or 3 rows with aligned input rows: grid (runs / block, batch),
+// One run per thread of matrices of 2 to 7 rows with aligned input rows: grid (runs / block, batch),
 // so that no loop, no division and no realignment is needed and the 32 runs of a warp always
-// share one matrix. Under the register cap of kSkinnyRegsOneRunBlocks blocks per SM: the same
-// loads, transposition and staged stores as skinny_rows_regs_kernel, with twice the threads in
-// flight (3 rows of 1- to 8-byte elements fit 32 registers without spilling; 4 rows of 1- to
-// 4-byte ones spill 16-44 bytes). Strides in bytes.
+// share one matrix. Under the register cap of skinny_rows_regs_one_run_blocks per SM: the same
+// loads, transposition and staged stores as skinny_rows_regs_kernel, with more threads in flight
+// (that kernel holds 3-6 blocks). Strides in bytes.
 template <int E, int R>
-__global__ void __launch_bounds__(kSkinnyRegsThreads, kSkinnyRegsOneRunBlocks)
+__global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_one_run_blocks(E, R))
     skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
                                     std::int64_t ld_in, std::int64_t bs_in, std::int64_t bs_out, std::int64_t cols,
                                     std::int64_t runs) {
-  static_assert(R >= 2 && R <= 3, "2 or 3 rows fit the register cap");
+  static_assert(skinny_rows_regs_one_run_blocks(E, R) > 0, "built for 2 to 7 rows");
   constexpr int V = 16 / E;
   constexpr int kGroups = kSkinnyRegsThreads / kRegsLaneGroup;
   constexpr int kSlots = stage_slot<R>(kRegsLaneGroup * R - 1) + 1;

@@ -225,21 +225,27 @@ int rows_regs_runs_per_thread(const TransposeDesc& d) {
   }
 }
 
-// Matrices of 2 or 3 rows on the 16-byte grid with at most two waves of runs (one per thread) at
-// the one-run kernel's occupancy: that kernel. Measured on an H200 (of memcpy, the loop kernel ->
-// the one-run kernel, two rounds; bench/results/h200_2026-11-25ze_rows_regs_one_run.txt, part 3):
-// u8 3x1048576 0.943 -> 0.977, f32 2x1048576 0.972 -> 1.000, u8 2x1048576 0.948 -> 0.972, f32
-// 3x262144 0.953 -> 0.977, batches u8 64 x 3x50176 0.984 -> 1.003, f64 8 x 2x65536 0.944 -> 1.003,
-// u8 4 x 2x262144 0.923 -> 0.972; f32 3x1048576 within the spread (1.002 -> 0.992 there, 0.990 ->
-// 1.019 and 1.004 -> 1.022 in parts 1-2). Past two waves it gained nothing (part 1: f32 3x4194304
-// 0.995 -> 0.974, 3x16777216 0.994 -> 0.990, u8 2x33554432 0.984 -> 0.986).
+// Matrices of 2 to 7 rows on the 16-byte grid whose runs (one per thread) fill at most two waves of
+// the one-run kernel's blocks for 2 or 3 rows (8 per SM), one wave for 4 to 7 rows (5-6 per SM):
+// that kernel. Measured on an H200 (of memcpy, the loop kernel -> the one-run kernel;
+// bench/results/h200_2026-11-25ze_rows_regs_one_run.txt): two or three rounds, u8 3x1048576 0.943
+// -> 0.977, f32 2x1048576 0.972 -> 1.000, u8 2x1048576 0.948 -> 0.972, f32 3x262144 0.953 ->
+// 0.977, batches u8 64 x 3x50176 0.984 -> 1.003, f64 8 x 2x65536 0.944 -> 1.003, u8 4 x 2x262144
+// 0.923 -> 0.972 (part 3), bf16 4x1048576 0.981 -> 1.007, f32 16 x 4x50176 0.972 -> 1.007, bf16
+// 6x1048576 0.980 -> 1.004, f64 7x262144 0.948 -> 0.986 (part 4); f32 3x1048576 within the spread
+// (1.002 -> 0.992, 0.990 -> 1.019, 1.004 -> 1.022). Past two waves (2 or 3 rows) it gained nothing
+// (part 1: f32 3x4194304 0.995 -> 0.974, 3x16777216 0.994 -> 0.990), and past one wave (4 to 7
+// rows) it lost to the loop kernel's two runs per thread or level (part 4: u8 64 x 4x50176, 1.05
+// waves, 0.978 -> 0.934; f64 4x524288 0.944 -> 0.935; f32 4x1048576 0.935 -> 0.938).
 // XPOSE_SKINNY_ROWS_REGS_ONE_RUN=0 turns it off, to measure against it.
 bool use_rows_regs_one_run(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_REGS_ONE_RUN", '0');
-  const std::int64_t two_waves =
-      2 * std::int64_t{kSkinnyRegsOneRunBlocks} * kSkinnyRegsThreads * multiprocessor_count();
-  return enabled && d.rows <= 3 && d.batch <= kMaxGridYZ && rows_regs_input_aligned(d, nullptr) &&
-         d.batch * ceil_div(rows_regs_runs(d), kSkinnyRegsThreads) * kSkinnyRegsThreads <= two_waves;
+  const int blocks =
+      skinny_rows_regs_one_run_blocks(static_cast<int>(dtype_size(d.dtype)), static_cast<int>(d.rows));
+  const std::int64_t waves = d.rows <= 3 ? 2 : 1;
+  const std::int64_t threads = waves * blocks * kSkinnyRegsThreads * multiprocessor_count();
+  return enabled && blocks > 0 && d.batch <= kMaxGridYZ && rows_regs_input_aligned(d, nullptr) &&
+         d.batch * ceil_div(rows_regs_runs(d), kSkinnyRegsThreads) * kSkinnyRegsThreads <= threads;
 }
 
 // The grid gives each thread `runs per thread` runs (the kernel loops past 2^30 blocks).
@@ -276,15 +282,15 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
       return check_launch("skinny_rows_regs_kernel", c, 0, stream);
     }
   }
-  if constexpr (R <= 4) {
-    if constexpr (R <= 3) {
-      if (input_aligned && use_rows_regs_one_run(d) && c.grid_x * kSkinnyRegsThreads >= rows_regs_runs(d) &&
-          c.grid_y == d.batch) {
-        skinny_rows_regs_one_run_kernel<E, R><<<grid_of(c), block_of(c), 0, stream>>>(
-            src, dst, d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols, rows_regs_runs(d));
-        return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
-      }
+  if constexpr (skinny_rows_regs_one_run_blocks(E, R) > 0) {
+    if (input_aligned && use_rows_regs_one_run(d) && c.grid_x * kSkinnyRegsThreads >= rows_regs_runs(d) &&
+        c.grid_y == d.batch) {
+      skinny_rows_regs_one_run_kernel<E, R><<<grid_of(c), block_of(c), 0, stream>>>(
+          src, dst, d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols, rows_regs_runs(d));
+      return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
     }
+  }
+  if constexpr (R <= 4) {
     if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) {
       skinny_rows_regs_kernel<E, R, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
                                                                                rows_regs_runs(d));
