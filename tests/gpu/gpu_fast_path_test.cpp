@@ -536,6 +536,11 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 3, 40001});
   cases.push_back({t, 5, 4099, 2, 4101, 5, 5 * 4101 + 3, 5 * 4112});
   cases.push_back({t, 2, 33, 3, 35, 2, 2 * 35 + 1, 80});
+  // ... and 6 to 8 of them (the one-run kernel, realigned, for 2-byte elements and 8 rows of 1-byte
+  // ones), batched with gaps.
+  cases.push_back({t, 7, 40001});
+  cases.push_back({t, 8, 20001});
+  cases.push_back({t, 6, 3001, 3, 3003, 6, 6 * 3003 + 5, 6 * 3001 + 10});
   const std::size_t e = xpose::dtype_size(t);
   for (const xpose::TransposeDesc& d : cases)
     for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 8})
@@ -543,29 +548,32 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
 }
 
 // 2 to 4 rows on the 16-byte grid with enough columns that the register kernel's grid may give each
-// thread two runs (where one run per thread would not fit one wave of resident blocks): a last chunk
-// cut by the matrix edge, batches whose groups of 32 runs straddle two matrices, with gaps between
-// them. The run counts bracket that window on H100/H200-class GPUs (132 SMs).
+// thread two runs (where one run per thread would not fit one wave of resident blocks), or the
+// one-run kernel one run each (where its grid fits one or two waves): a last chunk cut by the matrix
+// edge, batches whose groups of 32 runs straddle two matrices, with gaps between them, and 64
+// matrices of 4 rows whose one-run grid, padded per matrix, is just past one wave. The run counts
+// bracket those windows on H100/H200-class GPUs (132 SMs).
 TEST_P(GpuFastPath, SkinnyRegisterKernelTwoRunsPerThread) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t)), per16 = 16 / e;
   bool two_runs_seen = false;
+  std::vector<xpose::TransposeDesc> cases;
   for (std::int64_t rows : {2, 3, 4}) {
     for (std::int64_t runs : {196608, 262144}) {
       const std::int64_t cols = runs * per16 - (per16 > 1 ? 1 : 0);
       const std::int64_t half = (runs / 2 + 7) * per16, ld = half + per16;
-      for (const xpose::TransposeDesc& d :
-           {xpose::TransposeDesc{t, rows, cols},
-            xpose::TransposeDesc{t, rows, half - (per16 > 1 ? 1 : 0), 2, ld, rows, rows * ld + per16,
-                                 rows * half + per16}}) {
-        xpose::Plan plan;
-        ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
-        const std::int64_t threads = plan.config().grid_x * plan.config().block_x;
-        if (threads < d.batch * ((d.cols + per16 - 1) / per16)) two_runs_seen = true;
-        ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, 0)) << plan;
-      }
+      cases.push_back({t, rows, cols});
+      cases.push_back({t, rows, half - (per16 > 1 ? 1 : 0), 2, ld, rows, rows * ld + per16, rows * half + per16});
     }
+  }
+  cases.push_back({t, 4, 3136 * per16, 64});
+  for (const xpose::TransposeDesc& d : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
+    const std::int64_t threads = plan.config().grid_x * plan.config().grid_y * plan.config().block_x;
+    if (threads < d.batch * ((d.cols + per16 - 1) / per16)) two_runs_seen = true;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, 0)) << plan;
   }
   EXPECT_TRUE(two_runs_seen) << "no case here took two runs per thread on this GPU";
 }

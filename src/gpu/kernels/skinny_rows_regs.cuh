@@ -180,37 +180,41 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
 // Blocks per SM the one-run kernel below is built for with R rows of E-byte elements: the most
 // that hold its registers without spilling (8 for 2 or 3 rows: 32 registers; 4 rows of 1- to
 // 4-byte elements spill 16-44 bytes at 7 blocks), 0 where it is not built (8 rows spill at 5
-// blocks, and the loop kernel holds 4).
-constexpr int skinny_rows_regs_one_run_blocks(int e, int rows) {
+// blocks, and the loop kernel holds 4). kShifted (1- and 2-byte rows off the 16-byte grid,
+// realigned): only where that is more blocks than the loop kernel's realigning instance holds (3-4).
+constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = false) {
+  if (shifted) return e > 2 ? 0 : rows == 5 ? 5 : rows == 8 || (e == 2 && (rows == 6 || rows == 7)) ? 4 : 0;
   return rows <= 3 ? 8 : rows == 4 || (rows == 5 && e >= 2) ? 6 : rows <= 7 ? 5 : 0;
 }
 
-// One run per thread of matrices of 2 to 7 rows with aligned input rows: grid (runs / block, batch),
-// so that no loop, no division and no realignment is needed and the 32 runs of a warp always
-// share one matrix. Under the register cap of skinny_rows_regs_one_run_blocks per SM: the same
-// loads, transposition and staged stores as skinny_rows_regs_kernel, with more threads in flight
-// (that kernel holds 3-6 blocks). Strides in bytes.
-template <int E, int R>
-__global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_one_run_blocks(E, R))
-    skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
-                                    std::int64_t ld_in, std::int64_t bs_in, std::int64_t bs_out, std::int64_t cols,
-                                    std::int64_t runs) {
-  static_assert(skinny_rows_regs_one_run_blocks(E, R) > 0, "built for 2 to 7 rows");
+// One run per thread of matrices of 2 to 7 rows with aligned input rows (kShifted: 5 to 8 rows of
+// 1- and 2-byte elements anywhere, realigned as skinny_rows_regs_kernel does; in_end bounds those
+// reads): grid (runs / block, batch), so that no loop and no division is needed and the 32 runs of
+// a warp always share one matrix (an index from one dimension costs a division, and 4-16 bytes of
+// spills in some instances). Under the register cap of skinny_rows_regs_one_run_blocks per SM:
+// the same loads, transposition and staged stores as skinny_rows_regs_kernel, with more threads in
+// flight (that kernel holds 3-6 blocks). Strides in bytes.
+template <int E, int R, bool kShifted = false>
+__global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_one_run_blocks(E, R, kShifted))
+    skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
+                                    unsigned char* __restrict__ out, std::int64_t ld_in, std::int64_t bs_in,
+                                    std::int64_t bs_out, std::int64_t cols, std::int64_t runs) {
+  static_assert(skinny_rows_regs_one_run_blocks(E, R, kShifted) > 0, "not built for this many rows");
   constexpr int V = 16 / E;
   constexpr int kGroups = kSkinnyRegsThreads / kRegsLaneGroup;
   constexpr int kSlots = stage_slot<R>(kRegsLaneGroup * R - 1) + 1;
   __shared__ uint4 stage[kGroups][kSlots];
   const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
+  const std::uint32_t b = blockIdx.y;  // the matrix
   const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kSkinnyRegsThreads + threadIdx.x;
-  in += blockIdx.y * bs_in;
-  out += blockIdx.y * bs_out;
+  out += b * bs_out;
   const std::int64_t c0 = t * V;
   const bool whole = t < runs && c0 + V <= cols;
-  const unsigned char* src = in + c0 * E;
+  const unsigned char* src = in + b * bs_in + c0 * E;
   std::uint32_t x[R][4];
   if (whole) {
 #pragma unroll
-    for (int s = 0; s < R; ++s) load_run<false>(src + s * ld_in, nullptr, nullptr, x[s]);
+    for (int s = 0; s < R; ++s) load_run<kShifted>(src + s * ld_in, in, in_end, x[s]);
   }
   unsigned char* dst = out + c0 * R * E;
   if (rt::warp_all(whole)) {

@@ -225,6 +225,11 @@ int rows_regs_runs_per_thread(const TransposeDesc& d) {
   }
 }
 
+// The one-run kernel's blocks: ceil(runs / block) along x for each matrix, the matrices along y.
+std::int64_t rows_regs_one_run_blocks_per_matrix(const TransposeDesc& d) {
+  return ceil_div(rows_regs_runs(d), kSkinnyRegsThreads);
+}
+
 // Matrices of 2 to 7 rows on the 16-byte grid whose runs (one per thread) fill at most two waves of
 // the one-run kernel's blocks for 2 or 3 rows (8 per SM), one wave for 4 to 7 rows (5-6 per SM):
 // that kernel. Measured on an H200 (of memcpy, the loop kernel -> the one-run kernel;
@@ -236,23 +241,36 @@ int rows_regs_runs_per_thread(const TransposeDesc& d) {
 // (1.002 -> 0.992, 0.990 -> 1.019, 1.004 -> 1.022). Past two waves (2 or 3 rows) it gained nothing
 // (part 1: f32 3x4194304 0.995 -> 0.974, 3x16777216 0.994 -> 0.990), and past one wave (4 to 7
 // rows) it lost to the loop kernel's two runs per thread or level (part 4: u8 64 x 4x50176, 1.05
-// waves, 0.978 -> 0.934; f64 4x524288 0.944 -> 0.935; f32 4x1048576 0.935 -> 0.938).
+// waves, 0.978 -> 0.934; f64 4x524288 0.944 -> 0.935; f32 4x1048576 0.935 -> 0.938). `shifted`: 1-
+// and 2-byte rows off the 16-byte grid, realigned, where the kernel holds more blocks than the loop
+// kernel's realigning instance, at any size (parts 6-7; part 7: u8 8x2097153 0.810 -> 1.016, bf16
+// 5x6710886 0.893 -> 0.950, bf16 7x4793490 0.825 -> 0.875, u8 8x8388607 0.770 -> 0.840, bf16
+// 6x5592405 0.815 -> 0.864, bf16 8x524289 0.959 -> 0.984; batches level, u8 32 x 5x40001 0.869 ->
+// 0.871).
 // XPOSE_SKINNY_ROWS_REGS_ONE_RUN=0 turns it off, to measure against it.
-bool use_rows_regs_one_run(const TransposeDesc& d) {
+bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_REGS_ONE_RUN", '0');
   const int blocks =
-      skinny_rows_regs_one_run_blocks(static_cast<int>(dtype_size(d.dtype)), static_cast<int>(d.rows));
+      skinny_rows_regs_one_run_blocks(static_cast<int>(dtype_size(d.dtype)), static_cast<int>(d.rows), shifted);
+  if (!enabled || blocks == 0) return false;
+  if (d.batch > kMaxGridYZ) return false;
+  const std::int64_t grid = d.batch * rows_regs_one_run_blocks_per_matrix(d);
+  if (shifted) return true;
   const std::int64_t waves = d.rows <= 3 ? 2 : 1;
-  const std::int64_t threads = waves * blocks * kSkinnyRegsThreads * multiprocessor_count();
-  return enabled && blocks > 0 && d.batch <= kMaxGridYZ && rows_regs_input_aligned(d, nullptr) &&
-         d.batch * ceil_div(rows_regs_runs(d), kSkinnyRegsThreads) * kSkinnyRegsThreads <= threads;
+  return rows_regs_input_aligned(d, nullptr) && grid <= waves * blocks * multiprocessor_count();
+}
+
+// Whether the one-run kernel takes `d` with inputs as its strides leave them (a pointer off the
+// 16-byte grid still realigns at launch, in that grid where it is built).
+bool rows_regs_one_run_planned(const TransposeDesc& d) {
+  return use_rows_regs_one_run(d, dtype_size(d.dtype) <= 2 && !rows_regs_input_aligned(d, nullptr));
 }
 
 // The grid gives each thread `runs per thread` runs (the kernel loops past 2^30 blocks).
 LaunchConfig rows_regs_config(const TransposeDesc& d) {
-  if (use_rows_regs_one_run(d)) {
+  if (rows_regs_one_run_planned(d)) {
     LaunchConfig c = linear_config(static_cast<int>(d.rows), 16 / static_cast<int>(dtype_size(d.dtype)), 16,
-                                   kSkinnyRegsThreads, ceil_div(rows_regs_runs(d), kSkinnyRegsThreads));
+                                   kSkinnyRegsThreads, rows_regs_one_run_blocks_per_matrix(d));
     c.grid_y = d.batch;
     return c;
   }
@@ -266,6 +284,14 @@ LaunchConfig rows_regs_config(const TransposeDesc& d) {
                                               std::int64_t{1} << 30));
 }
 
+// A config's grid in one row: the loop kernels (and skinny's staged one) cover the problem along x
+// (and the batch along z) whatever the grid, and would repeat it on every row of the one-run
+// kernel's grid.
+LaunchConfig flat_grid(LaunchConfig c) {
+  c.grid_y = 1;
+  return c;
+}
+
 // Two runs per thread where configure sized the grid for that (fewer threads than runs); one for 1-
 // and 2-byte input rows off the 16-byte grid (the kernel loops past its grid). `input_aligned`:
 // rows_regs_input_aligned, as launch_skinny found it.
@@ -275,31 +301,41 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
   const auto* src = static_cast<const unsigned char*>(in);
   const unsigned char* src_end = src + input_span_elements(d) * E;
   auto* dst = static_cast<unsigned char*>(out);
+  // The one-run kernel where configure sized the grid for it (one run per thread, a matrix per row
+  // of the grid); the loop kernels cover any grid along x and take one row of it.
+  const bool one_run_grid = c.grid_x == rows_regs_one_run_blocks_per_matrix(d) && c.grid_y == d.batch;
+  const LaunchConfig loop = flat_grid(c);
+  if constexpr (E <= 2 && skinny_rows_regs_one_run_blocks(E, R, true) > 0) {
+    if (!input_aligned && one_run_grid && use_rows_regs_one_run(d, true)) {
+      skinny_rows_regs_one_run_kernel<E, R, true><<<grid_of(c), block_of(c), 0, stream>>>(
+          src, src_end, dst, d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols, rows_regs_runs(d));
+      return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
+    }
+  }
   if constexpr (E <= 2) {
     if (!input_aligned) {
-      skinny_rows_regs_kernel<E, R, 1, true><<<grid_of(c), block_of(c), 0, stream>>>(
+      skinny_rows_regs_kernel<E, R, 1, true><<<grid_of(loop), block_of(loop), 0, stream>>>(
           src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
-      return check_launch("skinny_rows_regs_kernel", c, 0, stream);
+      return check_launch("skinny_rows_regs_kernel", loop, 0, stream);
     }
   }
   if constexpr (skinny_rows_regs_one_run_blocks(E, R) > 0) {
-    if (input_aligned && use_rows_regs_one_run(d) && c.grid_x * kSkinnyRegsThreads >= rows_regs_runs(d) &&
-        c.grid_y == d.batch) {
+    if (input_aligned && one_run_grid && use_rows_regs_one_run(d, false)) {
       skinny_rows_regs_one_run_kernel<E, R><<<grid_of(c), block_of(c), 0, stream>>>(
-          src, dst, d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols, rows_regs_runs(d));
+          src, src_end, dst, d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols, rows_regs_runs(d));
       return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
     }
   }
   if constexpr (R <= 4) {
     if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) {
-      skinny_rows_regs_kernel<E, R, 2><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
-                                                                               rows_regs_runs(d));
-      return check_launch("skinny_rows_regs_kernel", c, 0, stream);
+      skinny_rows_regs_kernel<E, R, 2><<<grid_of(loop), block_of(loop), 0, stream>>>(
+          src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
+      return check_launch("skinny_rows_regs_kernel", loop, 0, stream);
     }
   }
-  skinny_rows_regs_kernel<E, R, 1><<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, make_geometry(d, 1),
-                                                                           rows_regs_runs(d));
-  return check_launch("skinny_rows_regs_kernel", c, 0, stream);
+  skinny_rows_regs_kernel<E, R, 1><<<grid_of(loop), block_of(loop), 0, stream>>>(
+      src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
+  return check_launch("skinny_rows_regs_kernel", loop, 0, stream);
 }
 
 template <int E>
@@ -423,8 +459,9 @@ Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* 
         skinny_direct_kernel<T, false><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, g);
       return check_launch("skinny_direct_kernel", c, 0, stream);
     }
-    skinny_staged_kernel<T><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, g, slab_span(d));
-    return check_launch("skinny_staged_kernel", c, kSkinnySmemBytes, stream);
+    const LaunchConfig staged = flat_grid(c);  // a register kernel's plan on pointers off its grid
+    skinny_staged_kernel<T><<<grid_of(staged), block_of(staged), 0, stream>>>(src, dst, g, slab_span(d));
+    return check_launch("skinny_staged_kernel", staged, kSkinnySmemBytes, stream);
   });
 }
 
