@@ -252,12 +252,11 @@ bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_REGS_ONE_RUN", '0');
   const int blocks =
       skinny_rows_regs_one_run_blocks(static_cast<int>(dtype_size(d.dtype)), static_cast<int>(d.rows), shifted);
-  if (!enabled || blocks == 0) return false;
-  if (d.batch > kMaxGridYZ) return false;
-  const std::int64_t grid = d.batch * rows_regs_one_run_blocks_per_matrix(d);
+  if (!enabled || blocks == 0 || d.batch > kMaxGridYZ) return false;
   if (shifted) return true;
   const std::int64_t waves = d.rows <= 3 ? 2 : 1;
-  return rows_regs_input_aligned(d, nullptr) && grid <= waves * blocks * multiprocessor_count();
+  return rows_regs_input_aligned(d, nullptr) &&
+         d.batch * rows_regs_one_run_blocks_per_matrix(d) <= waves * blocks * multiprocessor_count();
 }
 
 // Whether the one-run kernel takes `d` with inputs as its strides leave them (a pointer off the
@@ -292,8 +291,9 @@ LaunchConfig flat_grid(LaunchConfig c) {
   return c;
 }
 
-// Two runs per thread where configure sized the grid for that (fewer threads than runs); one for 1-
-// and 2-byte input rows off the 16-byte grid (the kernel loops past its grid). `input_aligned`:
+// The one-run kernel where configure sized the grid for it; otherwise the loop kernel: two runs per
+// thread where configure sized the grid for that (fewer threads than runs), one for 1- and 2-byte
+// input rows off the 16-byte grid (the kernel loops past its grid). `input_aligned`:
 // rows_regs_input_aligned, as launch_skinny found it.
 template <int E, int R>
 Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream,
