@@ -230,8 +230,9 @@ std::int64_t rows_regs_one_run_blocks_per_matrix(const TransposeDesc& d) {
   return ceil_div(rows_regs_runs(d), kSkinnyRegsThreads);
 }
 
-// Matrices of 2 to 7 rows on the 16-byte grid whose runs (one per thread) fill at most two waves of
-// the one-run kernel's blocks for 2 or 3 rows (8 per SM), one wave for 4 to 7 rows (5-6 per SM):
+// Matrices of 2 to 7 rows (8 of 1-byte elements) on the 16-byte grid whose runs (one per thread)
+// fill at most two waves of the one-run kernel's blocks for 2 or 3 rows (8 per SM), one wave for 4
+// to 8 rows (5-6 per SM):
 // that kernel. Measured on an H200 (of memcpy, the loop kernel -> the one-run kernel;
 // bench/results/h200_2026-11-25ze_rows_regs_one_run.txt): two or three rounds, u8 3x1048576 0.943
 // -> 0.977, f32 2x1048576 0.972 -> 1.000, u8 2x1048576 0.948 -> 0.972, f32 3x262144 0.953 ->
@@ -246,7 +247,8 @@ std::int64_t rows_regs_one_run_blocks_per_matrix(const TransposeDesc& d) {
 // kernel's realigning instance, at any size (parts 6-7; part 7: u8 8x2097153 0.810 -> 1.016, bf16
 // 5x6710886 0.893 -> 0.950, bf16 7x4793490 0.825 -> 0.875, u8 8x8388607 0.770 -> 0.840, bf16
 // 6x5592405 0.815 -> 0.864, bf16 8x524289 0.959 -> 0.984; batches level, u8 32 x 5x40001 0.869 ->
-// 0.871).
+// 0.871). 8 rows of 1-byte elements (part 8): u8 8x1048576 0.986 -> 1.002, 16 x 8x50176 0.934 ->
+// 0.958; of 16-byte ones it lost (c128 8x131072 0.966 -> 0.950), so they keep the loop kernel.
 // XPOSE_SKINNY_ROWS_REGS_ONE_RUN=0 turns it off, to measure against it.
 bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_REGS_ONE_RUN", '0');
