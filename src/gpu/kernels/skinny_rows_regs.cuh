@@ -180,8 +180,9 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
 // Blocks per SM the one-run kernel below is built for with R rows of E-byte elements: the most
 // that hold its registers without spilling (8 for 2 or 3 rows: 32 registers; 4 rows of 1- to
 // 4-byte elements spill 16-44 bytes at 7 blocks), 0 where it is not built (8 rows of 2- to 8-byte
-// elements spill at 5 blocks, and the loop kernel holds 4; 16-byte ones ran 1-2% slower at 5). kShifted (1- and 2-byte rows off the 16-byte grid,
-// realigned): only where that is more blocks than the loop kernel's realigning instance holds (3-4).
+// elements spill at 5 blocks, and the loop kernel holds 4; 16-byte ones ran 1-2% slower at 5).
+// kShifted (1- and 2-byte rows off the 16-byte grid, realigned): only where that is more blocks
+// than the loop kernel's realigning instance holds (3-4).
 constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = false) {
   if (shifted) return e > 2 ? 0 : rows == 5 ? 5 : rows == 8 || (e == 2 && (rows == 6 || rows == 7)) ? 4 : 0;
   return rows <= 3 ? 8 : rows == 4 || (rows == 5 && e >= 2) ? 6 : rows <= 7 || e == 1 ? 5 : 0;
@@ -191,9 +192,10 @@ constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = fa
 // (kShifted: 5 to 8 rows of 1- and 2-byte elements anywhere, realigned as skinny_rows_regs_kernel
 // does; in_end bounds those reads): grid (runs / block, batch), so that no loop and no division is
 // needed and the 32 runs of a warp always share one matrix (an index from one dimension costs a
-// division, and 4-16 bytes of spills in some instances). Under the register cap of skinny_rows_regs_one_run_blocks per SM:
-// the same loads, transposition and staged stores as skinny_rows_regs_kernel, with more threads in
-// flight (that kernel holds 3-6 blocks). Strides in bytes.
+// division, and 4-16 bytes of spills in some instances). Under the register cap of
+// skinny_rows_regs_one_run_blocks per SM: the same loads, transposition and staged stores as
+// skinny_rows_regs_kernel, with more threads in flight (that kernel holds 3-6 blocks). Strides in
+// bytes.
 template <int E, int R, bool kShifted = false>
 __global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_one_run_blocks(E, R, kShifted))
     skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,

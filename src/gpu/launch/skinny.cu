@@ -232,8 +232,7 @@ std::int64_t rows_regs_one_run_blocks_per_matrix(const TransposeDesc& d) {
 
 // Matrices of 2 to 7 rows (8 of 1-byte elements) on the 16-byte grid whose runs (one per thread)
 // fill at most two waves of the one-run kernel's blocks for 2 or 3 rows (8 per SM), one wave for 4
-// to 8 rows (5-6 per SM):
-// that kernel. Measured on an H200 (of memcpy, the loop kernel -> the one-run kernel;
+// to 8 rows (5-6 per SM): that kernel. Measured on an H200 (of memcpy, the loop kernel -> the one-run kernel;
 // bench/results/h200_2026-11-25ze_rows_regs_one_run.txt): two or three rounds, u8 3x1048576 0.943
 // -> 0.977, f32 2x1048576 0.972 -> 1.000, u8 2x1048576 0.948 -> 0.972, f32 3x262144 0.953 ->
 // 0.977, batches u8 64 x 3x50176 0.984 -> 1.003, f64 8 x 2x65536 0.944 -> 1.003, u8 4 x 2x262144
