@@ -154,7 +154,8 @@ int cols_vec_span(const TransposeDesc& d) {
     const std::int64_t one_wave = ceil_div(d.batch * d.rows * row_bytes, slots);
     slab_bytes = static_cast<int>(std::max<std::int64_t>(4096, std::min<std::int64_t>(slab_bytes, one_wave)));
   }
-  return std::max(rows_per_sector, std::min(slab_bytes / row_bytes / rows_per_sector * rows_per_sector, cols_vec_max_span(d)));
+  const int whole_sectors = slab_bytes / row_bytes / rows_per_sector * rows_per_sector;
+  return std::max(rows_per_sector, std::min(whole_sectors, cols_vec_max_span(d)));
 }
 
 // Store runs of 8 lanes (128 bytes of an output row) past 16 columns, where rows are not a power of two
@@ -190,7 +191,8 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   };
   const bool swizzled = cols_vec_swizzled(d);
   if (cols_vec_full_occupancy(d))
-    return swizzled ? launch(skinny_cols_vec_full_kernel<E, true, 2>) : launch(skinny_cols_vec_full_kernel<E, false, 2>);
+    return swizzled ? launch(skinny_cols_vec_full_kernel<E, true, 2>)
+                    : launch(skinny_cols_vec_full_kernel<E, false, 2>);
   if (swizzled) return launch(skinny_cols_vec_kernel<E, true, 2>);
   if (cols_vec_run_lanes(d) == 8) return launch(skinny_cols_vec_kernel<E, false, 8>);
   return launch(skinny_cols_vec_kernel<E, false, 2>);
@@ -232,14 +234,14 @@ std::int64_t rows_regs_one_run_blocks_per_matrix(const TransposeDesc& d) {
 
 // Matrices of 2 to 7 rows (8 of 1-byte elements) on the 16-byte grid whose runs (one per thread)
 // fill at most two waves of the one-run kernel's blocks for 2 or 3 rows (8 per SM), one wave for 4
-// to 8 rows (5-6 per SM): that kernel. Measured on an H200 (of memcpy, the loop kernel -> the one-run kernel;
-// bench/results/h200_2026-11-25ze_rows_regs_one_run.txt): two or three rounds, u8 3x1048576 0.943
+// to 8 rows (5-6 per SM): that kernel. Measured on an H200 (of memcpy, the loop kernel -> the
+// one-run kernel; bench/results/h200_2026-11-25ze_rows_regs_one_run.txt): two or three rounds, u8 3x1048576 0.943
 // -> 0.977, f32 2x1048576 0.972 -> 1.000, u8 2x1048576 0.948 -> 0.972, f32 3x262144 0.953 ->
 // 0.977, batches u8 64 x 3x50176 0.984 -> 1.003, f64 8 x 2x65536 0.944 -> 1.003, u8 4 x 2x262144
 // 0.923 -> 0.972 (part 3), bf16 4x1048576 0.981 -> 1.007, f32 16 x 4x50176 0.972 -> 1.007, bf16
 // 6x1048576 0.980 -> 1.004, f64 7x262144 0.948 -> 0.986 (part 4); f32 3x1048576 within the spread
 // (1.002 -> 0.992, 0.990 -> 1.019, 1.004 -> 1.022). Past two waves (2 or 3 rows) it gained nothing
-// (part 1: f32 3x4194304 0.995 -> 0.974, 3x16777216 0.994 -> 0.990), and past one wave (4 to 7
+// (part 1: f32 3x4194304 0.995 -> 0.974, 3x16777216 0.994 -> 0.990), and past one wave (4 to 8
 // rows) it lost to the loop kernel's two runs per thread or level (part 4: u8 64 x 4x50176, 1.05
 // waves, 0.978 -> 0.934; f64 4x524288 0.944 -> 0.935; f32 4x1048576 0.935 -> 0.938). `shifted`: 1-
 // and 2-byte rows off the 16-byte grid, realigned, where the kernel holds more blocks than the loop
@@ -305,38 +307,31 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
   // The one-run kernel where configure sized the grid for it (one run per thread, a matrix per row
   // of the grid); the loop kernels cover any grid along x and take one row of it.
   const bool one_run_grid = c.grid_x == rows_regs_one_run_blocks_per_matrix(d) && c.grid_y == d.batch;
-  const LaunchConfig loop = flat_grid(c);
+  const auto one_run = [&](auto kernel) {
+    kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, d.ld_in * E, d.batch_stride_in * E,
+                                                   d.batch_stride_out * E, d.cols, rows_regs_runs(d));
+    return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
+  };
+  const auto looped = [&](auto kernel) {
+    const LaunchConfig loop = flat_grid(c);
+    kernel<<<grid_of(loop), block_of(loop), 0, stream>>>(src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
+    return check_launch("skinny_rows_regs_kernel", loop, 0, stream);
+  };
   if constexpr (E <= 2 && skinny_rows_regs_one_run_blocks(E, R, true) > 0) {
-    if (!input_aligned && one_run_grid && use_rows_regs_one_run(d, true)) {
-      skinny_rows_regs_one_run_kernel<E, R, true><<<grid_of(c), block_of(c), 0, stream>>>(
-          src, src_end, dst, d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols, rows_regs_runs(d));
-      return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
-    }
+    if (!input_aligned && one_run_grid && use_rows_regs_one_run(d, true))
+      return one_run(skinny_rows_regs_one_run_kernel<E, R, true>);
   }
   if constexpr (E <= 2) {
-    if (!input_aligned) {
-      skinny_rows_regs_kernel<E, R, 1, true><<<grid_of(loop), block_of(loop), 0, stream>>>(
-          src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
-      return check_launch("skinny_rows_regs_kernel", loop, 0, stream);
-    }
+    if (!input_aligned) return looped(skinny_rows_regs_kernel<E, R, 1, true>);
   }
   if constexpr (skinny_rows_regs_one_run_blocks(E, R) > 0) {
-    if (input_aligned && one_run_grid && use_rows_regs_one_run(d, false)) {
-      skinny_rows_regs_one_run_kernel<E, R><<<grid_of(c), block_of(c), 0, stream>>>(
-          src, src_end, dst, d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols, rows_regs_runs(d));
-      return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
-    }
+    if (input_aligned && one_run_grid && use_rows_regs_one_run(d, false))
+      return one_run(skinny_rows_regs_one_run_kernel<E, R>);
   }
   if constexpr (R <= 4) {
-    if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) {
-      skinny_rows_regs_kernel<E, R, 2><<<grid_of(loop), block_of(loop), 0, stream>>>(
-          src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
-      return check_launch("skinny_rows_regs_kernel", loop, 0, stream);
-    }
+    if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) return looped(skinny_rows_regs_kernel<E, R, 2>);
   }
-  skinny_rows_regs_kernel<E, R, 1><<<grid_of(loop), block_of(loop), 0, stream>>>(
-      src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
-  return check_launch("skinny_rows_regs_kernel", loop, 0, stream);
+  return looped(skinny_rows_regs_kernel<E, R, 1>);
 }
 
 template <int E>
