@@ -3,7 +3,7 @@
 #                                       suite cases that miss their target -> $OUT/results.tgz
 #   bash scripts/gpu_session.sh peers   the suite through xpose (auto, geam, tuned; and in-process through
 #                                       build-gpu/src/libxpose_c.so) and its peers -> $OUT/peers/
-#   bash scripts/gpu_session.sh scan    bench/shape_scan.py: about 300 shapes beyond the suite, auto
+#   bash scripts/gpu_session.sh scan    bench/shape_scan.py: 336 shapes beyond the suite, auto
 #                                       plan, worst first -> $OUT/scan.json, scan.txt
 set -uo pipefail
 export XPOSE_CLI=$PWD/build-gpu/apps/xpose/xpose PYTHONUNBUFFERED=1
