@@ -1,0 +1,465 @@
+// Experiment, not part of the build: a TMA (cp.async.bulk.tensor) transpose for 1-, 2- and 4-byte
+// elements, timed against cudaMemcpy D2D and xpose (libxpose_c) in one process. Results and how to
+// read them: bench/results/h200_2026-11-25zf_tma_probe.txt (run 2 is this file; run 1 an earlier form
+// with one-tile kernels of 128 and 256 rows). Not kept: level with the library on the u8 and bf16
+// squares, slower elsewhere. From the repository root, after building build-gpu/:
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude bench/tma_probe.cu -o tma_probe -Lbuild-gpu/src -lxpose_c \
+//        -Xlinker -rpath -Xlinker $PWD/build-gpu/src && ./tma_probe 20
+// Tile: TR input rows x 128 bytes of input row, loaded by one TMA box (128-byte swizzle); threads
+// gather word columns, transpose them in registers and write a swizzled output tile, which TMA stores
+// in boxes of 128 / E output rows x 128 bytes. Variants: one tile per block (tma128), and persistent
+// blocks with S input stages in flight and two output buffers (p128s2, p128s3, p64s4). Each variant
+// is verified on the GPU against the input (output poisoned first), then timed: rounds of 4 calls
+// queued behind a spin kernel, variants interleaved, median. The 4096^2 cases fit the L2 (no
+// rotation): they time the cache.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "xpose/xpose_c.h"
+
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
+  } while (0)
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(std::uint64_t* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned phase) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(phase)
+      : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, int x, int y, std::uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+          smem_addr(dst)),
+      "l"(map), "r"(x), "r"(y), "r"(smem_addr(bar))
+      : "memory");
+}
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int x, int y) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(map), "r"(x), "r"(y),
+               "r"(smem_addr(src))
+               : "memory");
+}
+__device__ __forceinline__ void tma_commit_and_wait_read() {
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+// Word (r, wc) of the swizzled input tile (rows of 128 bytes).
+__device__ __forceinline__ unsigned a_off(int r, int wc) {
+  return r * 128 + ((((wc >> 2) ^ (r & 7))) << 4) + ((wc & 3) << 2);
+}
+
+template <int E, int TR>
+__device__ __forceinline__ void transpose_tile(const unsigned char* A, unsigned char* B) {
+  constexpr int kPer = 4 / E;
+  constexpr int kV = 16 / E;
+  constexpr int kOutRows = 128 / E;
+  constexpr int kBoxBytes = kOutRows * 128;
+  static_assert(TR * E % 128 == 0, "output boxes of 128 bytes");
+  constexpr int kQ = TR / kV;
+  constexpr int kPerThread = (kQ + 7) / 8;
+  const int wc = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int k = 0; k < kPerThread; ++k) {
+    const int q = warp + 8 * k;
+    if (kQ % 8 != 0 && q >= kQ) break;
+    std::uint32_t u[kV];
+#pragma unroll
+    for (int i = 0; i < kV; ++i) u[i] = *reinterpret_cast<const std::uint32_t*>(A + a_off(kV * q + i, wc));
+    uint4 out[kPer];
+    if constexpr (E == 4) {
+      out[0] = make_uint4(u[0], u[1], u[2], u[3]);
+    } else if constexpr (E == 2) {
+      out[0] = make_uint4(__byte_perm(u[0], u[1], 0x5410), __byte_perm(u[2], u[3], 0x5410),
+                          __byte_perm(u[4], u[5], 0x5410), __byte_perm(u[6], u[7], 0x5410));
+      out[1] = make_uint4(__byte_perm(u[0], u[1], 0x7632), __byte_perm(u[2], u[3], 0x7632),
+                          __byte_perm(u[4], u[5], 0x7632), __byte_perm(u[6], u[7], 0x7632));
+    } else {
+      std::uint32_t t[4][4];
+#pragma unroll
+      for (int g = 0; g < 4; ++g) {
+        const std::uint32_t x0 = __byte_perm(u[4 * g], u[4 * g + 1], 0x5140),
+                            x1 = __byte_perm(u[4 * g], u[4 * g + 1], 0x7362);
+        const std::uint32_t y0 = __byte_perm(u[4 * g + 2], u[4 * g + 3], 0x5140),
+                            y1 = __byte_perm(u[4 * g + 2], u[4 * g + 3], 0x7362);
+        t[0][g] = __byte_perm(x0, y0, 0x5410);
+        t[1][g] = __byte_perm(x0, y0, 0x7632);
+        t[2][g] = __byte_perm(x1, y1, 0x5410);
+        t[3][g] = __byte_perm(x1, y1, 0x7632);
+      }
+#pragma unroll
+      for (int m = 0; m < 4; ++m) out[m] = make_uint4(t[m][0], t[m][1], t[m][2], t[m][3]);
+    }
+    const int b = q >> 3, j = q & 7;
+    // Rotate which output row each store instruction takes, so the 8 lanes of a store phase hit 8 slots.
+    const int rot = E == 4 ? 0 : E == 2 ? ((wc >> 2) & 1) : ((wc >> 1) & 3);
+#pragma unroll
+    for (int s = 0; s < kPer; ++s) {
+      const int m = s ^ rot;
+      uint4 v = out[0];
+#pragma unroll
+      for (int mm = 1; mm < kPer; ++mm)
+        if (m == mm) v = out[mm];
+      const int c = wc * kPer + m;
+      *reinterpret_cast<uint4*>(B + b * kBoxBytes + c * 128 + ((j ^ (c & 7)) << 4)) = v;
+    }
+  }
+}
+
+template <int E, int TR>
+__global__ void __launch_bounds__(256)
+    tma_transpose(const __grid_constant__ CUtensorMap tin, const __grid_constant__ CUtensorMap tout, int tiles_r) {
+  constexpr int kOutRows = 128 / E;  // output rows per tile (input columns)
+  constexpr int kBoxBytes = kOutRows * 128;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* smem =
+      reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  unsigned char* A = smem;
+  unsigned char* B = smem + TR * 128;
+  __shared__ __align__(8) std::uint64_t bar;
+  const int tr = blockIdx.x % tiles_r, tc = blockIdx.x / tiles_r;
+  const int r0 = tr * TR, c0 = tc * kOutRows;
+  if (threadIdx.x == 0) {
+    mbar_init(&bar, 1);
+    mbar_expect_tx(&bar, TR * 128);
+    tma_load_2d(A, &tin, c0, r0, &bar);
+  }
+  __syncthreads();
+  mbar_wait(&bar, 0);
+  transpose_tile<E, TR>(A, B);
+  fence_proxy_async();
+  __syncthreads();
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int b = 0; b < TR * E / 128; ++b) tma_store_2d(&tout, B + b * kBoxBytes, r0 + b * (128 / E), c0);
+    tma_commit_and_wait_read();
+  }
+}
+
+__global__ void spin(long long cycles) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < cycles) {
+  }
+}
+
+__global__ void fill_random(std::uint32_t* p, std::size_t words, std::uint32_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    std::uint32_t x = static_cast<std::uint32_t>(i) * 2654435761u ^ seed;
+    x ^= x >> 15;
+    x *= 2246822519u;
+    x ^= x >> 13;
+    x *= 3266489917u;
+    x ^= x >> 16;
+    p[i] = x;
+  }
+}
+
+template <int E>
+__global__ void check(const unsigned char* in, const unsigned char* out, long rows, long cols, long ld_in, long ld_out,
+                      unsigned long long* bad) {
+  for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < rows * cols; i += long(gridDim.x) * blockDim.x) {
+    const long r = i / cols, c = i % cols;
+    const unsigned char* a = in + (r * ld_in + c) * E;
+    const unsigned char* b = out + (c * ld_out + r) * E;
+    for (int k = 0; k < E; ++k)
+      if (a[k] != b[k]) {
+        atomicAdd(bad, 1ull);
+        break;
+      }
+  }
+}
+
+static PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult q;
+  CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
+  if (!fn || q != cudaDriverEntryPointSuccess) {
+    std::fprintf(stderr, "no cuTensorMapEncodeTiled\n");
+    std::exit(1);
+  }
+  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+}
+
+static CUtensorMapDataType dt(int e) {
+  return e == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+         : e == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                  : CU_TENSOR_MAP_DATA_TYPE_UINT32;
+}
+
+static CUtensorMap make_map(void* base, int e, long inner, long outer, long ld, int box_inner, int box_outer) {
+  CUtensorMap m;
+  cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
+  cuuint64_t strides[1] = {cuuint64_t(ld * e)};
+  cuuint32_t box[2] = {cuuint32_t(box_inner), cuuint32_t(box_outer)};
+  cuuint32_t es[2] = {1, 1};
+  CUresult r =
+      encode_fn()(&m, dt(e), 2, base, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    std::fprintf(stderr, "encode failed %d\n", int(r));
+    std::exit(1);
+  }
+  return m;
+}
+
+struct Case {
+  int e;
+  long rows, cols, ld_in, ld_out;
+};
+
+template <int E, int TR>
+void run_tma(const Case& k, const void* in, void* out, cudaStream_t s) {
+  static CUtensorMap tin, tout;
+  static const void* last_in = nullptr;
+  static void* last_out = nullptr;
+  static long last_key = -1;
+  const long key = k.rows * 7919 + k.cols * 104729 + k.ld_in * 31 + k.ld_out;
+  if (in != last_in || out != last_out || key != last_key) {
+    tin = make_map(const_cast<void*>(in), E, k.cols, k.rows, k.ld_in, 128 / E, TR);
+    tout = make_map(out, E, k.rows, k.cols, k.ld_out, 128 / E, 128 / E);
+    last_in = in, last_out = out, last_key = key;
+  }
+  const int tiles_r = int((k.rows + TR - 1) / TR), tiles_c = int((k.cols + 128 / E - 1) / (128 / E));
+  const int smem = 2 * TR * 128 + 1024;
+  static bool set = false;
+  if (!set) {
+    CK(cudaFuncSetAttribute(tma_transpose<E, TR>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    set = true;
+  }
+  tma_transpose<E, TR><<<tiles_r * tiles_c, 256, smem, s>>>(tin, tout, tiles_r);
+}
+
+// Persistent: tiles blockIdx.x, + gridDim.x, ...; S input stages in flight (TMA loads, no registers), two
+// output buffers (the store of tile i overlaps the transpose of tile i + 1).
+template <int E, int TR, int S>
+__global__ void __launch_bounds__(256)
+    tma_persistent(const __grid_constant__ CUtensorMap tin, const __grid_constant__ CUtensorMap tout, int tiles_r,
+                   int tiles) {
+  constexpr int kOutRows = 128 / E;
+  constexpr int kTileBytes = TR * 128;
+  extern __shared__ unsigned char smem_raw[];
+  unsigned char* smem =
+      reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) & ~std::uintptr_t{1023});
+  unsigned char* A = smem;                   // S stages
+  unsigned char* B = smem + S * kTileBytes;  // 2 buffers
+  __shared__ __align__(8) std::uint64_t full[S];
+  const int first = blockIdx.x, step = gridDim.x;
+  auto issue = [&](int i) {  // load of this block's i-th tile into stage i % S
+    const int t = first + i * step;
+    if (t >= tiles) return;
+    const int tr = t % tiles_r, tc = t / tiles_r;
+    mbar_expect_tx(&full[i % S], kTileBytes);
+    tma_load_2d(A + (i % S) * kTileBytes, &tin, tc * kOutRows, tr * TR, &full[i % S]);
+  };
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < S; ++s) mbar_init(&full[s], 1);
+    for (int i = 0; i < S; ++i) issue(i);
+  }
+  __syncthreads();
+  for (int i = 0;; ++i) {
+    const int t = first + i * step;
+    if (t >= tiles) break;
+    const int tr = t % tiles_r, tc = t / tiles_r;
+    mbar_wait(&full[i % S], (i / S) & 1);
+    transpose_tile<E, TR>(A + (i % S) * kTileBytes, B + (i & 1) * kTileBytes);
+    fence_proxy_async();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+#pragma unroll
+      for (int b = 0; b < TR * E / 128; ++b)
+        tma_store_2d(&tout, B + (i & 1) * kTileBytes + b * kOutRows * 128, tr * TR + b * kOutRows, tc * kOutRows);
+      asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+      issue(i + S);
+      asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+template <int E, int TR, int S>
+void run_persistent(const Case& k, const void* in, void* out, cudaStream_t s) {
+  static CUtensorMap tin, tout;
+  static const void* last_in = nullptr;
+  static void* last_out = nullptr;
+  static long last_key = -1;
+  const long key = k.rows * 7919 + k.cols * 104729 + k.ld_in * 31 + k.ld_out;
+  if (in != last_in || out != last_out || key != last_key) {
+    tin = make_map(const_cast<void*>(in), E, k.cols, k.rows, k.ld_in, 128 / E, TR);
+    tout = make_map(out, E, k.rows, k.cols, k.ld_out, 128 / E, 128 / E);
+    last_in = in, last_out = out, last_key = key;
+  }
+  const int tiles_r = int((k.rows + TR - 1) / TR), tiles_c = int((k.cols + 128 / E - 1) / (128 / E));
+  const int smem = (S + 2) * TR * 128 + 1024;
+  static int grid_per_sm = 0;
+  if (!grid_per_sm) {
+    CK(cudaFuncSetAttribute(tma_persistent<E, TR, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&grid_per_sm, tma_persistent<E, TR, S>, 256, smem));
+    std::printf("  [persistent E=%d TR=%d S=%d: %d blocks/SM]\n", E, TR, S, grid_per_sm);
+  }
+  const int tiles = tiles_r * tiles_c;
+  const int grid = std::min(tiles, grid_per_sm * 132);
+  tma_persistent<E, TR, S><<<grid, 256, smem, s>>>(tin, tout, tiles_r, tiles);
+}
+
+static const char* dname(int e) { return e == 1 ? "u8" : e == 2 ? "bf16" : "f32"; }
+
+int main(int argc, char** argv) {
+  int iters = argc > 1 ? std::atoi(argv[1]) : 25;
+  std::vector<Case> cases = {
+      {1, 8192, 8192, 8192, 8192},     {1, 16384, 16384, 16384, 16384}, {2, 8192, 8192, 8192, 8192},
+      {2, 16384, 16384, 16384, 16384}, {4, 8192, 8192, 8192, 8192},     {4, 16384, 16384, 16384, 16384},
+      {4, 8192, 8192, 8200, 8200},     {2, 8192, 8192, 8200, 8200},     {4, 1048576, 32, 32, 1048576},
+      {1, 4096, 4096, 4096, 4096},     {2, 4096, 4096, 4096, 4096}};
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
+  unsigned long long* bad;
+  CK(cudaMalloc(&bad, 8));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  for (const Case& k : cases) {
+    const std::size_t in_bytes = std::size_t(k.rows) * k.ld_in * k.e, out_bytes = std::size_t(k.cols) * k.ld_out * k.e;
+    const std::size_t data = std::size_t(k.rows) * k.cols * k.e;
+    void *in, *out;
+    CK(cudaMalloc(&in, in_bytes));
+    CK(cudaMalloc(&out, out_bytes));
+    fill_random<<<1024, 256>>>(static_cast<std::uint32_t*>(in), in_bytes / 4, 12345u + k.e);
+    const char* dn = dname(k.e);
+    auto lib = [&] {
+      char msg[256];
+      if (xpose_transpose(dn, 1, k.rows, k.cols, k.ld_in, k.ld_out, 0, 0, in, out, s, "cuda", msg, sizeof msg) != 0) {
+        std::fprintf(stderr, "xpose: %s\n", msg);
+        std::exit(1);
+      }
+    };
+    auto tma = [&] {
+      if (k.e == 1)
+        run_tma<1, 128>(k, in, out, s);
+      else if (k.e == 2)
+        run_tma<2, 128>(k, in, out, s);
+      else
+        run_tma<4, 128>(k, in, out, s);
+    };
+    auto p1 = [&] {
+      if (k.e == 1)
+        run_persistent<1, 128, 2>(k, in, out, s);
+      else if (k.e == 2)
+        run_persistent<2, 128, 2>(k, in, out, s);
+      else
+        run_persistent<4, 128, 2>(k, in, out, s);
+    };
+    auto p2 = [&] {
+      if (k.e == 1)
+        run_persistent<1, 128, 3>(k, in, out, s);
+      else if (k.e == 2)
+        run_persistent<2, 128, 3>(k, in, out, s);
+      else
+        run_persistent<4, 128, 3>(k, in, out, s);
+    };
+    auto p3 = [&] {
+      if (k.e == 1)
+        run_persistent<1, 128, 4>(k, in, out, s);
+      else if (k.e == 2)
+        run_persistent<2, 64, 4>(k, in, out, s);
+      else
+        run_persistent<4, 64, 4>(k, in, out, s);
+    };
+    auto memcpy_fn = [&] { CK(cudaMemcpyAsync(out, in, data, cudaMemcpyDeviceToDevice, s)); };
+    const char* names[6] = {"memcpy", "xpose", "tma128", "p128s2", "p128s3", "p64s4(u8:128s4)"};
+    constexpr int NV = 6;
+    auto call = [&](int id) {
+      if (id == 0)
+        memcpy_fn();
+      else if (id == 1)
+        lib();
+      else if (id == 2)
+        tma();
+      else if (id == 3)
+        p1();
+      else if (id == 4)
+        p2();
+      else
+        p3();
+    };
+    // verify
+    std::string verdict[NV];
+    for (int id = 1; id < NV; ++id) {
+      CK(cudaMemsetAsync(out, 0xA5, out_bytes, s));
+      call(id);
+      CK(cudaMemsetAsync(bad, 0, 8, s));
+      if (k.e == 1)
+        check<1><<<2048, 256, 0, s>>>((const unsigned char*)in, (const unsigned char*)out, k.rows, k.cols, k.ld_in,
+                                      k.ld_out, bad);
+      else if (k.e == 2)
+        check<2><<<2048, 256, 0, s>>>((const unsigned char*)in, (const unsigned char*)out, k.rows, k.cols, k.ld_in,
+                                      k.ld_out, bad);
+      else
+        check<4><<<2048, 256, 0, s>>>((const unsigned char*)in, (const unsigned char*)out, k.rows, k.cols, k.ld_in,
+                                      k.ld_out, bad);
+      unsigned long long nb = 0;
+      CK(cudaMemcpyAsync(&nb, bad, 8, cudaMemcpyDeviceToHost, s));
+      CK(cudaStreamSynchronize(s));
+      verdict[id] = nb == 0 ? "PASSED" : ("FAILED(" + std::to_string(nb) + ")");
+    }
+    std::vector<float> t[NV];
+    for (int id = 0; id < NV; ++id) call(id);
+    for (int it = 0; it < iters; ++it)
+      for (int j = 0; j < NV; ++j) {
+        const int id = (j + it) % NV;
+        spin<<<1, 1, 0, s>>>(400000);  // holds the stream while the calls are queued
+        CK(cudaEventRecord(e0, s));
+        for (int n = 0; n < 4; ++n) call(id);
+        CK(cudaEventRecord(e1, s));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        t[id].push_back(ms * 1000 / 4);
+      }
+    float med[NV];
+    for (int id = 0; id < NV; ++id) {
+      std::sort(t[id].begin(), t[id].end());
+      med[id] = t[id][t[id].size() / 2];
+    }
+    std::printf("%-4s %7ldx%-7ld ld %ld/%ld  memcpy %8.2f us", dn, k.rows, k.cols, k.ld_in, k.ld_out, med[0]);
+    for (int id = 1; id < NV; ++id)
+      std::printf("  %s %8.2f (%.3f) %s", names[id], med[id], med[0] / med[id], verdict[id].c_str());
+    std::printf("\n");
+    std::fflush(stdout);
+    CK(cudaFree(in));
+    CK(cudaFree(out));
+  }
+  return 0;
+}
