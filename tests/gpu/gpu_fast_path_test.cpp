@@ -284,6 +284,10 @@ TEST_P(GpuFastPath, GatherMatchesReference) {
   cases.push_back({t, 77, 131, 3, 133, ld_for(t, 77, true), 77 * 133 + 1,  // batched with gaps
                    131 * ld_for(t, 77, true) + 16 / e});
   cases.push_back({t, 15, 300, 1, 300, 16});                                // fewer rows than one vector
+  if (e == 16) {  // past 8 MiB: the 32-row tiles, cut in both directions, one matrix and a batch
+    cases.push_back({t, 1001, 600});
+    cases.push_back({t, 520, 530, 2});
+  }
   const auto on_grid = [e](const xpose::TransposeDesc& r) {
     return r.ld_out * e % 16 == 0 && (r.batch == 1 || r.batch_stride_out * e % 16 == 0);
   };

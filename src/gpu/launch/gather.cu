@@ -23,7 +23,7 @@ namespace {
 //   4 bytes: 4 down, 2 x 4 groups (32 x 32);
 //   8 bytes: 2 down, 2 x 4 groups, two row blocks a thread (16 x 64): nearest the best at 256^2 to
 //            1024^2 (1.037 / 1.028 / 0.967 of memcpy's time; the worst at 2048^2, past gather's limit);
-//   16 bytes: 4 down, 2 x 4 groups, two row blocks a thread (16 x 32).
+//   16 bytes: 4 down, 2 x 4 groups, two row blocks a thread (16 x 32); four past 8 MiB (32 x 32).
 template <int E, bool kWords> struct GatherShape;
 template <> struct GatherShape<1, false> { using Tile = GatherTile<1, false, 2, 2, 2, 1>; };
 template <> struct GatherShape<2, true> { using Tile = GatherTile<2, true, 4, 2, 4, 1>; };
@@ -33,6 +33,12 @@ template <> struct GatherShape<2, false> { using Tile = GatherTile<2, false, 4, 
 template <> struct GatherShape<4, false> { using Tile = GatherTile<4, false, 4, 2, 4, 1>; };
 template <> struct GatherShape<8, false> { using Tile = GatherTile<8, false, 2, 2, 4, 2>; };
 template <> struct GatherShape<16, false> { using Tile = GatherTile<16, false, 4, 2, 4, 2>; };
+// 16-byte elements past kGatherWideTallBytes (the mid-size matrices gather takes since the thirty-second
+// session): four row blocks a thread (32 x 32). Measured on an H200 (of memcpy, 16 x 32 / 32 x 32, three
+// rounds alike; bench/results/h200_2026-11-25zf_gather_c128_tiles.txt): c128 1024^2 0.989 / 1.021 (geam
+// 0.996), 768x1024 0.990 / 1.043, 1024x512 (8 MiB) 1.027 / 1.027, 640^2 (6.25 MiB) 1.026 / 1.016.
+using WideElementTallTile = GatherTile<16, false, 4, 2, 4, 4>;
+constexpr std::int64_t kGatherWideTallBytes = std::int64_t{8} << 20;
 
 // Calls f(Tile{}) with the tile shape of `d` (the one rule configure and launch share).
 template <typename F>
@@ -46,7 +52,9 @@ Status with_tile(const TransposeDesc& d, F&& f) {
       return f(GatherShape<2, true>::Tile{});
     case 4: return f(GatherShape<4, false>::Tile{});
     case 8: return f(GatherShape<8, false>::Tile{});
-    case 16: return f(GatherShape<16, false>::Tile{});
+    case 16:
+      if (d.batch * d.rows * d.cols * e > kGatherWideTallBytes) return f(WideElementTallTile{});
+      return f(GatherShape<16, false>::Tile{});
     default: return Status(StatusCode::unsupported, "gather: no kernel for " + std::to_string(e) + "-byte elements");
   }
 }
