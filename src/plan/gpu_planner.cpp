@@ -1,5 +1,5 @@
-// Host-side GPU planning: the choice between the 16-byte path and the element-wise fallback, and the
-// tile shape of the 16-byte path.
+// Host-side GPU planning: which kernel the automatic plan takes (gather, tiled_vec, small_batch, skinny,
+// tiled_sectors, tiled_unaligned or the element-wise tile), and tiled_vec's tile shape and bands.
 #include "plan/gpu_planner.hpp"
 
 #include <algorithm>
@@ -117,10 +117,12 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
   return d.batch * ceil_div(d.rows, t.rows) * ceil_div(d.cols, t.cols);
 }
 
-// Tile size: 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
+// Tile size: 4 KiB for batches of small matrices those tiles fill (small_tiles_fill_batch), whatever
+// their total; 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
 // (tiled_vec_halves_narrow_tiles), for most large matrices of 16-byte elements
 // (tiled_vec_halves_wide_element_tiles), for mid-size ones of 2- to 8-byte elements
-// (tiled_vec_halves_mid_size_tiles) and for those of at most 16 rows (tiled_vec_halves_short_tiles);
+// (tiled_vec_halves_mid_size_tiles), for those of at most 16 rows (tiled_vec_halves_short_tiles) and
+// for single matrices of a few tens of rows (tiled_vec_sixteen_row_tiles);
 // under kVecSmallMatrixBytes, 4 KiB for 1-byte elements where 8 KiB tiles would be fewer than the
 // SMs (not for 16 rows: 32 rows of 128 bytes), and for wider ones with 16-byte accesses 2 KiB where
 // 4 KiB tiles would be fewer than two per SM, else 4 KiB (8 KiB for 16-byte elements).
@@ -303,22 +305,22 @@ bool off_skinny_grid(std::int64_t element_bytes, int vector_bytes) {
 }
 }  // namespace
 
-// Few rows (16 to kGatherFewRowsMax, or skinny's caps past 2 bytes) of packed output, input rows off
-// the 8-byte grid: skinny's slabs realign every input row and gather each output chunk from shared
-// memory; gather reads the rows through the L1 and writes whole 16-byte vectors. Under 8 MiB (large_matrix) skinny's 12 KiB slabs
-// make too few blocks, and gather leads where its output rows lie on the sector grid, or for 2-byte
-// elements where one of its 64-row tiles holds every row; its 2-byte loads lose under 32 rows. On an
-// H200 (of memcpy, skinny -> gather; bench/results/h200_2026-11-25zb_few_rows_gather.txt,
-// h200_2026-11-25zc_few_rows_probe.txt): bf16 32x8194 0.70 -> 0.90, 32x8193 0.69 -> 0.84, 48x43691
-// 1.04 -> 1.17, f32 16x65537 1.18 -> 1.21, f64 16x16385 1.26 -> 1.46. Larger matrices, since
-// skinny_rows_vec's lean load phase (h200_2026-11-25zc_few_rows_probe.txt, one round, skinny / gather):
-// gather leads only for 2-byte elements on the sector grid read as words (bf16 16 rows 0.915 / 0.929,
-// 32 0.900 / 0.970, 48 0.863 / 0.906, 64 0.856 / 0.925, 80 0.800 / 0.871, 96 0.828 / 0.903) or from 64
-// rows (2-byte loads: 64 0.861 / 0.872, 80 0.795 / 0.804, 96 0.835 / 0.853); skinny leads off the
-// sector grid (words: 40 rows 0.843 / 0.801, 56 0.831 / 0.826; 2-byte loads: 40 0.847 / 0.752, 56 0.823
-// / 0.807), with 2-byte loads under 64 rows (32 0.901 / 0.862, 48 0.853 / 0.808) and for 4- and 8-byte
-// elements (f32 16 0.989 / 0.947, 32 0.986 / 0.962; f64 16 1.003 / 0.970, 20 0.997 / 0.988). 1-byte
-// elements load a byte at a time (u8 48 rows 0.78 / 0.65).
+// Few rows (16 to kGatherFewRowsMax, or skinny's caps past 2 bytes) of packed output, strides off tiled_vec's
+// grid (off_skinny_grid: 8 bytes for 2-byte elements, 16 for wider ones): skinny's slabs realign every input
+// row and gather each output chunk from shared memory; gather reads the rows through the L1 and writes whole
+// 16-byte vectors. Under 8 MiB (large_matrix) skinny's 12 KiB slabs make too few blocks, and gather leads
+// where its output rows lie on the sector grid (the 64-byte grid for 4-byte elements), or for 2-byte elements
+// where one of its 64-row tiles holds every row; its 2-byte loads lose under 32 rows. On an H200 (of memcpy,
+// skinny -> gather; bench/results/h200_2026-11-25zb_few_rows_gather.txt,
+// h200_2026-11-25zc_few_rows_probe.txt): bf16 32x8194 0.70 -> 0.90, 32x8193 0.69 -> 0.84, 48x43691 1.04 ->
+// 1.17, f32 16x65537 1.18 -> 1.21, f64 16x16385 1.26 -> 1.46. Larger matrices, since skinny_rows_vec's lean
+// load phase (h200_2026-11-25zc_few_rows_probe.txt, one round, skinny / gather): gather leads only for 2-byte
+// elements on the sector grid read as words (bf16 16 rows 0.915 / 0.929, 32 0.900 / 0.970, 48 0.863 / 0.906,
+// 64 0.856 / 0.925, 80 0.800 / 0.871, 96 0.828 / 0.903) or from 64 rows (2-byte loads: 64 0.861 / 0.872, 80
+// 0.795 / 0.804, 96 0.835 / 0.853); skinny leads off the sector grid (words: 40 rows 0.843 / 0.801, 56 0.831
+// / 0.826; 2-byte loads: 40 0.847 / 0.752, 56 0.823 / 0.807), with 2-byte loads under 64 rows (32 0.901 /
+// 0.862, 48 0.853 / 0.808) and for 4- and 8-byte elements (f32 16 0.989 / 0.947, 32 0.986 / 0.962; f64 16
+// 1.003 / 0.970, 20 0.997 / 0.988). 1-byte elements load a byte at a time (u8 48 rows 0.78 / 0.65).
 bool gather_takes_few_rows(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   // skinny's rows (for 2-byte elements up to kGatherFewRowsMax, where past skinny's 84 tiled_unaligned
@@ -566,8 +568,8 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes, int alignme
 }  // namespace
 
 // 10 to 16 rows on the 16-byte grid, in whole output vectors (a multiple of 16 / E rows): tiled_vec's
-// 16-row tiles (8 KiB of 512-byte rows) beat skinny's slabs, whose store phase gathers each 16-byte
-// chunk element by element. Measured on an H200 (of memcpy, skinny -> tiled_vec, one process,
+// 16-row tiles (8 KiB of 512-byte rows for large matrices) beat skinny's slabs, whose store phase
+// gathers each 16-byte chunk element by element. Measured on an H200 (of memcpy, skinny -> tiled_vec, one process,
 // bench/results/h200_2026-11-24s_few_rows_tiles.txt): bf16 16x2097152 0.76 -> 0.96, f32 16x1048576
 // 0.86 -> 0.97, 12x1398100 0.94 -> 1.03, f64 16x524288 0.85 -> 0.97, 12x699048 0.92 -> 1.03, 10x838860
 // 0.91 -> 1.02, c128 16x262144 0.86 -> 0.97, 11x381300 0.92 -> 0.99, u8 16x4194304 0.63 -> 0.72; small
@@ -631,7 +633,8 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // A tile of a matrix a few elements tall or wide is mostly empty: stage slabs of the whole short
   // side instead (and for some short sides past kSkinnyMaxShort: short_side_takes_skinny). A few
   // columns still suit tiled_vec when their rows are whole 16-byte chunks of more than 32 bytes, or
-  // of 16-byte elements (measured on an H200: c128 1048576x3 at 0.91 of memcpy), a few rows never do.
+  // of 16-byte elements (measured on an H200: c128 1048576x3 at 0.91 of memcpy); a few rows only
+  // where they fill tiled_vec's 16-row tiles in whole output vectors (few_rows_take_tiles).
   // Strides off the 16-byte grid (odd extents, leading dimensions) or base pointers aligned only to
   // their element still move aligned 16-byte chunks through tiled_unaligned; only a 16-byte element
   // on an 8-byte aligned pointer is left to the element-wise tile.

@@ -61,8 +61,8 @@ bool gather_reads_words(const TransposeDesc& resolved_desc);
 // gpu_planner.cpp).
 bool gather_takes_off_grid_input(const TransposeDesc& resolved_desc, int alignment);
 // Few rows (16 to kGatherFewRowsMax for 2-byte elements, to skinny's caps for 4- and 8-byte ones) of
-// packed output, input rows off the 8-byte grid, that gather serves better than skinny's slabs or
-// tiled_unaligned's tiles (see gpu_planner.cpp).
+// packed output, strides off tiled_vec's grid (8-byte for 2-byte elements, 16-byte for wider ones),
+// that gather serves better than skinny's slabs or tiled_unaligned's tiles (see gpu_planner.cpp).
 bool gather_takes_few_rows(const TransposeDesc& resolved_desc, int alignment);
 // Large tall matrices of 33 to 127 columns of 16-byte elements, output rows on the sector grid, whose
 // last 32-column tiled_vec tile would be at most a quarter full: gather's threads past the last
@@ -72,7 +72,8 @@ bool gather_fills_short_columns(const TransposeDesc& resolved_desc);
 // tiled_sectors: the width of its input loads (16 or 8 bytes) for 1- and 2-byte elements whose
 // pointers' alignment, input rows and batches allow 8 bytes or more and whose output rows lie on the
 // 8-byte grid; 0 where it does not fit. tiled_sectors_suits: where `automatic` picks it (output rows
-// off the 32-byte grid, large matrices of at least kSectorsMinRows rows).
+// off the 32-byte grid, large matrices of at least kSectorsMinRows rows and more than kSkinnyMaxShort
+// columns).
 int tiled_sectors_load_bytes(const TransposeDesc& resolved_desc, int alignment);
 constexpr std::int64_t kSectorsMinRows = 2048;
 bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
@@ -95,11 +96,12 @@ constexpr std::int64_t skinny_few_rows_max(std::int64_t element_bytes) {
                               : 0;
 }
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
-// takes (see gpu_planner.cpp): packed output rows of 17 to 128 one-byte elements, to 84 two-byte ones, to 40
-// four-byte ones or to 33 eight-byte ones off tiled_vec's 16-byte grid; tall matrices of 2- to
-// 8-byte elements with rows of at most 32 bytes, of 1-byte ones with rows of at most 16 (packed 16
-// columns from 4 MiB), or of 17 to 24-33 columns (by element size) off tiled_vec's grid, and tall
-// ones of 17 to 127 packed columns that skinny's few-columns kernel serves better than the tiles.
+// takes (see gpu_planner.cpp): packed output rows of 17 to 128 one-byte elements, to 84 two-byte
+// ones, to 40 four-byte ones or to 33 eight-byte ones off tiled_vec's grid (8-byte for 1- and 2-byte
+// elements, 16-byte for wider ones); tall matrices of 2- to 8-byte elements with rows of at most 32
+// bytes, of 1-byte ones with rows of at most 16 (packed 16 columns from 4 MiB), or of 17 to 24-33
+// columns (by element size) off tiled_vec's grid, and tall ones of 17 to 127 packed columns that
+// skinny's few-columns kernel serves better than the tiles.
 bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 
 // Matrices of 10 to 16 rows on the 16-byte grid, in whole 16-byte output vectors, that tiled_vec's

@@ -1,5 +1,5 @@
 // The gather kernel: no shared memory. Each thread loads 16 / E input rows of one unit (an E-byte
-// element, or for 1- and 2-byte elements where alignment allows a 4-byte word of 4 / E columns)
+// element, or for 2-byte elements where the input strides allow a 4-byte word of 2 columns)
 // straight from global memory, transposes them in registers and writes one 16-byte vector of each of
 // its columns' output rows. Small transposes are bound by latency, not bandwidth: this path skips the
 // shared-memory round trip and barrier of tiled_vec, which costs them more than its whole-sector

@@ -28,7 +28,7 @@ Status configure_tiled_unaligned(const TransposeDesc& desc, LaunchConfig& config
 Status launch_tiled_unaligned(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                               rt::Stream stream);
 
-// skinny: one side of at most kSkinnyMaxShort elements
+// skinny: one short side (at most kSkinnyMaxShort elements, more where short_side_takes_skinny)
 Status configure_skinny(const TransposeDesc& desc, LaunchConfig& config);
 Status launch_skinny(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                      rt::Stream stream);
@@ -44,7 +44,8 @@ Status configure_tiled_sectors(const TransposeDesc& desc, int alignment, LaunchC
 Status launch_tiled_sectors(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                             rt::Stream stream);
 
-// small_batch: batches of matrices of at most kSmallBatchTileBytes, several whole matrices per block
+// small_batch: batches of matrices of at most kSmallBatchTileBytes, several whole matrices per block,
+// or one matrix whose short side fits as slabs
 Status configure_small_batch(const TransposeDesc& desc, LaunchConfig& config);
 Status launch_small_batch(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                           rt::Stream stream);
