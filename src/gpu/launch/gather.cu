@@ -33,8 +33,8 @@ template <> struct GatherShape<2, false> { using Tile = GatherTile<2, false, 4, 
 template <> struct GatherShape<4, false> { using Tile = GatherTile<4, false, 4, 2, 4, 1>; };
 template <> struct GatherShape<8, false> { using Tile = GatherTile<8, false, 2, 2, 4, 2>; };
 template <> struct GatherShape<16, false> { using Tile = GatherTile<16, false, 4, 2, 4, 2>; };
-// 16-byte elements past kGatherWideTallBytes (the mid-size matrices gather takes since the thirty-second
-// session): four row blocks a thread (32 x 32). Measured on an H200 (of memcpy, 16 x 32 / 32 x 32, three
+// 16-byte elements past kGatherWideTallBytes (for the automatic plan, the matrices of up to
+// kGatherWideElementMaxBytes with both sides of 512 or more): four row blocks a thread (32 x 32). Measured on an H200 (of memcpy, 16 x 32 / 32 x 32, three
 // rounds alike; bench/results/h200_2026-11-25zf_gather_c128_tiles.txt): c128 1024^2 0.989 / 1.021 (geam
 // 0.996), 768x1024 0.990 / 1.043, 1024x512 (8 MiB) 1.027 / 1.027, 640^2 (6.25 MiB) 1.026 / 1.016.
 using WideElementTallTile = GatherTile<16, false, 4, 2, 4, 4>;
