@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "xpose/xpose_c.h"
@@ -186,14 +187,14 @@ __global__ void fill_random(std::uint32_t* p, std::size_t words, std::uint32_t s
   }
 }
 
-template <int E>
-__global__ void check(const unsigned char* in, const unsigned char* out, long rows, long cols, long ld_in, long ld_out,
-                      unsigned long long* bad) {
+// Counts the elements (of e bytes) of out that differ from the transposed input.
+__global__ void check(const unsigned char* in, const unsigned char* out, int e, long rows, long cols, long ld_in,
+                      long ld_out, unsigned long long* bad) {
   for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < rows * cols; i += long(gridDim.x) * blockDim.x) {
     const long r = i / cols, c = i % cols;
-    const unsigned char* a = in + (r * ld_in + c) * E;
-    const unsigned char* b = out + (c * ld_out + r) * E;
-    for (int k = 0; k < E; ++k)
+    const unsigned char* a = in + (r * ld_in + c) * e;
+    const unsigned char* b = out + (c * ld_out + r) * e;
+    for (int k = 0; k < e; ++k)
       if (a[k] != b[k]) {
         atomicAdd(bad, 1ull);
         break;
@@ -239,18 +240,25 @@ struct Case {
   long rows, cols, ld_in, ld_out;
 };
 
+// The input and output tensor maps of one launcher (E and TR fixed), encoded again only when the
+// buffers or the case change.
+struct TileMaps {
+  CUtensorMap in_map, out_map;
+  const void* in = nullptr;
+  void* out = nullptr;
+  const Case* k = nullptr;
+  void refresh(const Case& c, const void* src, void* dst, int e, int tr) {
+    if (src == in && dst == out && &c == k) return;
+    in_map = make_map(const_cast<void*>(src), e, c.cols, c.rows, c.ld_in, 128 / e, tr);
+    out_map = make_map(dst, e, c.rows, c.cols, c.ld_out, 128 / e, 128 / e);
+    in = src, out = dst, k = &c;
+  }
+};
+
 template <int E, int TR>
 void run_tma(const Case& k, const void* in, void* out, cudaStream_t s) {
-  static CUtensorMap tin, tout;
-  static const void* last_in = nullptr;
-  static void* last_out = nullptr;
-  static long last_key = -1;
-  const long key = k.rows * 7919 + k.cols * 104729 + k.ld_in * 31 + k.ld_out;
-  if (in != last_in || out != last_out || key != last_key) {
-    tin = make_map(const_cast<void*>(in), E, k.cols, k.rows, k.ld_in, 128 / E, TR);
-    tout = make_map(out, E, k.rows, k.cols, k.ld_out, 128 / E, 128 / E);
-    last_in = in, last_out = out, last_key = key;
-  }
+  static TileMaps maps;
+  maps.refresh(k, in, out, E, TR);
   const int tiles_r = int((k.rows + TR - 1) / TR), tiles_c = int((k.cols + 128 / E - 1) / (128 / E));
   const int smem = 2 * TR * 128 + 1024;
   static bool set = false;
@@ -258,7 +266,7 @@ void run_tma(const Case& k, const void* in, void* out, cudaStream_t s) {
     CK(cudaFuncSetAttribute(tma_transpose<E, TR>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     set = true;
   }
-  tma_transpose<E, TR><<<tiles_r * tiles_c, 256, smem, s>>>(tin, tout, tiles_r);
+  tma_transpose<E, TR><<<tiles_r * tiles_c, 256, smem, s>>>(maps.in_map, maps.out_map, tiles_r);
 }
 
 // Persistent: tiles blockIdx.x, + gridDim.x, ...; S input stages in flight (TMA loads, no registers), two
@@ -311,16 +319,8 @@ __global__ void __launch_bounds__(256)
 
 template <int E, int TR, int S>
 void run_persistent(const Case& k, const void* in, void* out, cudaStream_t s) {
-  static CUtensorMap tin, tout;
-  static const void* last_in = nullptr;
-  static void* last_out = nullptr;
-  static long last_key = -1;
-  const long key = k.rows * 7919 + k.cols * 104729 + k.ld_in * 31 + k.ld_out;
-  if (in != last_in || out != last_out || key != last_key) {
-    tin = make_map(const_cast<void*>(in), E, k.cols, k.rows, k.ld_in, 128 / E, TR);
-    tout = make_map(out, E, k.rows, k.cols, k.ld_out, 128 / E, 128 / E);
-    last_in = in, last_out = out, last_key = key;
-  }
+  static TileMaps maps;
+  maps.refresh(k, in, out, E, TR);
   const int tiles_r = int((k.rows + TR - 1) / TR), tiles_c = int((k.cols + 128 / E - 1) / (128 / E));
   const int smem = (S + 2) * TR * 128 + 1024;
   static int grid_per_sm = 0;
@@ -331,7 +331,18 @@ void run_persistent(const Case& k, const void* in, void* out, cudaStream_t s) {
   }
   const int tiles = tiles_r * tiles_c;
   const int grid = std::min(tiles, grid_per_sm * 132);
-  tma_persistent<E, TR, S><<<grid, 256, smem, s>>>(tin, tout, tiles_r, tiles);
+  tma_persistent<E, TR, S><<<grid, 256, smem, s>>>(maps.in_map, maps.out_map, tiles_r, tiles);
+}
+
+// f(std::integral_constant<int, E>) for element size e (1, 2 or 4).
+template <typename F>
+void by_size(int e, F&& f) {
+  if (e == 1)
+    f(std::integral_constant<int, 1>{});
+  else if (e == 2)
+    f(std::integral_constant<int, 2>{});
+  else
+    f(std::integral_constant<int, 4>{});
 }
 
 static const char* dname(int e) { return e == 1 ? "u8" : e == 2 ? "bf16" : "f32"; }
@@ -365,37 +376,16 @@ int main(int argc, char** argv) {
         std::exit(1);
       }
     };
-    auto tma = [&] {
-      if (k.e == 1)
-        run_tma<1, 128>(k, in, out, s);
-      else if (k.e == 2)
-        run_tma<2, 128>(k, in, out, s);
-      else
-        run_tma<4, 128>(k, in, out, s);
-    };
-    auto p1 = [&] {
-      if (k.e == 1)
-        run_persistent<1, 128, 2>(k, in, out, s);
-      else if (k.e == 2)
-        run_persistent<2, 128, 2>(k, in, out, s);
-      else
-        run_persistent<4, 128, 2>(k, in, out, s);
-    };
-    auto p2 = [&] {
-      if (k.e == 1)
-        run_persistent<1, 128, 3>(k, in, out, s);
-      else if (k.e == 2)
-        run_persistent<2, 128, 3>(k, in, out, s);
-      else
-        run_persistent<4, 128, 3>(k, in, out, s);
-    };
+    // One tile per block at 128 rows; persistent at 128 rows with 2 or 3 stages, and 4 stages of 64 rows
+    // (of 128 for 1-byte elements, whose output boxes need 128 rows).
+    auto tma = [&] { by_size(k.e, [&](auto E) { run_tma<decltype(E)::value, 128>(k, in, out, s); }); };
+    auto p1 = [&] { by_size(k.e, [&](auto E) { run_persistent<decltype(E)::value, 128, 2>(k, in, out, s); }); };
+    auto p2 = [&] { by_size(k.e, [&](auto E) { run_persistent<decltype(E)::value, 128, 3>(k, in, out, s); }); };
     auto p3 = [&] {
-      if (k.e == 1)
-        run_persistent<1, 128, 4>(k, in, out, s);
-      else if (k.e == 2)
-        run_persistent<2, 64, 4>(k, in, out, s);
-      else
-        run_persistent<4, 64, 4>(k, in, out, s);
+      by_size(k.e, [&](auto E) {
+        constexpr int e = decltype(E)::value;
+        run_persistent<e, e == 1 ? 128 : 64, 4>(k, in, out, s);
+      });
     };
     auto memcpy_fn = [&] { CK(cudaMemcpyAsync(out, in, data, cudaMemcpyDeviceToDevice, s)); };
     const char* names[6] = {"memcpy", "xpose", "tma128", "p128s2", "p128s3", "p64s4(u8:128s4)"};
@@ -420,15 +410,8 @@ int main(int argc, char** argv) {
       CK(cudaMemsetAsync(out, 0xA5, out_bytes, s));
       call(id);
       CK(cudaMemsetAsync(bad, 0, 8, s));
-      if (k.e == 1)
-        check<1><<<2048, 256, 0, s>>>((const unsigned char*)in, (const unsigned char*)out, k.rows, k.cols, k.ld_in,
-                                      k.ld_out, bad);
-      else if (k.e == 2)
-        check<2><<<2048, 256, 0, s>>>((const unsigned char*)in, (const unsigned char*)out, k.rows, k.cols, k.ld_in,
-                                      k.ld_out, bad);
-      else
-        check<4><<<2048, 256, 0, s>>>((const unsigned char*)in, (const unsigned char*)out, k.rows, k.cols, k.ld_in,
-                                      k.ld_out, bad);
+      check<<<2048, 256, 0, s>>>(static_cast<const unsigned char*>(in), static_cast<const unsigned char*>(out), k.e,
+                                 k.rows, k.cols, k.ld_in, k.ld_out, bad);
       unsigned long long nb = 0;
       CK(cudaMemcpyAsync(&nb, bad, 8, cudaMemcpyDeviceToHost, s));
       CK(cudaStreamSynchronize(s));

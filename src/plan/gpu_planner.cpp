@@ -305,22 +305,24 @@ bool off_skinny_grid(std::int64_t element_bytes, int vector_bytes) {
 }
 }  // namespace
 
-// Few rows (16 to kGatherFewRowsMax, or skinny's caps past 2 bytes) of packed output, strides off tiled_vec's
-// grid (off_skinny_grid: 8 bytes for 2-byte elements, 16 for wider ones): skinny's slabs realign every input
-// row and gather each output chunk from shared memory; gather reads the rows through the L1 and writes whole
-// 16-byte vectors. Under 8 MiB (large_matrix) skinny's 12 KiB slabs make too few blocks, and gather leads
-// where its output rows lie on the sector grid (the 64-byte grid for 4-byte elements), or for 2-byte elements
-// where one of its 64-row tiles holds every row; its 2-byte loads lose under 32 rows. On an H200 (of memcpy,
-// skinny -> gather; bench/results/h200_2026-11-25zb_few_rows_gather.txt,
-// h200_2026-11-25zc_few_rows_probe.txt): bf16 32x8194 0.70 -> 0.90, 32x8193 0.69 -> 0.84, 48x43691 1.04 ->
-// 1.17, f32 16x65537 1.18 -> 1.21, f64 16x16385 1.26 -> 1.46. Larger matrices, since skinny_rows_vec's lean
-// load phase (h200_2026-11-25zc_few_rows_probe.txt, one round, skinny / gather): gather leads only for 2-byte
-// elements on the sector grid read as words (bf16 16 rows 0.915 / 0.929, 32 0.900 / 0.970, 48 0.863 / 0.906,
-// 64 0.856 / 0.925, 80 0.800 / 0.871, 96 0.828 / 0.903) or from 64 rows (2-byte loads: 64 0.861 / 0.872, 80
-// 0.795 / 0.804, 96 0.835 / 0.853); skinny leads off the sector grid (words: 40 rows 0.843 / 0.801, 56 0.831
-// / 0.826; 2-byte loads: 40 0.847 / 0.752, 56 0.823 / 0.807), with 2-byte loads under 64 rows (32 0.901 /
-// 0.862, 48 0.853 / 0.808) and for 4- and 8-byte elements (f32 16 0.989 / 0.947, 32 0.986 / 0.962; f64 16
-// 1.003 / 0.970, 20 0.997 / 0.988). 1-byte elements load a byte at a time (u8 48 rows 0.78 / 0.65).
+// Few rows (16 to kGatherFewRowsMax, or skinny's caps past 2 bytes) of packed output, strides off
+// tiled_vec's grid (off_skinny_grid: 8 bytes for 2-byte elements, 16 for wider ones): skinny's
+// slabs realign every input row and gather each output chunk from shared memory; gather reads the
+// rows through the L1 and writes whole 16-byte vectors. Under 8 MiB (large_matrix) skinny's 12 KiB
+// slabs make too few blocks, and gather leads where its output rows lie on the sector grid (the
+// 64-byte grid for 4-byte elements), or for 2-byte elements where one of its 64-row tiles holds
+// every row; its 2-byte loads lose under 32 rows. On an H200 (of memcpy, skinny -> gather;
+// bench/results/h200_2026-11-25zb_few_rows_gather.txt, h200_2026-11-25zc_few_rows_probe.txt): bf16
+// 32x8194 0.70 -> 0.90, 32x8193 0.69 -> 0.84, 48x43691 1.04 -> 1.17, f32 16x65537 1.18 -> 1.21, f64
+// 16x16385 1.26 -> 1.46. Larger matrices, since skinny_rows_vec's lean load phase
+// (h200_2026-11-25zc_few_rows_probe.txt, one round, skinny / gather): gather leads only for 2-byte
+// elements on the sector grid read as words (bf16 16 rows 0.915 / 0.929, 32 0.900 / 0.970, 48 0.863
+// / 0.906, 64 0.856 / 0.925, 80 0.800 / 0.871, 96 0.828 / 0.903) or from 64 rows (2-byte loads: 64
+// 0.861 / 0.872, 80 0.795 / 0.804, 96 0.835 / 0.853); skinny leads off the sector grid (words: 40
+// rows 0.843 / 0.801, 56 0.831 / 0.826; 2-byte loads: 40 0.847 / 0.752, 56 0.823 / 0.807), with
+// 2-byte loads under 64 rows (32 0.901 / 0.862, 48 0.853 / 0.808) and for 4- and 8-byte elements
+// (f32 16 0.989 / 0.947, 32 0.986 / 0.962; f64 16 1.003 / 0.970, 20 0.997 / 0.988). 1-byte elements
+// load a byte at a time (u8 48 rows 0.78 / 0.65).
 bool gather_takes_few_rows(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   // skinny's rows (for 2-byte elements up to kGatherFewRowsMax, where past skinny's 84 tiled_unaligned

@@ -27,15 +27,16 @@ constexpr bool tiled_vec_halves_mid_size_tiles(int esize, long long matrix_bytes
 // interleaved runs): u8 256^2 2.82 -> 2.62, 512^2 3.11 -> 2.99, 1024^2 3.77 -> 3.61
 // (bench/results/tuning_h200_2026-11-23.txt).
 constexpr int kVecTileBytesTiny = 4096;
-// Small matrices of 2- to 16-byte elements with 16-byte accesses: 4 KiB tiles (8 KiB kept for 16-byte
-// elements, but in batches that small_tiles_fill_batch gives 4 KiB tiles), and 2 KiB ones where 4 KiB tiles
-// would be fewer than two per SM, these of 16 rows and moved by 128-thread blocks. Such transposes are
-// latency bound, and small blocks that load one or two vectors a thread reach their stores sooner. Measured
-// on an H200 (us, 8 KiB tiles of 256 threads -> these, one process, seven interleaved runs): f32 256^2 3.04
-// -> 2.96, 512^2 3.59 -> 3.49, 1024^2 5.14 -> 4.98; bf16 256^2 2.88 -> 2.73, 512^2 3.40 -> 3.31, 1024^2 4.27
-// -> 4.15; f64 256^2 3.29 -> 3.20, 512^2 4.25 -> 4.18; c128 256^2 3.67 -> 3.60 (512^2 at 4 KiB: 5.15 -> 5.19,
-// so 8 KiB stays). With 256 threads such tiles measured no faster in an earlier session; 1-byte elements gain
-// nothing from 128 threads and keep 256.
+// Small matrices of 2- to 16-byte elements with 16-byte accesses: 4 KiB tiles (8 KiB kept for
+// 16-byte elements, but in batches that small_tiles_fill_batch gives 4 KiB tiles), and 2 KiB ones
+// where 4 KiB tiles would be fewer than two per SM, these of 16 rows and moved by 128-thread
+// blocks. Such transposes are latency bound, and small blocks that load one or two vectors a thread
+// reach their stores sooner. Measured on an H200 (us, 8 KiB tiles of 256 threads -> these, one
+// process, seven interleaved runs): f32 256^2 3.04 -> 2.96, 512^2 3.59 -> 3.49, 1024^2 5.14 ->
+// 4.98; bf16 256^2 2.88 -> 2.73, 512^2 3.40 -> 3.31, 1024^2 4.27 -> 4.15; f64 256^2 3.29 -> 3.20,
+// 512^2 4.25 -> 4.18; c128 256^2 3.67 -> 3.60 (512^2 at 4 KiB: 5.15 -> 5.19, so 8 KiB stays). With
+// 256 threads such tiles measured no faster in an earlier session; 1-byte elements gain nothing
+// from 128 threads and keep 256.
 constexpr int kVecTileBytesMicro = 2048;
 
 // Threads per block of a tile: 128 for the 2 and 4 KiB tiles of 2- to 16-byte elements; 512 for the

@@ -131,17 +131,19 @@ __device__ __forceinline__ TwoColumnWalk two_column_walk(const SmallBatchCursor&
                        k.src - k.r * a.cols + 1 + (k.c + 1 == a.cols ? a.rows * a.cols - a.cols : 0)};
 }
 
-// Block (kSmallBatchThreads); grid: one block per a.per_block matrices. Pointers aligned to their element (8
-// bytes for 16-byte ones); 16-byte accesses wherever the addresses allow. kSwizzle: the tile in the
-// chunk_swizzle layout, XOR-ed by the row group the lanes of one read step through (`bits`:
-// small_batch_swizzle_bits of the bytes between those rows), for rows of 64 bytes or more (128 for 16-byte
-// elements) that are a power of two of bytes or a multiple of 8 elements (small_batch_swizzled), whose column
-// reads otherwise fall into one or two banks; for 16-byte elements only on a 16-byte aligned input, where
-// each element is one whole chunk of the tile. (The plain path keeps its own code: a shared one pushed the
-// 1-byte kernel past its registers.) kInPacked: the block's input matrices lie back to back, copied in as one
-// run. kRotate (1- and 2-byte elements, plain tile, matrices of at least 16 / E rows): the lanes of a warp
-// read their vectors' elements in rotated orders, lane l starting at element (a.rot_slope * l) mod 16 / E, so
-// that one read step's lanes lie in more banks than the 16 * cols bytes between neighbouring vectors allow.
+// Block (kSmallBatchThreads); grid: one block per a.per_block matrices. Pointers aligned to their
+// element (8 bytes for 16-byte ones); 16-byte accesses wherever the addresses allow. kSwizzle: the
+// tile in the chunk_swizzle layout, XOR-ed by the row group the lanes of one read step through
+// (`bits`: small_batch_swizzle_bits of the bytes between those rows), for rows of 64 bytes or more
+// (128 for 16-byte elements) that are a power of two of bytes or a multiple of 8 elements
+// (small_batch_swizzled), whose column reads otherwise fall into one or two banks; for 16-byte
+// elements only on a 16-byte aligned input, where each element is one whole chunk of the tile. (The
+// plain path keeps its own code: a shared one pushed the 1-byte kernel past its registers.)
+// kInPacked: the block's input matrices lie back to back, copied in as one run. kRotate (1- and
+// 2-byte elements, plain tile, matrices of at least 16 / E rows): the lanes of a warp read their
+// vectors' elements in rotated orders, lane l starting at element (a.rot_slope * l) mod 16 / E, so
+// that one read step's lanes lie in more banks than the 16 * cols bytes between neighbouring
+// vectors allow.
 template <int E, bool kSwizzle, bool kInPacked, bool kRotate = false>
 __global__ void __launch_bounds__(kSmallBatchThreads)
     small_batch_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,

@@ -34,9 +34,10 @@ template <> struct GatherShape<4, false> { using Tile = GatherTile<4, false, 4, 
 template <> struct GatherShape<8, false> { using Tile = GatherTile<8, false, 2, 2, 4, 2>; };
 template <> struct GatherShape<16, false> { using Tile = GatherTile<16, false, 4, 2, 4, 2>; };
 // 16-byte elements past kGatherWideTallBytes (for the automatic plan, the matrices of up to
-// kGatherWideElementMaxBytes with both sides of 512 or more): four row blocks a thread (32 x 32). Measured on an H200 (of memcpy, 16 x 32 / 32 x 32, three
-// rounds alike; bench/results/h200_2026-11-25zf_gather_c128_tiles.txt): c128 1024^2 0.989 / 1.021 (geam
-// 0.996), 768x1024 0.990 / 1.043, 1024x512 (8 MiB) 1.027 / 1.027, 640^2 (6.25 MiB) 1.026 / 1.016.
+// kGatherWideElementMaxBytes with both sides of 512 or more): four row blocks a thread (32 x 32).
+// Measured on an H200 (of memcpy, 16 x 32 / 32 x 32, three rounds alike;
+// bench/results/h200_2026-11-25zf_gather_c128_tiles.txt): c128 1024^2 0.989 / 1.021 (geam 0.996),
+// 768x1024 0.990 / 1.043, 1024x512 (8 MiB) 1.027 / 1.027, 640^2 (6.25 MiB) 1.026 / 1.016.
 using WideElementTallTile = GatherTile<16, false, 4, 2, 4, 4>;
 constexpr std::int64_t kGatherWideTallBytes = std::int64_t{8} << 20;
 
@@ -44,16 +45,17 @@ constexpr std::int64_t kGatherWideTallBytes = std::int64_t{8} << 20;
 template <typename F>
 Status with_tile(const TransposeDesc& d, F&& f) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const std::int64_t bytes = d.batch * d.rows * d.cols * e;  // the matrices together
   switch (e) {
     case 1: return f(GatherShape<1, false>::Tile{});
     case 2:
       if (!plan::gather_reads_words(d)) return f(GatherShape<2, false>::Tile{});
-      if (d.batch * d.rows * d.cols * e <= kGatherTinyBytes) return f(TinyWordTile{});
+      if (bytes <= kGatherTinyBytes) return f(TinyWordTile{});
       return f(GatherShape<2, true>::Tile{});
     case 4: return f(GatherShape<4, false>::Tile{});
     case 8: return f(GatherShape<8, false>::Tile{});
     case 16:
-      if (d.batch * d.rows * d.cols * e > kGatherWideTallBytes) return f(WideElementTallTile{});
+      if (bytes > kGatherWideTallBytes) return f(WideElementTallTile{});
       return f(GatherShape<16, false>::Tile{});
     default: return Status(StatusCode::unsupported, "gather: no kernel for " + std::to_string(e) + "-byte elements");
   }
