@@ -6,12 +6,17 @@ off. Every result is verified by the CLI against the CPU reference; the ratios a
 process, same timing for memcpy and the transpose).
 
     python3 bench/shape_scan.py --xpose build-gpu/apps/xpose/xpose --out scan.json [--dtypes u8,f32]
+
+--random N draws N cases instead (seeded, so a run can be repeated): any aspect ratio, odd extents,
+batches of small matrices and padded leading dimensions on either side, 8-64 MiB each; with
+--kernels auto,tuned it shows where the heuristic planner leaves speed to a kernel it already has.
 """
 import argparse
 import collections
 import json
 import math
 import os
+import random
 import re
 import subprocess
 import sys
@@ -43,6 +48,43 @@ def shapes_for(esize, target=TARGET_BYTES):
             seen.add(s)
             unique.append(s)
     return unique
+
+
+# Row padding (elements past the row's end) a random case gives a leading dimension; "x2" doubles it.
+RANDOM_PADS = (0, 0, 0, 1, 2, 3, 5, 8, 16, 24, 32, 64, 100, "x2")
+
+
+def random_shapes(count, seed, dtypes):
+    """(dtype, rows, cols, batch, ld_in, ld_out) cases of 8-64 MiB: a quarter each of any aspect ratio,
+    near-squares with odd extents, batches of small matrices and padded leading dimensions."""
+    rng = random.Random(seed)
+
+    def log_uniform(lo, hi):
+        return max(lo, min(hi, int(round(2 ** rng.uniform(math.log2(lo), math.log2(hi))))))
+
+    def padded(extent):
+        pad = rng.choice(RANDOM_PADS)
+        return 2 * extent if pad == "x2" else extent + pad
+
+    out = []
+    while len(out) < count:
+        dt = rng.choice(dtypes)
+        m = (1 << rng.randint(23, 26)) // ESIZE[dt]  # elements of the case
+        kind = rng.randrange(4)
+        batch, ld_in, ld_out = 1, 0, 0
+        if kind == 1:
+            n = math.isqrt(m)
+            rows, cols = n + rng.randint(-9, 9), n + rng.randint(-9, 9)
+        elif kind == 2:
+            rows, cols = log_uniform(2, 1024), log_uniform(2, 1024)
+            batch = max(1, m // (rows * cols))
+        else:
+            rows = log_uniform(1, m)
+            cols = max(1, m // rows)
+        if kind == 3:
+            ld_in, ld_out = padded(cols), padded(rows)
+        out.append((dt, rows, cols, batch, ld_in, ld_out))
+    return out
 
 
 def label_of(dtype, rows, cols, batch, ld_in, ld_out):
@@ -80,14 +122,19 @@ def main():
     ap.add_argument("--kernels", default="auto", help="passed to `xpose bench --kernels`")
     ap.add_argument("--only", default="", help="regular expression: only the cases whose label matches")
     ap.add_argument("--list", action="store_true", help="print the shapes and stop")
+    ap.add_argument("--random", type=int, default=0, help="this many random cases instead of the grid")
+    ap.add_argument("--seed", type=int, default=1, help="seed of --random")
     args = ap.parse_args()
 
     dtypes = args.dtypes.split(",")
+    if args.random:
+        cases = random_shapes(args.random, args.seed, dtypes)
+    else:
+        cases = [(dt,) + shape for dt in dtypes for shape in shapes_for(ESIZE[dt], int(args.target_mib * (1 << 20)))]
     groups = collections.OrderedDict()
-    for dt in dtypes:
-        for rows, cols, batch, ld_in, ld_out in shapes_for(ESIZE[dt], int(args.target_mib * (1 << 20))):
-            if re.search(args.only, label_of(dt, rows, cols, batch, ld_in or cols, ld_out or rows)):
-                groups.setdefault((dt, batch, ld_in, ld_out), []).append((rows, cols))
+    for dt, rows, cols, batch, ld_in, ld_out in cases:
+        if re.search(args.only, label_of(dt, rows, cols, batch, ld_in or cols, ld_out or rows)):
+            groups.setdefault((dt, batch, ld_in, ld_out), []).append((rows, cols))
     if args.list:
         for (dt, b, li, lo), shapes in groups.items():
             print(dt, f"batch {b} ld {li}/{lo}:", " ".join(f"{r}x{c}" for r, c in shapes))

@@ -33,6 +33,7 @@ enum class Algorithm {
   tiled_sectors,    // GPU: 1-/2-byte elements, output rows on the 8-byte grid: every output sector written whole
   small_batch,      // GPU: batches of small matrices, several whole matrices per block
   vendor_geam,      // GPU: cuBLAS geam (f32, f64, c64, c128 only)
+  vector_copy,      // GPU: a row or column vector (batch) whose transpose keeps every byte's order: one copy
   cpu_reference,    // CPU: plain loops, the test oracle
   cpu_blocked,      // CPU: cache-blocked tiles
 };

@@ -18,6 +18,7 @@ Status configure(const TransposeDesc& desc, Algorithm algorithm, int alignment, 
     case Algorithm::tiled_sectors: return configure_tiled_sectors(desc, alignment, config);
     case Algorithm::small_batch: return configure_small_batch(desc, config);
     case Algorithm::vendor_geam: return configure_geam(desc, config);
+    case Algorithm::vector_copy: return configure_vector_copy(desc, config);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
   }
 }
@@ -38,6 +39,7 @@ Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig
     case Algorithm::tiled_sectors: return launch_tiled_sectors(desc, config, in, out, s);
     case Algorithm::small_batch: return launch_small_batch(desc, config, in, out, s);
     case Algorithm::vendor_geam: return launch_geam(desc, vendor_handle, in, out, s);
+    case Algorithm::vector_copy: return launch_vector_copy(desc, in, out, s);
     default: return Status(StatusCode::internal, std::string("not a GPU algorithm: ") + algorithm_name(algorithm));
   }
 }

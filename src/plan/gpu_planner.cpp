@@ -417,6 +417,15 @@ bool tiled_vec_sixteen_row_tiles(const TransposeDesc& d, int vector_bytes) {
 
 bool output_rows_sector_aligned(const TransposeDesc& d) { return output_rows_on(d, 32); }
 
+bool transpose_is_copy(const TransposeDesc& d) {
+  // Element (r, c) lies at r * ld_in + c and goes to c * ld_out + r, and a vector has r or c always 0.
+  const bool row_vector = d.rows == 1 && (d.cols == 1 || d.ld_out == 1);
+  const bool column_vector = d.cols == 1 && (d.rows == 1 || d.ld_in == 1);
+  const std::int64_t n = d.rows * d.cols;
+  return (row_vector || column_vector) &&
+         (d.batch == 1 || (d.batch_stride_in == n && d.batch_stride_out == n));
+}
+
 bool input_packed(const TransposeDesc& d) {
   return d.ld_in == d.cols && (d.batch == 1 || d.batch_stride_in == d.rows * d.cols);
 }
@@ -649,6 +658,10 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   // ld 8196 0.85 / 0.76). For 4- and 8-byte elements tiled_unaligned stays faster (f64 8191x8193
   // 0.90 against 0.80 with 8-byte accesses). Large matrices of 1- and 2-byte elements whose output
   // rows start mid-sector on the 8-byte grid go to tiled_sectors (tiled_sectors_suits).
+  // A packed vector is moved by the runtime's copy: the tiled kernels ran such shapes at 0.66-0.91 of
+  // memcpy on an H200 (c128 2920153x1 0.66, f64 7538831x1 0.77, bf16 1x8388608 0.82; random scan
+  // bench/results/h200_2026-11-25zg_random_scan.json).
+  if (transpose_is_copy(d)) return Algorithm::vector_copy;
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
   if (vector_bytes == kVecBytes && small_tiles_fill_batch(d)) return Algorithm::tiled_vec;

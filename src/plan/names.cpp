@@ -26,6 +26,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     {Algorithm::tiled_sectors, "tiled_sectors", Backend::cuda},
     {Algorithm::small_batch, "small_batch", Backend::cuda},
     {Algorithm::vendor_geam, "geam", Backend::cuda},
+    {Algorithm::vector_copy, "vector_copy", Backend::cuda},
     {Algorithm::cpu_reference, "cpu_reference", Backend::cpu},
     {Algorithm::cpu_blocked, "cpu_blocked", Backend::cpu},
 };

@@ -601,6 +601,30 @@ TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
   EXPECT_EQ(plan.config().tile_cols, 16 / static_cast<int>(xpose::dtype_size(t))) << plan;
 }
 
+// vector_copy asked for by name: row and column vectors packed on both sides, alone and in packed
+// batches, on pointers aligned only to their element; vectors with gaps between their elements or
+// between the matrices of a batch, and anything with two rows and columns, are refused at plan time.
+// The automatic plan takes it for every case it accepts.
+TEST_P(GpuFastPath, VectorCopyMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::vector<xpose::TransposeDesc> cases = {
+      {t, 1000003, 1}, {t, 1, 1000003}, {t, 1, 1}, {t, 7, 1},          // alone
+      {t, 1, 4097, 1, 5000}, {t, 4097, 1, 1, 0, 5000},                // a stride that never steps
+      {t, 333, 1, 77}, {t, 1, 333, 77}, {t, 1, 1, 100003},            // packed batches
+      {t, 1000, 1, 1, 2}, {t, 1, 1000, 1, 0, 3},                      // elements apart (refused)
+      {t, 1000, 1, 4, 0, 0, 1001}, {t, 1, 1000, 4, 0, 0, 0, 1008},    // matrices apart (refused)
+      {t, 1, 1000, 4, 1024}, {t, 2, 1000}, {t, 1000, 2},              // refused
+  };
+  const auto fits = [](const xpose::TransposeDesc& r) { return xpose::plan::transpose_is_copy(r); };
+  int ran = 0;
+  const std::size_t e = xpose::dtype_size(t);
+  ASSERT_NO_FATAL_FAILURE(ran = expect_runs_where_it_fits(cases, Algorithm::vector_copy, fits, {0, std::min<std::size_t>(e, 8), 3 * e}));
+  EXPECT_EQ(ran, 9) << "the packed vectors run";
+  for (const xpose::TransposeDesc& d : cases)
+    if (fits(xpose::resolved(d))) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, Algorithm::vector_copy));
+}
+
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuFastPath,
                          ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128),
                          [](const auto& info) { return std::string(xpose::dtype_name(info.param)); });

@@ -79,6 +79,7 @@ TEST(Candidates, OnlyKernelsThatFitTheLayout) {
                 << "matrices that fit its tile, or one whose short side fits it 32 times";
             break;
           case Algorithm::vendor_geam: EXPECT_TRUE(vendor_type(t)); break;
+          case Algorithm::vector_copy: EXPECT_TRUE(xpose::plan::transpose_is_copy(d)) << "packed vectors only"; break;
           case Algorithm::tiled_padded:
             EXPECT_EQ(k, 0u) << "the element-wise tile only as the heuristic fallback";
             break;

@@ -27,6 +27,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
     d = xpose::resolved(d);
     for (int alignment : {1, 2, 4, 8, 16, 256}) {
       const Algorithm a = xpose::plan::choose_gpu_algorithm(d, alignment);
+      EXPECT_EQ(a == Algorithm::vector_copy, xpose::plan::transpose_is_copy(d)) << "packed vectors, and only they";
+      if (a == Algorithm::vector_copy) continue;
       xpose::LaunchConfig c;
       const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, 132, c);
       if (!s.ok()) EXPECT_NE(a, Algorithm::tiled_vec) << "picked a kernel that cannot run";
@@ -144,6 +146,31 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       EXPECT_EQ(c.grid_x, tiles);
       EXPECT_EQ(c.grid_y, 1);
     }
+  }
+}
+
+// A row or column vector packed on both sides is its own transpose in memory: one device copy. Any
+// gap between its elements (or, in a batch, between matrices) leaves it to the transposing kernels.
+TEST(GpuPlanner, PackedVectorsAreCopies) {
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t batch = 1, std::int64_t ld_in = 0,
+                         std::int64_t ld_out = 0, std::int64_t bs_in = 0, std::int64_t bs_out = 0) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, batch, ld_in, ld_out, bs_in, bs_out}), 1);
+  };
+  for (DType t : kTypes) {
+    EXPECT_EQ(choice(t, 2920153, 1), Algorithm::vector_copy) << xpose::dtype_name(t) << " column";
+    EXPECT_EQ(choice(t, 1, 8388607), Algorithm::vector_copy) << xpose::dtype_name(t) << " row";
+    EXPECT_EQ(choice(t, 1, 1), Algorithm::vector_copy) << "one element";
+    EXPECT_EQ(choice(t, 1000, 1, 64), Algorithm::vector_copy) << "a packed batch of columns";
+    EXPECT_EQ(choice(t, 1, 1000, 64), Algorithm::vector_copy) << "a packed batch of rows";
+    EXPECT_EQ(choice(t, 1, 1, 100000), Algorithm::vector_copy) << "a packed batch of single elements";
+    EXPECT_EQ(choice(t, 1, 1000, 1, 1024), Algorithm::vector_copy) << "one row: ld_in never steps";
+    EXPECT_EQ(choice(t, 1000, 1, 1, 0, 1024), Algorithm::vector_copy) << "one output row: ld_out never steps";
+    EXPECT_NE(choice(t, 1000, 1, 1, 2), Algorithm::vector_copy) << "input elements 2 apart";
+    EXPECT_NE(choice(t, 1, 1000, 1, 0, 3), Algorithm::vector_copy) << "output elements 3 apart";
+    EXPECT_NE(choice(t, 1000, 1, 4, 0, 0, 1001), Algorithm::vector_copy) << "input matrices apart";
+    EXPECT_NE(choice(t, 1, 1000, 4, 0, 0, 0, 1008), Algorithm::vector_copy) << "output matrices apart";
+    EXPECT_NE(choice(t, 1, 1000, 4, 1024), Algorithm::vector_copy) << "ld_in spaces the batch's rows";
+    EXPECT_NE(choice(t, 2, 1000), Algorithm::vector_copy) << "two rows transpose";
   }
 }
 

@@ -50,6 +50,10 @@ Status configure_small_batch(const TransposeDesc& desc, LaunchConfig& config);
 Status launch_small_batch(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                           rt::Stream stream);
 
+// vector_copy: a packed row or column vector (plan::transpose_is_copy), one device-to-device copy
+Status configure_vector_copy(const TransposeDesc& desc, LaunchConfig& config);
+Status launch_vector_copy(const TransposeDesc& desc, const void* in, void* out, rt::Stream stream);
+
 // vendor_geam (cuBLAS or rocBLAS); handle owned by the plan
 Status configure_geam(const TransposeDesc& desc, LaunchConfig& config);
 Status create_geam_handle(std::shared_ptr<void>& handle);
