@@ -625,6 +625,25 @@ TEST_P(GpuFastPath, VectorCopyMatchesReference) {
     if (fits(xpose::resolved(d))) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, Algorithm::vector_copy));
 }
 
+// Packed batches of a short and a long side (and tall ones of 16- or 32-byte rows) take skinny, whose
+// slabs walk the batch: odd long sides, the short side on either side, a matrix over several blocks.
+TEST_P(GpuFastPath, BatchesOfAShortAndALongSideTakeSkinny) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 8) GTEST_SKIP() << "16-byte elements keep the batch rules";
+  std::vector<xpose::TransposeDesc> cases = {{t, 2000, 4, 3}, {t, 3, 1008, 5}, {t, 2080, 3, 5},
+                                             {t, 4, 4096, 4}, {t, 70000, 2, 2}};
+  if (e >= 4) cases.push_back({t, 1001, 3, 5});  // long sides off the 16-byte grid
+  if (e >= 4) cases.push_back({t, 8 / (e / 4), 1999, 4});
+  if (e >= 4) cases.push_back({t, 201, 16 / e, 9});
+  if (e >= 4) cases.push_back({t, 333, 32 / e, 4});
+  for (const xpose::TransposeDesc& d : cases) {
+    ASSERT_TRUE(xpose::plan::batch_takes_skinny(xpose::resolved(d))) << describe(d);
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, Algorithm::skinny));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuFastPath,
                          ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128),
                          [](const auto& info) { return std::string(xpose::dtype_name(info.param)); });

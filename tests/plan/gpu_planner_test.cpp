@@ -29,6 +29,10 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       const Algorithm a = xpose::plan::choose_gpu_algorithm(d, alignment);
       EXPECT_EQ(a == Algorithm::vector_copy, xpose::plan::transpose_is_copy(d)) << "packed vectors, and only they";
       if (a == Algorithm::vector_copy) continue;
+      if (xpose::plan::batch_takes_skinny(d)) {
+        EXPECT_EQ(a, Algorithm::skinny) << "batches of a short and a long side take skinny";
+        continue;
+      }
       xpose::LaunchConfig c;
       const xpose::Status s = xpose::plan::configure_tiled_vec(d, alignment, 132, c);
       if (!s.ok()) EXPECT_NE(a, Algorithm::tiled_vec) << "picked a kernel that cannot run";
@@ -172,6 +176,46 @@ TEST(GpuPlanner, PackedVectorsAreCopies) {
     EXPECT_NE(choice(t, 1, 1000, 4, 1024), Algorithm::vector_copy) << "ld_in spaces the batch's rows";
     EXPECT_NE(choice(t, 2, 1000), Algorithm::vector_copy) << "two rows transpose";
   }
+}
+
+// Packed batches of a side of at most 8 elements and 32 bytes and one of 1000 or more (1- to 8-byte
+// elements, on the 16-byte grid for 1- and 2-byte ones, 2000 for tall 1-byte ones), and of tall
+// matrices with 16- or 32-byte rows of 4- or 8-byte elements from 200 rows, take skinny ahead of the
+// batch rules; shorter long sides, 16-byte elements and strided batches keep them.
+TEST(GpuPlanner, BatchesOfAShortAndALongSideTakeSkinny) {
+  const auto desc = [](DType t, std::int64_t r, std::int64_t c, std::int64_t batch, std::int64_t ld_in = 0) {
+    return xpose::resolved({t, r, c, batch, ld_in});
+  };
+  const auto takes = [](const xpose::TransposeDesc& d) {
+    const bool rule = xpose::plan::batch_takes_skinny(d);
+    if (rule) EXPECT_EQ(xpose::plan::choose_gpu_algorithm(d, 16), Algorithm::skinny) << xpose_test::describe(d);
+    return rule;
+  };
+  for (DType t : {DType::u8, DType::f16, DType::f32, DType::f64}) {
+    EXPECT_TRUE(takes(desc(t, 2048, 4, 2097))) << xpose::dtype_name(t);
+    EXPECT_TRUE(takes(desc(t, 4, 2000, 2097))) << xpose::dtype_name(t);
+    EXPECT_TRUE(takes(desc(t, 32 / std::max<std::int64_t>(4, xpose::dtype_size(t)), 1024, 100)))
+        << xpose::dtype_name(t);
+    EXPECT_FALSE(takes(desc(t, 2, 577, 7269))) << xpose::dtype_name(t) << ": long side under 1000";
+    EXPECT_FALSE(takes(desc(t, 9, 1000, 100))) << xpose::dtype_name(t) << ": short side past 8";
+    EXPECT_FALSE(takes(desc(t, 1000, 4, 100, 5))) << xpose::dtype_name(t) << ": strided input rows";
+    EXPECT_FALSE(takes(desc(t, 1000, 4, 1))) << xpose::dtype_name(t) << ": one matrix";
+  }
+  EXPECT_FALSE(takes(desc(DType::u8, 3, 1000, 100))) << "1-byte rows of 1000 bytes: off the 16-byte grid";
+  EXPECT_FALSE(takes(desc(DType::u8, 1000, 3, 100))) << "1-byte output rows off the 16-byte grid";
+  EXPECT_TRUE(takes(desc(DType::u8, 3, 1008, 100))) << "on the grid";
+  EXPECT_FALSE(takes(desc(DType::u8, 1008, 3, 100))) << "tall 1-byte matrices under 2000 rows";
+  EXPECT_TRUE(takes(desc(DType::f16, 1008, 3, 100))) << "tall 2-byte ones from 1000";
+  EXPECT_FALSE(takes(desc(DType::f64, 1000, 8, 100))) << "short side of 64 bytes";
+  EXPECT_TRUE(takes(desc(DType::f64, 1000, 4, 100))) << "short side of 32 bytes";
+  EXPECT_FALSE(takes(desc(DType::c128, 2000, 4, 262))) << "16-byte elements keep tiled_vec";
+  EXPECT_NE(xpose::plan::choose_gpu_algorithm(desc(DType::c128, 2000, 4, 262), 16), Algorithm::skinny);
+  EXPECT_TRUE(takes(desc(DType::f32, 242, 4, 8665))) << "16-byte rows of 4-byte elements";
+  EXPECT_TRUE(takes(desc(DType::f32, 242, 8, 4332))) << "32-byte rows";
+  EXPECT_TRUE(takes(desc(DType::f64, 200, 2, 100))) << "16-byte rows of 8-byte elements";
+  EXPECT_FALSE(takes(desc(DType::f32, 199, 4, 100))) << "under 200 rows";
+  EXPECT_FALSE(takes(desc(DType::f32, 242, 3, 100))) << "12-byte rows";
+  EXPECT_FALSE(takes(desc(DType::f16, 242, 8, 100))) << "16-byte rows of 2-byte elements";
 }
 
 // Batches of small matrices: small_batch where a tile per matrix would be mostly empty, the tiled
