@@ -62,7 +62,8 @@ bool resolve_kernels(const std::string& spec, xpose::Backend backend, std::vecto
     Algorithm a;
     if (!xpose::parse_algorithm(name, a)) {
       error = "--kernels: unknown kernel '" + name + "' (ladder, all, auto, copy, naive_read, naive_write, " +
-              "tiled, tiled_padded, tiled_vec, tiled_unaligned, skinny, gather, tiled_sectors, small_batch, vector_copy, geam, tuned, cpu_reference, cpu_blocked)";
+              "tiled, tiled_padded, tiled_vec, tiled_unaligned, skinny, gather, tiled_sectors, small_batch, " +
+              "vector_copy, geam, tuned, cpu_reference, cpu_blocked)";
       return false;
     }
     const xpose::Backend needs = xpose::algorithm_backend(a);

@@ -608,22 +608,21 @@ bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
 }
 
 bool batch_takes_skinny(const TransposeDesc& d) {
-  // Batches of matrices with a short side of a few elements: the batch rules below (small_batch,
-  // gather, tiled_vec's 4-16 KiB tiles) were tuned on squares and lose to skinny's slabs, which walk
-  // the batch too, once the long side reaches a thousand elements (on the 16-byte grid for 1- and
-  // 2-byte elements, two thousand for tall 1-byte ones) and the short side holds at most 32 bytes,
-  // and for tall matrices whose input
-  // rows are 16 or 32 bytes of 4- or 8-byte elements from 200 rows (the single-matrix rule takes
-  // skinny there too). Measured on an H200 (of memcpy, packed batches of 32 MiB, the planner's
-  // previous choice -> skinny, two rounds alike; bench/results/h200_2026-11-25zg_batched_short_sides.txt):
-  // f32 1000x4 0.48 -> 1.07 (gather), 8x1000 0.76 -> 0.96, 8x2000 0.77 -> 1.01, 1000x8 0.87 -> 1.08,
-  // 2x1000 1.04 -> 1.08 (small_batch), 242x8 0.53 -> 1.02, 577x4 0.77 -> 1.04, 400x4 0.82 -> 1.07, 200x4
-  // 0.83 -> 0.88; bf16 4x2000 0.38 -> 1.05 (tiled_vec), 3x2000 0.86 -> 1.07, 4x1000 0.99 -> 1.04; u8
-  // 3x2000 0.58 -> 1.06, 4x2000 0.75 -> 1.05, 8x1024 0.71 -> 0.95, 2000x3 0.86 -> 0.92; f64 250x2 0.97
-  // -> 0.99. Not where they lost: u8 rows of 1000 bytes (3x1000 0.58 -> 0.43, 1000x3 0.86 -> 0.69),
-  // tall u8 under 2000 rows (1008x3 0.86 -> 0.80, though 3x1008 gained 0.59 -> 1.05),
-  // f64 1000x8 (64-byte rows: tiled_vec 1.08 -> 1.03), long sides under 1000 (f32 2x577: small_batch
-  // 1.05, skinny 0.70; u8 4x577 0.86 / 0.35), 16-byte elements (c128 2000x4: tiled_vec 1.06 / 0.86).
+  // Batches of matrices with a short side of a few elements: the batch rules below (small_batch, gather,
+  // tiled_vec's 4-16 KiB tiles) were tuned on squares and lose to skinny's slabs, which walk the batch too,
+  // once the long side reaches a thousand elements (on the 16-byte grid for 1- and 2-byte elements, two
+  // thousand for tall 1-byte ones) and the short side holds at most 32 bytes, and for tall matrices whose input
+  // rows are 16 or 32 bytes of 4- or 8-byte elements from 200 rows (the single-matrix rule takes skinny there
+  // too). Measured on an H200 (of memcpy, packed batches of 32 MiB, the planner's previous choice -> skinny,
+  // two rounds alike; bench/results/h200_2026-11-25zg_batched_short_sides.txt): f32 1000x4 0.48 -> 1.07
+  // (gather), 8x1000 0.76 -> 0.96, 8x2000 0.77 -> 1.01, 1000x8 0.87 -> 1.08, 2x1000 1.04 -> 1.08 (small_batch),
+  // 242x8 0.53 -> 1.02, 577x4 0.77 -> 1.04, 400x4 0.82 -> 1.07, 200x4 0.83 -> 0.88; bf16 4x2000 0.38 -> 1.05
+  // (tiled_vec), 3x2000 0.86 -> 1.07, 4x1000 0.99 -> 1.04; u8 3x2000 0.58 -> 1.06, 4x2000 0.75 -> 1.05, 8x1024
+  // 0.71 -> 0.95, 2000x3 0.86 -> 0.92; f64 250x2 0.97 -> 0.99. Not where they lost: u8 rows of 1000 bytes
+  // (3x1000 0.58 -> 0.43, 1000x3 0.86 -> 0.69), tall u8 under 2000 rows (1008x3 0.86 -> 0.80, though 3x1008
+  // gained 0.59 -> 1.05), f64 1000x8 (64-byte rows: tiled_vec 1.08 -> 1.03), long sides under 1000 (f32 2x577:
+  // small_batch 1.05, skinny 0.70; u8 4x577 0.86 / 0.35), 16-byte elements (c128 2000x4: tiled_vec 1.06 /
+  // 0.86).
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (d.batch == 1 || e > 8 || !input_packed(d) || !output_packed(d)) return false;
   const std::int64_t short_side = std::min(d.rows, d.cols), long_side = std::max(d.rows, d.cols);

@@ -36,9 +36,8 @@ bool transpose_is_copy(const TransposeDesc& resolved_desc);
 
 // Packed batches of matrices with a short side of at most 8 elements and 32 bytes and a long side of
 // 1000 or more (1- to 8-byte elements; on the 16-byte grid for 1- and 2-byte ones, 2000 for tall
-// 1-byte ones), or tall ones whose
-// input rows are 16 or 32 bytes of 4- or 8-byte elements from 200 rows: skinny, ahead of the batch
-// rules (see gpu_planner.cpp).
+// 1-byte ones), or tall ones whose input rows are 16 or 32 bytes of 4- or 8-byte elements from 200
+// rows: skinny, ahead of the batch rules (see gpu_planner.cpp).
 bool batch_takes_skinny(const TransposeDesc& resolved_desc);
 
 // Widest short side for which the planner picks the skinny kernel (slabs of the whole short side).

@@ -619,7 +619,9 @@ TEST_P(GpuFastPath, VectorCopyMatchesReference) {
   const auto fits = [](const xpose::TransposeDesc& r) { return xpose::plan::transpose_is_copy(r); };
   int ran = 0;
   const std::size_t e = xpose::dtype_size(t);
-  ASSERT_NO_FATAL_FAILURE(ran = expect_runs_where_it_fits(cases, Algorithm::vector_copy, fits, {0, std::min<std::size_t>(e, 8), 3 * e}));
+  const std::size_t element_aligned = std::min<std::size_t>(e, 8);
+  ASSERT_NO_FATAL_FAILURE(
+      ran = expect_runs_where_it_fits(cases, Algorithm::vector_copy, fits, {0, element_aligned, 3 * e}));
   EXPECT_EQ(ran, 9) << "the packed vectors run";
   for (const xpose::TransposeDesc& d : cases)
     if (fits(xpose::resolved(d))) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, Algorithm::vector_copy));
