@@ -24,10 +24,6 @@ bool last_tile_at_most(std::int64_t extent, std::int64_t tile, std::int64_t part
 // XPOSE_TILED_VEC_ROW_BYTES forces the tile row width, XPOSE_TILED_VEC_TILE_BYTES the tile size.
 using core::env_int;
 
-std::int64_t matrix_bytes(const TransposeDesc& d) {
-  return d.batch * d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype));
-}
-
 bool large_matrix(const TransposeDesc& d) { return matrix_bytes(d) >= kVecSmallMatrixBytes; }
 
 // Whether every input (output) row and matrix starts a multiple of `grid` bytes from the base.
@@ -416,6 +412,10 @@ bool tiled_vec_sixteen_row_tiles(const TransposeDesc& d, int vector_bytes) {
 }
 
 bool output_rows_sector_aligned(const TransposeDesc& d) { return output_rows_on(d, 32); }
+
+std::int64_t matrix_bytes(const TransposeDesc& d) {
+  return d.batch * d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype));
+}
 
 bool transpose_is_copy(const TransposeDesc& d) {
   // Element (r, c) lies at r * ld_in + c and goes to c * ld_out + r, and a vector has r or c always 0.

@@ -29,6 +29,9 @@ bool output_packed(const TransposeDesc& resolved_desc);
 // whose input rows are off tiled_vec's band grid (see gpu_planner.cpp).
 bool mid_sector_takes_unaligned(const TransposeDesc& resolved_desc);
 
+// Bytes of the matrices' elements (a batch together), without the gaps of their strides.
+std::int64_t matrix_bytes(const TransposeDesc& resolved_desc);
+
 // A row or column vector whose elements lie side by side in the input and in the output (and, in a
 // batch, matrices back to back on both sides): its transpose is a copy of the same bytes in the same
 // order, which vector_copy hands to the runtime's device-to-device copy.

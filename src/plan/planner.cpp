@@ -44,8 +44,7 @@ std::string Plan::to_string() const {
   const LaunchConfig& c = state_->config;
   os << algorithm_name(state_->algorithm);
   if (state_->algorithm == Algorithm::vector_copy) {
-    const TransposeDesc& d = state_->desc;
-    os << "<copy of " << d.batch * d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype)) << " bytes>";
+    os << "<copy of " << plan::matrix_bytes(state_->desc) << " bytes>";
   } else if (state_->backend == Backend::cuda && state_->algorithm != Algorithm::vendor_geam) {
     os << '<';
     if (state_->algorithm == Algorithm::small_batch) {

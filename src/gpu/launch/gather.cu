@@ -45,7 +45,7 @@ constexpr std::int64_t kGatherWideTallBytes = std::int64_t{8} << 20;
 template <typename F>
 Status with_tile(const TransposeDesc& d, F&& f) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  const std::int64_t bytes = d.batch * d.rows * d.cols * e;  // the matrices together
+  const std::int64_t bytes = plan::matrix_bytes(d);
   switch (e) {
     case 1: return f(GatherShape<1, false>::Tile{});
     case 2:

@@ -16,8 +16,7 @@ Status configure_vector_copy(const TransposeDesc& d, LaunchConfig& c) {
 }
 
 Status launch_vector_copy(const TransposeDesc& d, const void* in, void* out, rt::Stream stream) {
-  const auto bytes = static_cast<std::size_t>(d.batch * d.rows * d.cols) * dtype_size(d.dtype);
-  XPOSE_GPU_TRY(rt::copy_d2d_async(out, in, bytes, stream));
+  XPOSE_GPU_TRY(rt::copy_d2d_async(out, in, static_cast<std::size_t>(plan::matrix_bytes(d)), stream));
   return check_launch("vector_copy (device-to-device copy)", LaunchConfig{}, 0, stream);
 }
 
