@@ -513,9 +513,22 @@ constexpr std::int64_t tall_skinny_max_cols(std::int64_t esize) {
   return esize == 1 || esize == 8 ? 24 : esize <= 4 ? 33 : 0;
 }
 
+// Padded input rows: the slabs read the gaps, which the sectors bring in anyway up to 32 bytes apart
+// (and the ld_in / cols bound caps past that). Measured on an H200 (of memcpy, the direct kernel ->
+// slabs; bench/results/h200_2026-11-25zh_padded_few_sides.txt): u8 16777216x3 with ld_in 4 0.30 ->
+// 0.82 (records of four bytes into planes of three), 13413535x1 ld_in 2 0.19 -> 0.80, 16777216x1
+// ld_in 4 0.09 -> 0.33, 8388608x4 ld_in 6 0.40 -> 0.75, 2097152x16 ld_in 21 0.74 -> 0.82; bf16
+// 8388608x3 ld_in 4 0.54 -> 0.85, 8388608x2 ld_in 3 0.40 -> 0.81; f32 4194304x3 ld_in 4 0.78 -> 0.85;
+// level at wider gaps (f32 4194304x1 ld_in 16, 4194304x2 ld_in 16, bf16 961298x4 ld_in 20, u8
+// 2097152x16 ld_in 48), f32 4194304x4 ld_in 8 0.70 -> 0.69. Past 16 columns
+// (h200_2026-11-25zh_padded_tall.txt, the tiles -> slabs): u8 2456199x27 ld_in 35 0.44 -> 0.85, bf16
+// 884966x37 ld_in 42 0.64 -> 0.92, f32 1048576x33 ld_in 40 0.69 -> 0.79, f64 524288x17 ld_in 20
+// 0.69 -> 0.86.
 bool skinny_cols_vec_runs(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  if (d.cols >= d.rows || d.ld_in != d.cols) return false;
+  if (d.cols >= d.rows) return false;
+  const bool small_gaps = d.ld_in * e <= 64 || d.ld_in <= 2 * d.cols;
+  if (d.ld_in != d.cols && (!small_gaps || d.ld_in > kSkinnyColsVecMaxCols)) return false;
   return d.cols <= kSkinnyMaxShort ? e <= 4 : e <= 8 && d.cols <= kSkinnyColsVecMaxCols;
 }
 
@@ -555,7 +568,13 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes, int alignme
   // full tiles too (H200, of memcpy, tiled_sectors -> skinny_cols_vec, two rounds alike;
   // bench/results/h200_2026-11-25z_tall_mid_sector_slabs.txt): u8 559240x120 0.59 -> 0.81, 262152x120
   // 0.65 -> 0.82, 599184x112 0.75 -> 0.82; bf16 289260x116 0.66 -> 0.93, 279620x120 0.86 -> 0.93,
-  // 270604x124 0.69 -> 0.93, 559244x60 0.86 -> 0.94, 65540x116 0.92 -> 1.11.
+  // 270604x124 0.69 -> 0.93, 559244x60 0.86 -> 0.94, 65540x116 0.92 -> 1.11. Input rows padded past
+  // the columns (reading the gaps: skinny_cols_vec_runs) put 1- and 2-byte elements in slabs on the
+  // 16-byte grid too (H200, of memcpy, tiled_vec -> skinny_cols_vec;
+  // bench/results/h200_2026-11-25zh_padded_tall.txt): u8 2097152x24 with ld_in 32 0.41 -> 0.82,
+  // 1048576x40 ld_in 48 0.43 -> 0.80, 524288x120 ld_in 128 0.49 -> 0.76, 2097152x17 ld_in 32 0.38 ->
+  // 0.71; bf16 2097152x20 ld_in 24 0.62 -> 0.84, 1048576x36 ld_in 40 0.56 -> 0.87; 4- and 8-byte ones
+  // keep the rule above (f32 1048576x20 ld_in 24 0.83 / 0.84, f64 524288x24 ld_in 32 0.92 / 0.77).
   // Past 64 columns of 4- and 8-byte elements the slabs, written in runs of 128 bytes per output row,
   // pass the tiles there too, up to 100 columns of 8-byte ones (H200, of memcpy, tiled_vec ->
   // skinny_cols_vec; bench/results/h200_2026-11-25w_cols_vec_store_runs.txt): f32 1048576x68 0.690 ->
@@ -570,7 +589,7 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes, int alignme
   const bool slabs_ahead_on_grid = (d.cols > 64 && (e == 4 || d.cols <= 100)) || fill_tenths < 6;
   // 1- and 2-byte elements: tiled_vec's 16-byte tiles, or its 8-byte ones nine tenths full.
   const bool tiles_fill = vector_bytes == kVecBytes || (vector_bytes != 0 && fill_tenths >= 9);
-  const bool tiles_ahead = e <= 2 ? tiles_fill && !tiled_sectors_suits(d, alignment)
+  const bool tiles_ahead = e <= 2 ? tiles_fill && !tiled_sectors_suits(d, alignment) && input_packed(d)
                                   : vector_bytes == kVecBytes && output_rows_sector_aligned(d) && !slabs_ahead_on_grid;
   return d.cols > kSkinnyMaxShort && d.cols <= kSkinnyColsVecTakesMaxCols && d.cols % 64 != 0 &&
          !tiles_ahead && skinny_cols_vec_runs(d);

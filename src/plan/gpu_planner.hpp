@@ -122,11 +122,13 @@ bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 // 16-row tiles serve better than the skinny kernel (see gpu_planner.cpp).
 bool few_rows_take_tiles(const TransposeDesc& resolved_desc, int alignment);
 
-// skinny's few-columns kernel (skinny_cols_vec: a slab of packed input rows read as one run of
-// 16-byte chunks, whole output sectors): where it runs - tall matrices of packed input rows, up to
-// kSkinnyMaxShort columns of 1- to 4-byte elements or up to kSkinnyColsVecMaxCols of 1- to 8-byte
-// ones (a slab of twice 32 / E rows, its own and the halo, fits the kernel's 16 KiB). Where the
-// planner sends tall matrices past kSkinnyMaxShort columns to it: short_side_takes_skinny.
+// skinny's few-columns kernel (skinny_cols_vec: a slab of input rows read as one run of 16-byte
+// chunks, whole output sectors): where it runs - tall matrices, up to kSkinnyMaxShort columns of 1- to
+// 4-byte elements or up to kSkinnyColsVecMaxCols of 1- to 8-byte ones (a slab of twice 32 / E rows,
+// its own and the halo, fits the kernel's 16 KiB), of packed input rows or rows padded by little
+// enough that reading the gaps pays (at most 64 bytes apart, or ld_in at most twice the columns, and
+// at most kSkinnyColsVecMaxCols). Where the planner sends tall matrices past kSkinnyMaxShort columns
+// to it: short_side_takes_skinny.
 constexpr std::int64_t kSkinnyColsVecMaxCols = 255;
 bool skinny_cols_vec_runs(const TransposeDesc& resolved_desc);
 

@@ -141,7 +141,8 @@ TEST_P(GpuFastPath, PlannerPicksTiledVecOnlyWhereAligned) {
   if (plan.algorithm() == Algorithm::tiled_vec)
     EXPECT_EQ(plan.config().vector_bytes, 8) << "8-byte alignment must not get 16-byte accesses: " << plan;
   if (xpose::dtype_size(t) < 16) {
-    ASSERT_TRUE(xpose::make_plan(plan, {t, 129, 67, 1, ld_for(t, 67, false), 0}, {Backend::cuda}).ok());
+    // Wider than the few-columns slabs take (which read small gaps between input rows whole).
+    ASSERT_TRUE(xpose::make_plan(plan, {t, 300, 267, 1, ld_for(t, 267, false), 0}, {Backend::cuda}).ok());
     EXPECT_EQ(plan.algorithm(), Algorithm::tiled_unaligned) << plan;
   }
 }
@@ -545,6 +546,19 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 7, 40001});
   cases.push_back({t, 8, 20001});
   cases.push_back({t, 6, 3001, 3, 3003, 6, 6 * 3003 + 5, 6 * 3001 + 10});
+  // Few rows into padded output rows (planes into records, the gaps left alone) and few columns out
+  // of padded input rows (fields of records into planes): one row or column, record pitches past a
+  // sector, batches with gaps, a last slab cut short.
+  cases.push_back({t, 1, 40001, 1, 40001, 5});
+  cases.push_back({t, 3, 40001, 1, 40001, 4});
+  cases.push_back({t, 16, 5003, 1, 5003, 21});
+  cases.push_back({t, 7, 4099, 3, 4101, 10, 7 * 4101 + 3, 10 * 4099 + 5});
+  cases.push_back({t, 40001, 1, 1, 2, 40001});
+  cases.push_back({t, 40001, 3, 1, 4, 40001});
+  cases.push_back({t, 20011, 16, 1, 21, 20013});
+  cases.push_back({t, 3001, 3, 3, 4, 3003, 3001 * 4 + 5, 3 * 3003 + 2});
+  cases.push_back({t, 20011, 24, 1, 32, 20013});  // past 16 columns, rows on the 16-byte grid
+  cases.push_back({t, 20011, 27, 1, 35, 20011});
   const std::size_t e = xpose::dtype_size(t);
   for (const xpose::TransposeDesc& d : cases)
     for (std::size_t shift : {std::size_t{0}, e < 16 ? e : 8})
@@ -584,7 +598,8 @@ TEST_P(GpuFastPath, SkinnyRegisterKernelTwoRunsPerThread) {
 
 // A few columns of packed input rows move in 16-byte chunks (up to 16 columns of 4-byte elements:
 // 8-byte ones ran faster element by element there on an H200, 16-byte ones take tiled_vec where they
-// can; 17 columns and more up to 8-byte elements), and so do a few rows whose output rows are packed.
+// can; 17 columns and more up to 8-byte elements), and so do a few rows whose output rows are packed;
+// padded rows on either side are read in 16-byte chunks too.
 TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -594,6 +609,12 @@ TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
   ASSERT_TRUE(xpose::make_plan(plan, {t, 1048575, 24}, {Backend::cuda, Algorithm::skinny}).ok());
   if (xpose::dtype_size(t) <= 8) EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
   ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048575}, {Backend::cuda, Algorithm::skinny}).ok());
+  EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
+  // Padded records: input rows of a few columns with gaps read whole (up to 4-byte elements), and
+  // a few rows into padded output rows, read in 16-byte chunks.
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 1048575, 3, 1, 4}, {Backend::cuda, Algorithm::skinny}).ok());
+  if (xpose::dtype_size(t) <= 4) EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048575, 1, 1048575, 4}, {Backend::cuda, Algorithm::skinny}).ok());
   EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
   // On the 16-byte grid, 2-8 rows move one 16-byte chunk per row and thread, through registers.
   ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048576}, {Backend::cuda}).ok());

@@ -322,12 +322,15 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_NE(choice(DType::u8, 1048576, 120), Algorithm::skinny) << "8-byte grid, tile rows 15/16 full";
   EXPECT_NE(choice(DType::bf16, 1048576, 116), Algorithm::skinny) << "8-byte grid, tile rows 29/32 full";
   EXPECT_NE(choice(DType::c128, 1048576, 17, 0, 1048577), Algorithm::skinny) << "no 16-byte elements";
-  EXPECT_NE(choice(DType::f32, 1048576, 40, 41, 1048577), Algorithm::skinny) << "input rows not packed";
+  EXPECT_NE(choice(DType::f32, 1048576, 40, 100, 1048577), Algorithm::skinny) << "input rows far apart";
+  EXPECT_EQ(choice(DType::u8, 2097152, 24, 32), Algorithm::skinny) << "padded input rows: slabs read the gaps";
+  EXPECT_EQ(choice(DType::bf16, 2097152, 20, 24), Algorithm::skinny) << "padded input rows: slabs read the gaps";
+  EXPECT_NE(choice(DType::f64, 524288, 24, 32), Algorithm::skinny) << "8-byte elements keep tiled_vec";
 }
 
-// Where skinny's few-columns kernel runs: tall, packed input rows, a slab of twice 32 / E rows in
-// its 16 KiB; up to 16 columns for 1- to 4-byte elements only (8-byte ones ran faster element by
-// element there).
+// Where skinny's few-columns kernel runs: tall, packed input rows or rows with small gaps, a slab of
+// twice 32 / E rows in its 16 KiB; up to 16 columns for 1- to 4-byte elements only (8-byte ones ran
+// faster element by element there).
 TEST(GpuPlanner, SkinnyColsVecRunsWhereItsSlabFits) {
   const auto runs = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in = 0) {
     return xpose::plan::skinny_cols_vec_runs(xpose::resolved({t, r, c, 1, ld_in}));
@@ -340,7 +343,13 @@ TEST(GpuPlanner, SkinnyColsVecRunsWhereItsSlabFits) {
   EXPECT_FALSE(runs(DType::u8, 100000, 256));
   EXPECT_TRUE(runs(DType::f64, 100000, 255));
   EXPECT_FALSE(runs(DType::c128, 100000, 17));
-  EXPECT_FALSE(runs(DType::u8, 100000, 40, 41)) << "input rows not packed";
+  EXPECT_TRUE(runs(DType::u8, 100000, 40, 41)) << "padded input rows: the gaps are read";
+  EXPECT_TRUE(runs(DType::u8, 100000, 3, 4));
+  EXPECT_TRUE(runs(DType::f32, 100000, 3, 16)) << "rows 64 bytes apart";
+  EXPECT_FALSE(runs(DType::f32, 100000, 3, 17)) << "rows more than 64 bytes and twice the columns apart";
+  EXPECT_FALSE(runs(DType::u8, 100000, 40, 200));
+  EXPECT_FALSE(runs(DType::u8, 100000, 200, 256)) << "a slab of rows 256 bytes apart does not fit";
+  EXPECT_FALSE(runs(DType::f64, 100000, 3, 4)) << "8-byte elements: the direct kernel up to 16 columns";
   EXPECT_FALSE(runs(DType::u8, 30, 40)) << "not tall";
 }
 

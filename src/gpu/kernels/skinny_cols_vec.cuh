@@ -1,5 +1,6 @@
-// A matrix of a few columns whose input rows are packed (ld_in == cols): the input of a slab of rows
-// is one contiguous run of bytes, read as aligned 16-byte chunks whatever the element size; each
+// A matrix of a few columns whose input rows are packed (ld_in == cols), or padded by a little (records
+// whose other fields are skipped: RGBX into planes of RGB): the input of a slab of rows is one
+// contiguous run of bytes, gaps included, read as aligned 16-byte chunks whatever the element size; each
 // output row's part of the slab is written as aligned 16-byte chunks, every 32-byte sector whole by
 // the slab its first byte falls in. The mirror of skinny_rows_vec.
 #pragma once
@@ -53,8 +54,9 @@ __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict_
   const std::uint32_t b = slab.b;
   const std::int64_t r0 = slab.first;
   const int own_rows = slab.own, load_rows = slab.load;
-  const unsigned char* src = in + (b * g.bs_in + r0 * cols) * E;  // ld_in == cols
-  const int run_bytes = load_rows * cols * E;
+  const unsigned char* src = in + (b * g.bs_in + r0 * g.ld_in) * E;
+  const int step = static_cast<int>(g.ld_in) * E;  // bytes between input rows in the run
+  const int run_bytes = (load_rows - 1) * step + cols * E;
   const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
   const unsigned char* first_chunk = src - shift;
   const int chunks = (shift + run_bytes + 15) / 16;
@@ -83,7 +85,6 @@ __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict_
   // neighbouring rows c.
   static_assert(kRunLanes % 2 == 0 && 32 % kRunLanes == 0, "runs of whole sectors within a warp");
   const int own_bytes = own_rows * E, avail_bytes = load_rows * E;
-  const int step = cols * E;  // bytes between input rows in the run
   const int items = kRunLanes * (((own_bytes + 31) / 32 + 1 + kRunLanes / 2 - 1) / (kRunLanes / 2)) * cols;
   for (int item = tid; item < items; item += kSkinnyColsThreads) {
     int group, c;

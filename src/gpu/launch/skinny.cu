@@ -2,6 +2,7 @@
 #include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/skinny.cuh"
 #include "gpu/kernels/skinny_cols_vec.cuh"
+#include "gpu/kernels/skinny_rows_padded.cuh"
 #include "gpu/kernels/skinny_rows_regs.cuh"
 #include "gpu/kernels/skinny_rows_vec.cuh"
 #include "gpu/launch/launch_common.hpp"
@@ -95,14 +96,38 @@ bool use_rows_vec(const TransposeDesc& d) {
          d.rows * rows_vec_slab(d).pitch <= kSkinnyVecSmemWords;
 }
 
+// A few rows with padded output rows (ld_out > rows): slabs read as skinny_rows_vec reads them,
+// stored element by element around the output's gaps (skinny_rows_padded.cuh), where the raw rows of
+// a slab of at least 16 columns fit the shared memory. Measured on an H200 (of memcpy, the direct or
+// element-by-element slab kernel -> this; bench/results/h200_2026-11-25zh_padded_few_sides.txt, and
+// _padded_tall.txt part 2 for the stepped store loop): u8 3x16777216 with ld_out 4 0.27 -> 0.39
+// (planes of three bytes into records of four), 16x2097152 ld_out 21 0.095 -> 0.37, 8x4194304 ld_out 9
+// 0.26 -> 0.40, 1x33554432 ld_out 2 0.15 -> 0.36; bf16 3x8388608 ld_out 4 0.35 -> 0.47, 8x2097152
+// ld_out 9 0.23 -> 0.51; f32 3x4194304 ld_out 4 0.52 -> 0.55; f64 3x2097152 ld_out 4 0.48 -> 0.55;
+// c128 3x1048576 ld_out 4 0.45 -> 0.49; level where each element has sectors of its own (c128
+// 1x2097152 ld_out 65). Sectors the output only partly covers are filled from DRAM before they are
+// written back (ncu, _ncu_padded.txt: u8 3x16777216 ld_out 4 read 112 MB for 50 MB of input), which
+// bounds these near 0.55; f32 runs at that bound, u8 is held by the element loop's instructions.
+// XPOSE_SKINNY_ROWS_PADDED=0 turns it off, to measure against it.
+bool use_rows_padded(const TransposeDesc& d) {
+  static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_PADDED", '0');
+  return enabled && d.rows < d.cols && d.rows <= kSkinnyVecMaxRows && d.ld_out > d.rows &&
+         d.rows * rows_vec_slab(d).pitch <= kSkinnyVecSmemWords;
+}
+
 // The widest rows the few-columns kernel runs (plan::kSkinnyColsVecMaxCols): its own 32 / E rows and
 // as many of halo, and the run's 32 bytes of shift and last chunk, fit its shared memory.
 static_assert(2 * 32 * plan::kSkinnyColsVecMaxCols + 32 <= kSkinnyColsSmemBytes, "a slab of the widest rows fits");
 
+// Bytes between input rows in the few-columns kernel's run (gaps included).
+int cols_vec_pitch(const TransposeDesc& d) {
+  return static_cast<int>(d.ld_in * static_cast<std::int64_t>(dtype_size(d.dtype)));
+}
+
 // Input rows a power of two of bytes apart: the few-columns kernel reads its run swizzled.
 bool cols_vec_swizzled(const TransposeDesc& d) {
-  const std::int64_t row_bytes = d.cols * static_cast<std::int64_t>(dtype_size(d.dtype));
-  return (row_bytes & (row_bytes - 1)) == 0;
+  const int pitch = cols_vec_pitch(d);
+  return (pitch & (pitch - 1)) == 0;
 }
 
 // Up to 4 columns: the kernel at kSkinnyColsFullBlocks blocks per SM, slabs cut small enough that a
@@ -130,7 +155,7 @@ SkinnyColsSlab cols_vec_slab(const TransposeDesc& d, int span) {
 int cols_vec_max_span(const TransposeDesc& d) {
   const int e = static_cast<int>(dtype_size(d.dtype));
   const int rows_per_sector = 32 / e;
-  const int fit = (kSkinnyColsSmemBytes - 32) / (static_cast<int>(d.cols) * e) - rows_per_sector;
+  const int fit = (kSkinnyColsSmemBytes - 32) / cols_vec_pitch(d) - rows_per_sector;
   return fit / rows_per_sector * rows_per_sector;
 }
 
@@ -146,7 +171,7 @@ bool cols_vec_span_fits(const TransposeDesc& d, int span) {
 // 6 KiB: u8 1048576x3 0.80 -> 0.83, bf16 0.92 -> 0.96; 3 KiB slabs ran slower on every shape tried).
 int cols_vec_span(const TransposeDesc& d) {
   const int e = static_cast<int>(dtype_size(d.dtype));
-  const int row_bytes = static_cast<int>(d.cols) * e;
+  const int row_bytes = cols_vec_pitch(d);
   const int rows_per_sector = 32 / e;
   int slab_bytes = rows_vec_slab_bytes();
   if (cols_vec_full_occupancy(d)) {
@@ -160,8 +185,9 @@ int cols_vec_span(const TransposeDesc& d) {
 
 // Store runs of 8 lanes (128 bytes of an output row) past 16 columns, where rows are not a power of two
 // of bytes apart (those keep pairs, in the swizzled run their reads were laid out for) and the reads
-// stay free of bank conflicts (odd columns) or are few per chunk (4- and 8-byte elements, which win
-// through the conflicts, and 2-byte ones two columns past a multiple of 4); pairs elsewhere. Measured
+// stay free of bank conflicts (input rows an odd number of elements apart: the columns, or ld_in where
+// the rows are padded) or are few per chunk (4- and 8-byte elements, which win through the conflicts,
+// and 2-byte ones two elements past a multiple of 4); pairs elsewhere. Measured
 // on an H200 (of memcpy, pairs -> runs of 8; bench/results/h200_2026-11-25w_cols_vec_store_runs.txt):
 // u8 4194304x17 0.844 -> 0.902, x33 0.829 -> 0.875; bf16 2097152x17 0.883 -> 0.916, x33 0.853 ->
 // 0.878, x18 0.889 -> 0.908, 1048576x50 0.873 -> 0.895; f32 1048576x17 0.895 -> 0.916, x33 0.851 ->
@@ -171,7 +197,7 @@ int cols_vec_span(const TransposeDesc& d) {
 // their few rows (f32 2097152x6 28.2 -> 28.5-29.2 us, bf16 4194304x5 within 1%).
 int cols_vec_run_lanes(const TransposeDesc& d) {
   const int e = static_cast<int>(dtype_size(d.dtype));
-  const bool reads_spread = e >= 4 || d.cols % 2 == 1 || (e == 2 && d.cols % 4 == 2);
+  const bool reads_spread = e >= 4 || d.ld_in % 2 == 1 || (e == 2 && d.ld_in % 4 == 2);
   return d.cols > plan::kSkinnyMaxShort && reads_spread ? 8 : 2;
 }
 
@@ -355,6 +381,16 @@ LaunchConfig rows_vec_config(const TransposeDesc& d) {
 }
 
 template <int E>
+Status launch_rows_padded(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  const SkinnyVecSlab s = rows_vec_slab(d);
+  const auto* src = static_cast<const unsigned char*>(in);
+  skinny_rows_padded_kernel<E><<<grid_of(c), block_of(c), 0, stream>>>(
+      src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out), make_geometry(d, 1), s,
+      make_fast_div(ceil_div(d.cols, s.span)));
+  return check_launch("skinny_rows_padded_kernel", c, sizeof(std::uint32_t) * kSkinnyVecTileWords, stream);
+}
+
+template <int E>
 Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   const SkinnyVecSlab s = rows_vec_slab(d);
   const auto* src = static_cast<const unsigned char*>(in);
@@ -395,7 +431,7 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
     c = rows_regs_config(d);
     return Status::ok_status();
   }
-  if (use_rows_vec(d)) {
+  if (use_rows_vec(d) || use_rows_padded(d)) {
     c = rows_vec_config(d);
     return Status::ok_status();
   }
@@ -441,6 +477,10 @@ Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* 
   if (use_rows_vec(d) && (dtype_size(d.dtype) < 16 || words_aligned))
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
       return launch_rows_vec<sizeof(decltype(tag))>(d, slab_config, in, out, stream);
+    });
+  if (use_rows_padded(d))
+    return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
+      return launch_rows_padded<sizeof(decltype(tag))>(d, c, in, out, stream);
     });
   const bool short_cols = d.cols <= d.rows;
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
