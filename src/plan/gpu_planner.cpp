@@ -616,8 +616,18 @@ bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   const bool off_grid = off_skinny_grid(e, vector_bytes);
-  if (d.rows < d.cols)
-    return d.ld_out == d.rows && d.rows > kSkinnyMaxShort && d.rows <= skinny_few_rows_max(e) && off_grid;
+  if (d.rows < d.cols) {
+    // Padded output rows: skinny_rows_padded's slabs, up to kSkinnyRowsVecMaxRows rows of 1- and 2-byte
+    // elements. Measured on an H200 (of memcpy, the tiles -> the slabs, two rounds alike;
+    // bench/results/h200_2026-11-25zh_rows_padded_mid.txt): u8 24x2796202 with ld_out 25 0.12 -> 0.42,
+    // 48x1398101 ld_out 50 0.20 -> 0.38; bf16 72x466033 ld_out 76 0.43 -> 0.53, 99x84733 ld_out 104 0.60
+    // -> 0.69, 128x262144 ld_out 130 0.48 -> 0.50; f32 24x699050 ld_out 25 0.40 -> 0.61; f64 24x349525
+    // ld_out 26 0.63 -> 0.68. On tiled_vec's grid the tiles stay (u8 64x1048576 ld_out 72 0.54 against
+    // 0.36, 120x559240 ld_out 128 0.56 / 0.40; bf16 40x838860 ld_out 48 0.61 / 0.52).
+    const bool padded_rows = d.ld_out != d.rows && e <= 2;
+    const std::int64_t max_rows = padded_rows ? kSkinnyRowsVecMaxRows : skinny_few_rows_max(e);
+    return d.rows > kSkinnyMaxShort && d.rows <= max_rows && off_grid;
+  }
   if (e >= 2 && e <= 8 && d.cols * e <= 32) return true;
   constexpr std::int64_t kByteColumnsMinBytes = std::int64_t{4} << 20;
   if (e == 1 && d.cols <= kSkinnyMaxShort && (d.cols < kSkinnyMaxShort || matrix_bytes(d) >= kByteColumnsMinBytes))

@@ -553,6 +553,9 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 3, 40001, 1, 40001, 4});
   cases.push_back({t, 16, 5003, 1, 5003, 21});
   cases.push_back({t, 7, 4099, 3, 4101, 10, 7 * 4101 + 3, 10 * 4099 + 5});
+  cases.push_back({t, 48, 5003, 1, 5003, 50});  // past 16 rows (up to 128 where the slab fits)
+  cases.push_back({t, 99, 3001, 2, 3005, 104, 99 * 3005 + 7, 3001 * 104 + 3});
+  cases.push_back({t, 128, 2001, 1, 2001, 130});
   cases.push_back({t, 40001, 1, 1, 2, 40001});
   cases.push_back({t, 40001, 3, 1, 4, 40001});
   cases.push_back({t, 20011, 16, 1, 21, 20013});

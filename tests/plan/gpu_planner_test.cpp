@@ -263,7 +263,12 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   };
   EXPECT_EQ(choice(DType::u8, 33, 2000001), Algorithm::skinny) << "few rows off the grid, packed output";
   EXPECT_EQ(choice(DType::f16, 24, 1000001), Algorithm::skinny) << "2-byte loads under 64 rows";
-  EXPECT_NE(choice(DType::u8, 33, 2000001, 0, 40), Algorithm::skinny) << "output rows not packed";
+  EXPECT_EQ(choice(DType::u8, 33, 2000001, 0, 40), Algorithm::skinny) << "padded output rows off the grid";
+  EXPECT_EQ(choice(DType::bf16, 128, 262143, 0, 130), Algorithm::skinny) << "padded output rows: up to 128 rows";
+  EXPECT_NE(choice(DType::bf16, 129, 262143, 0, 130), Algorithm::skinny);
+  EXPECT_NE(choice(DType::u8, 64, 1048576, 0, 72), Algorithm::skinny) << "padded output rows on tiled_vec's grid";
+  EXPECT_EQ(choice(DType::f32, 24, 699049, 0, 25), Algorithm::skinny) << "padded 4-byte rows up to skinny's cap";
+  EXPECT_NE(choice(DType::f32, 48, 699049, 0, 50), Algorithm::skinny) << "past skinny's cap for 4-byte elements";
   EXPECT_EQ(choice(DType::u8, 128, 524287), Algorithm::skinny);
   EXPECT_NE(choice(DType::u8, 129, 520223), Algorithm::skinny) << "past skinny_rows_vec's rows";
   EXPECT_NE(choice(DType::u8, 48, 1048576), Algorithm::skinny) << "on the 16-byte grid: tiled_vec";
@@ -553,7 +558,7 @@ TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   EXPECT_EQ(choice(DType::f64, 18, 16385), Algorithm::skinny) << "output rows mid-sector";
   // Elsewhere skinny.
   EXPECT_EQ(choice(DType::bf16, 48, 699050, 8), Algorithm::skinny) << "gather needs 16-byte pointers";
-  EXPECT_EQ(choice(DType::bf16, 48, 699050, 16, 56), Algorithm::tiled_unaligned) << "output rows not packed";
+  EXPECT_EQ(choice(DType::bf16, 48, 699050, 16, 56), Algorithm::skinny) << "padded output rows off the grid";
   EXPECT_EQ(choice(DType::bf16, 40, 838860), Algorithm::tiled_vec) << "input rows on the 8-byte grid";
   EXPECT_EQ(choice(DType::u8, 48, 1398101), Algorithm::skinny) << "1-byte loads";
   EXPECT_EQ(choice(DType::u8, 32, 2097155), Algorithm::skinny);
