@@ -251,7 +251,9 @@ TEST_P(GpuFastPath, TiledUnalignedEveryOutputStride) {
 }
 
 // The three tile shapes of 1- and 2-byte elements, as the plan shows them: the small ones for a few
-// tiles, the short ones where a matrix's rows fill them at least 5 points better than the large ones.
+// tiles (under 512 large ones for 1-byte elements, 256 for 2-byte ones) and for 1-byte elements whose
+// rows fill them 20 points better than the others, the short ones where a matrix's rows fill them at
+// least 5 points better than the large ones.
 TEST_P(GpuFastPath, TiledUnalignedTileShapes) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -263,7 +265,9 @@ TEST_P(GpuFastPath, TiledUnalignedTileShapes) {
   };
   const std::int64_t large = 208 / e, shorter = e == 1 ? 160 : 128, small = 80 / e;
   for (const Case& c : {Case{{t, 255, 255, 256}, shorter}, Case{{t, 2 * large, 255, 256}, large},
-                        Case{{t, 255, 255, 2}, small}, Case{{t, 1001, 1003, 16}, large}}) {
+                        Case{{t, 255, 255, 2}, small}, Case{{t, 1001, 1003, 16}, large},
+                        Case{{t, 230, 230, 100}, e == 1 ? small : shorter},
+                        Case{{t, 1537, 1536, 1}, e == 1 ? small : large}}) {
     xpose::Plan plan;
     ASSERT_TRUE(xpose::make_plan(plan, c.d, {Backend::cuda, Algorithm::tiled_unaligned}).ok()) << describe(c.d);
     EXPECT_EQ(plan.config().tile_rows, c.tile_rows) << describe(c.d);

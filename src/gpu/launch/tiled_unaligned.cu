@@ -18,7 +18,8 @@ enum UnalignedVariant : int { kLargeTiles, kSmallTiles, kShortTiles };
 // rows of u8, 104 of bf16): the 31-byte halo adds 15%, and the store phase's 16 windows keep its
 // eight warps equally busy. Where those would make few blocks, 128 bytes of input row and 80 of
 // output row (kSmallTiles), fastest of five (input, output) byte shapes tried on u8 1024^2 and 2048^2
-// with odd strides: (64, 48), (128, 48), (64, 80), (128, 80), (64, 112). kShortTiles: 160 rows of u8
+// with odd strides: (64, 48), (128, 48), (64, 80), (128, 80), (64, 112); 1-byte elements take them too
+// where they fill a matrix's rows far better (small_tiles_fill_better). kShortTiles: 160 rows of u8
 // and 128 of bf16, for matrices whose rows fill them better than the large ones (short_tiles_fill_better).
 template <int E, int kVariant = kLargeTiles> struct UnalignedShape;
 template <> struct UnalignedShape<1> { static constexpr int kIn = 64, kOut = 208; };
@@ -32,10 +33,16 @@ template <int E> struct UnalignedShape<E, kSmallTiles> {
 template <int E> struct UnalignedShape<E, kShortTiles> {
   static constexpr int kIn = UnalignedShape<E>::kIn, kOut = E == 1 ? 160 : E == 2 ? 256 : UnalignedShape<E>::kOut;
 };
-// Below this many large tiles a transpose takes the small ones: under two waves of four blocks on a
-// 132-SM GPU (u8 1024x1024 ld 1025 on an H200: 80 blocks of 208 x 64 took 6.5 us, 104 of 80 x 128
-// 5.5 us; 2048x2048: 10.2 against 8.3 us).
-constexpr std::int64_t kFewTiles = 1024;
+// Below this many large tiles a transpose takes the small ones: about one wave of four blocks on a
+// 132-SM GPU for 1-byte elements, half a wave for 2-byte ones, whose small tiles hold 40 rows (u8
+// 1024x1024 ld 1025 on an H200: 80 blocks of 208 x 64 took 6.5 us, 104 of 80 x 128 5.5 us; 2048x2048:
+// 10.2 against 8.3 us). Measured on an H200 (of memcpy, large / small tiles, one round;
+// bench/results/h200_2026-11-25zh_unaligned_tiles.txt): u8 2049x2048 (320 large tiles) 0.89 / 0.94,
+// 2500x1999 (416) 0.91 / 0.96, 3001x2999 (705) 0.86 / 0.84; bf16 1025x1024 (160) 1.00 / 1.08,
+// 1537x1536 (360) 1.02 / 0.95, 2049x2048 (640) 0.75 / 0.62. Against the previous bound of 1024 for
+// both (part 3, two rounds): bf16 2039x2043 0.79 -> 1.03, 1801x1799 0.84 -> 1.00, 1537x1536 0.93 ->
+// 1.05, 2049x2048 0.62 -> 0.76; u8 3001x2999 0.83 -> 0.87, 2902x2900 0.76 -> 0.78.
+constexpr std::int64_t few_tiles(int element_bytes) { return element_bytes == 1 ? 512 : 256; }
 
 template <int E, int kVariant>
 using ShapeTile = UnalignedTile<E, UnalignedShape<E, kVariant>::kIn, UnalignedShape<E, kVariant>::kOut>;
@@ -65,6 +72,20 @@ bool short_tiles_fill_better(const TransposeDesc& d) {
          row_fill_percent(d.rows, ShapeTile<E, kLargeTiles>::kRows) + 5;
 }
 
+// 1-byte elements take the small tiles (80 rows) where those fill a matrix's rows 20 points better
+// than both others. Measured on an H200 (of memcpy, short -> small tiles, rows filled 70-73% / 93-97%;
+// bench/results/h200_2026-11-25zh_unaligned_tiles.txt, part 3, two rounds): u8 batches of 223x333 0.55
+// -> 0.61, 230x230 0.48 -> 0.56, 229x2001 0.53 -> 0.60, 235x421 0.51 -> 0.55, and 233x36002 with ld_out
+// 257 0.57 -> 0.63 (225x301 0.526 / 0.533 in part 2); where both fill alike the short ones stay (parts
+// 1-2: 150x150 0.52 / 0.41, 255x255 0.56 / 0.53, 300x300 0.61 / 0.54). The 40-row small tiles of
+// 2-byte elements lost at every fill (bf16 230x230 batches, 96% against 90%: 0.77 short, 0.56 small).
+template <int E>
+bool small_tiles_fill_better(const TransposeDesc& d) {
+  const int best_other = std::max(row_fill_percent(d.rows, ShapeTile<E, kShortTiles>::kRows),
+                                  row_fill_percent(d.rows, ShapeTile<E, kLargeTiles>::kRows));
+  return E == 1 && row_fill_percent(d.rows, ShapeTile<E, kSmallTiles>::kRows) >= best_other + 20;
+}
+
 // Tile order: down the matrix first unless XPOSE_TILED_UNALIGNED_ACROSS_FIRST=1 (for measuring).
 bool unaligned_tiles_down_first() {
   static const bool down_first = !core::env_starts_with("XPOSE_TILED_UNALIGNED_ACROSS_FIRST", '1');
@@ -79,10 +100,24 @@ Status configure_shape(const TransposeDesc& d, LaunchConfig& c) {
   return Status::ok_status();
 }
 
+// XPOSE_TILED_UNALIGNED_TILES=l / s / h forces the large, small or short tiles of 1- and 2-byte
+// elements, to measure them against each other.
+char forced_tiles() {
+  static const char forced = core::env_starts_with("XPOSE_TILED_UNALIGNED_TILES", 'l')   ? 'l'
+                             : core::env_starts_with("XPOSE_TILED_UNALIGNED_TILES", 's') ? 's'
+                             : core::env_starts_with("XPOSE_TILED_UNALIGNED_TILES", 'h') ? 'h'
+                                                                                         : '\0';
+  return forced;
+}
+
 template <int E>
 Status configure_for_size(const TransposeDesc& d, LaunchConfig& c) {
   if constexpr (E < 4) {
-    if (tile_count<E, kLargeTiles>(d) < kFewTiles) return configure_shape<E, kSmallTiles>(d, c);
+    if (forced_tiles() == 'l') return configure_shape<E, kLargeTiles>(d, c);
+    if (forced_tiles() == 's') return configure_shape<E, kSmallTiles>(d, c);
+    if (forced_tiles() == 'h') return configure_shape<E, kShortTiles>(d, c);
+    if (tile_count<E, kLargeTiles>(d) < few_tiles(E)) return configure_shape<E, kSmallTiles>(d, c);
+    if (small_tiles_fill_better<E>(d)) return configure_shape<E, kSmallTiles>(d, c);
     if (short_tiles_fill_better<E>(d)) return configure_shape<E, kShortTiles>(d, c);
   }
   return configure_shape<E, kLargeTiles>(d, c);
