@@ -112,10 +112,11 @@ constexpr std::int64_t skinny_few_rows_max(std::int64_t element_bytes) {
 // Matrices with a short side of more than kSkinnyMaxShort elements that the skinny kernel still
 // takes (see gpu_planner.cpp): 17 to 128 rows of one-byte elements, to 84 two-byte ones (128 where
 // the output rows are padded), to 40 four-byte ones or to 33 eight-byte ones off tiled_vec's grid
-// (8-byte for 1- and 2-byte elements, 16-byte for wider ones); tall matrices of 2- to 8-byte elements with rows of at most 32
-// bytes, of 1-byte ones with rows of at most 16 (packed 16 columns from 4 MiB), or of 17 to 24-33
-// columns (by element size) off tiled_vec's grid, and tall ones of 17 to 127 packed columns that
-// skinny's few-columns kernel serves better than the tiles.
+// (8-byte for 1- and 2-byte elements, 16-byte for wider ones); tall matrices of 2- to 8-byte
+// elements with rows of at most 32 bytes, of 1-byte ones with rows of at most 16 (packed 16 columns
+// from 4 MiB), or of 17 to 24-33 columns (by element size) off tiled_vec's grid, and tall ones of 17
+// to 127 columns (packed, or with small gaps between input rows) that skinny's few-columns kernel
+// serves better than the tiles.
 bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 
 // Matrices of 10 to 16 rows on the 16-byte grid, in whole 16-byte output vectors, that tiled_vec's
