@@ -10,7 +10,7 @@
 
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
-#include "gpu/kernels/skinny_rows_vec.cuh"  // SkinnyVecSlab, slab_position, slab_inside, load_slab
+#include "gpu/kernels/skinny_rows_vec.cuh"  // SkinnyVecSlab, slab_position, load_slab_checked
 
 namespace xpose::gpu {
 
@@ -44,12 +44,8 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   unsigned char* dst = out + (slab.b * g.bs_out + c0 * g.ld_out) * E;
   const int shift0 = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
   const int shift_step = static_cast<int>(ld_in_bytes & 15);
-  if (tid < rows) row_first[tid] = 4 * tid * s.pitch + ((shift0 + tid * shift_step) & 15);
-
-  if (slab_inside(src, rows, ld_in_bytes, s.chunks, in, in_end))
-    load_slab<true>(tile, src, rows, ld_in_bytes, slab.load * E, s, in, in_end);
-  else
-    load_slab<false>(tile, src, rows, ld_in_bytes, slab.load * E, s, in, in_end);
+  if (tid < rows) row_first[tid] = slab_row_first_byte(tid, s.pitch, shift0, shift_step);
+  load_slab_checked(tile, src, rows, ld_in_bytes, slab.load * E, s, in, in_end);
   __syncthreads();
 
   // Element q of the slab's output is (column q / rows, row q % rows). Each thread steps by the block,

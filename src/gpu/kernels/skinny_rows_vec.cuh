@@ -137,6 +137,23 @@ __device__ __forceinline__ void load_slab(std::uint32_t* tile, const unsigned ch
     if (need[j]) store_words_rotated(tile + word[j], v[j], rot[j]);
 }
 
+// The load phase for any slab: its chunks read unchecked where the slab lies inside the input.
+__device__ __forceinline__ void load_slab_checked(std::uint32_t* tile, const unsigned char* src, int rows,
+                                                  std::int64_t ld_in_bytes, int in_bytes, const SkinnyVecSlab& s,
+                                                  const unsigned char* in, const unsigned char* in_end) {
+  if (slab_inside(src, rows, ld_in_bytes, s.chunks, in, in_end))
+    load_slab<true>(tile, src, rows, ld_in_bytes, in_bytes, s, in, in_end);
+  else
+    load_slab<false>(tile, src, rows, ld_in_bytes, in_bytes, s, in, in_end);
+}
+
+// Byte of the tile where input row r's first element lies after load_slab: word r * pitch, plus the
+// row's offset in its 16-byte chunk, (shift0 + r * shift_step) & 15 for a slab whose first row starts
+// shift0 bytes into its chunk and whose rows lie shift_step (mod 16) bytes apart.
+__device__ __forceinline__ int slab_row_first_byte(int r, int pitch, int shift0, int shift_step) {
+  return 4 * r * pitch + ((shift0 + r * shift_step) & 15);
+}
+
 // kStage: the store phase of skinny_rows_vec_packed.cuh (skinny_rows_vec_stage), or element by element.
 template <int E, bool kRowsComputed, RowsVecStage kStage>
 __global__ void __launch_bounds__(kSkinnyVecThreads)
@@ -158,7 +175,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
 
   const int shift0 = static_cast<int>(reinterpret_cast<std::uintptr_t>(src) & 15);
   const int shift_step = static_cast<int>(ld_in_bytes & 15);
-  const auto row_offset = [&](int r) { return 4 * r * s.pitch + ((shift0 + r * shift_step) & 15); };
+  const auto row_offset = [&](int r) { return slab_row_first_byte(r, s.pitch, shift0, shift_step); };
   const auto row_first_byte = [&](int r) {
     if constexpr (kRowsComputed) return row_offset(r);
     else return row_data[r];
@@ -166,10 +183,7 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   if (!kRowsComputed && tid < rows) row_data[tid] = row_offset(tid);
 
   // Load: the aligned chunks of each input row's slab, as they lie.
-  if (slab_inside(src, rows, ld_in_bytes, s.chunks, in, in_end))
-    load_slab<true>(tile, src, rows, ld_in_bytes, in_bytes, s, in, in_end);
-  else
-    load_slab<false>(tile, src, rows, ld_in_bytes, in_bytes, s, in, in_end);
+  load_slab_checked(tile, src, rows, ld_in_bytes, in_bytes, s, in, in_end);
   __syncthreads();
 
   // Store: the slab's sectors of the output run (from the sector boundary after its first byte, or
