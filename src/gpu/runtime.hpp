@@ -168,6 +168,18 @@ int resident_blocks_per_sm(Kernel kernel, int threads) {
   return e == kSuccess ? n : 0;
 }
 
+// Lets `kernel` launch with up to `bytes` of dynamic shared memory on the current device (past the
+// 48 KiB that NVIDIA allows without asking; AMD's work-groups take up to 64 KiB either way).
+constexpr int kSharedWithoutOptIn = 48 * 1024;
+template <typename Kernel>
+Error allow_dynamic_shared(Kernel kernel, int bytes) {
+#if defined(XPOSE_HIP)
+  return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), hipFuncAttributeMaxDynamicSharedMemorySize, bytes);
+#else
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+#endif
+}
+
 // Threads that execute in lockstep: 32 on NVIDIA, 64 on AMD gfx9 (CDNA) wavefronts. Chosen per
 // build, not per device pass, so launchers (host code) and kernels agree; the HIP build therefore
 // accepts only gfx9 targets (src/hip.cmake), since HIP on RDNA runs 32-lane wavefronts.

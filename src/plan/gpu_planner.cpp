@@ -456,18 +456,49 @@ bool output_packed(const TransposeDesc& d) {
 // (38%) 0.73 / 0.99; bf16 72^2 (32%) 0.68 / 1.03, 80^2 (gather) 0.96 / 1.03, 88^2 0.82 / 1.02. Full
 // tiles stay ahead (u8 128^2 0.97 / 0.91; bf16 64x96, 75%, level), and for 4- and 8-byte elements the
 // gains were small and not everywhere (f32 48^2 1.00 / 1.04; f64 44^2 0.99 / 0.94).
+//
+// Past 16 KiB a block takes one whole matrix, up to kSmallBatchMaxWholeMatrixBytes. There the tiles
+// cut each matrix into a few part-filled ones, and off the 16-byte grid tiled_unaligned loads a halo
+// for each; one matrix per block reads and writes one contiguous run each. Measured on an H200 (of
+// memcpy, 64 MiB packed batches, previous plan -> small_batch, two rounds alike;
+// bench/results/h200_2026-11-25zi_whole_matrices_ab.txt): off the 16-byte grid u8 255^2 0.57 ->
+// 0.91, 150^2 0.50 -> 0.96, 129^2 0.45 -> 0.89, 181^2 0.58 -> 0.97, 230^2 0.56 -> 0.82, 127x509 0.61
+// -> 0.90 (skinny), bf16 127^2 0.73 -> 0.98, 130^2 0.51 -> 0.90, 255x127 0.76 -> 0.91, f32 65^2 0.48 ->
+// 1.00, 90x91 0.69 -> 0.86, 127^2 0.94 -> 0.97, f64 63x65 0.69 -> 0.85, 45x70 0.66 -> 0.94; 1- and
+// 2-byte matrices on the 8- or 16-byte grid that tiled_vec's tiles would fill to less than three
+// quarters, u8 200^2 0.76 -> 0.94, 160^2 0.89 -> 0.95, bf16 100^2 0.80 -> 1.02, 180^2 0.85 -> 0.94.
+// Fuller tiles stay ahead (u8 256x200 0.83 / 0.81 forced, bf16 128^2 0.94 / 0.93, u8 192^2 0.92 /
+// 0.87), and so do gather where it fills a batch's tiles (bf16 160^2 0.93 / 0.89) and tiled_vec for 4-
+// to 16-byte elements on the 16-byte grid (f32 100^2 0.95 / 0.87, f64 60^2 1.05 / 0.88, c128 60^2
+// 1.04 / 0.77; bench/results/h200_2026-11-25zi_whole_matrices_grid.txt).
+namespace {
+bool whole_matrices_suit(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (!input_packed(d) || !output_packed(d)) return false;
+  const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
+  if (e > 2 || vector_bytes == 0) return e <= 8 && vector_bytes != kVecBytes;
+  if (vector_bytes == kVecBytes && gather_fills_batch_tiles(d)) return false;
+  const TileShape t = large_matrix_tile(d);
+  return !tiles_three_quarters_full(d, t.rows, t.cols);
+}
+}  // namespace
+
 bool small_batch_suits(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
-  if (d.batch < 2 || bytes > kSmallBatchMaxMatrixBytes) return false;
+  if (d.batch < 2 || bytes > kSmallBatchMaxWholeMatrixBytes) return false;
+  if (bytes > kSmallBatchMaxMatrixBytes) return whole_matrices_suit(d, alignment);
   if (bytes <= 8192) return true;
   if (tiled_vec_vector_bytes(d, alignment) != kVecBytes) return e <= 8;
   const TileShape t = large_matrix_tile(d);
   return e <= 2 && !tiles_three_quarters_full(d, t.rows, t.cols);
 }
 
-// Packed batches of 8 to 16 KiB 1- and 2-byte matrices off the 16-byte grid, where tiled_vec runs at
+// Packed batches of 8 to 64 KiB 1- and 2-byte matrices off the 16-byte grid, where tiled_vec runs at
 // 8 bytes, whose output vectors wrap into the next column (rows not a multiple of 16 / E) and which
-// small_batch would read in order (no rotation pays: small_batch_rotation). Measured on an H200 (of
+// small_batch would read in order (no rotation pays: small_batch_rotation). Past 16 KiB, one whole
+// matrix per block, the same (H200, of memcpy, tiled_vec / small_batch, two rounds alike;
+// h200_2026-11-25zi_whole_matrices_ab.txt): u8 120x256 0.89 / 0.66, 88x256 0.76 / 0.69, 72x512 0.65 /
+// 0.65. Up to 16 KiB, measured on an H200 (of
 // memcpy, 64 MiB batches, small_batch / tiled_vec, two rounds alike;
 // bench/results/h200_2026-11-25zb_mid_size_8byte_grid.txt): u8 120x128 0.59 / 0.98, 88x128 0.57 /
 // 0.82, 72x128 0.55 / 0.71, 120x96 0.56 / 0.84, bf16 60x128 0.87 / 1.01 (small_batch's walk for every
@@ -476,7 +507,7 @@ bool small_batch_suits(const TransposeDesc& d, int alignment) {
 // 76^2 1.02 / 0.55), also where tiled_vec was a little ahead (u8 120^2 0.88 / 0.94, 128x120 0.93 / 0.98).
 bool tiled_vec_takes_wrapping_batch(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
-  return e <= 2 && d.batch > 1 && bytes > 8192 && bytes <= kSmallBatchMaxMatrixBytes && input_packed(d) &&
+  return e <= 2 && d.batch > 1 && bytes > 8192 && bytes <= kSmallBatchMaxWholeMatrixBytes && input_packed(d) &&
          output_packed(d) && tiled_vec_vector_bytes(d, alignment) == kVecMinBytes && d.rows % (16 / e) != 0 &&
          small_batch_rotation(d) == 0;
 }
@@ -663,7 +694,8 @@ bool batch_takes_skinny(const TransposeDesc& d) {
 
 bool small_batch_fits(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  return d.rows * d.cols * e <= kSmallBatchMaxMatrixBytes ||
+  const std::int64_t bytes = d.rows * d.cols * e;
+  return bytes <= kSmallBatchMaxMatrixBytes || (d.batch > 1 && bytes <= kSmallBatchMaxWholeMatrixBytes) ||
          (d.batch == 1 && std::min(d.rows, d.cols) * e * kSmallBatchMinSlab <= kSmallBatchMaxMatrixBytes);
 }
 

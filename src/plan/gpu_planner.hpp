@@ -134,17 +134,22 @@ constexpr std::int64_t kSkinnyColsVecMaxCols = 255;
 bool skinny_cols_vec_runs(const TransposeDesc& resolved_desc);
 
 // Batches of small matrices that the small_batch kernel takes (several whole matrices per block): at
-// most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule.
-constexpr std::int64_t kSmallBatchMaxMatrixBytes = 16384;  // the kernel's tile (small_batch.cuh)
+// most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule. Up to
+// kSmallBatchMaxWholeMatrixBytes a block takes one whole matrix: its tile, with the input's shift
+// within 16 bytes and rounded up to whole 128-byte lines, fills at most 64 KiB of shared memory, which
+// AMD's work-groups allow too.
+constexpr std::int64_t kSmallBatchMaxMatrixBytes = 16384;  // the kernel's tile of several matrices (small_batch.cuh)
+constexpr std::int64_t kSmallBatchMaxWholeMatrixBytes = 65536 - 128;
 bool small_batch_suits(const TransposeDesc& resolved_desc, int alignment);
-// Batches of 8 to 16 KiB 1- and 2-byte matrices that tiled_vec serves at 8 bytes better than
+// Batches of 8 to 64 KiB 1- and 2-byte matrices that tiled_vec serves at 8 bytes better than
 // small_batch's in-order reads of vectors wrapping into the next column (see gpu_planner.cpp).
 bool tiled_vec_takes_wrapping_batch(const TransposeDesc& resolved_desc, int alignment);
 // Batches of matrices of at most 8 KiB of 2- to 16-byte elements, output rows on the sector grid,
 // that tiled_vec's 4 KiB tiles fill to three quarters or more: tiled_vec takes them, in those tiles,
 // where the 16-byte grid allows (see gpu_planner.cpp).
 bool small_tiles_fill_batch(const TransposeDesc& resolved_desc);
-// Where small_batch runs at all: matrices that fit its tile, or one matrix whose short side fits it
+// Where small_batch runs at all: matrices that fit its tile, batches of matrices of at most
+// kSmallBatchMaxWholeMatrixBytes (one per block), or one matrix whose short side fits the tile
 // kSmallBatchMinSlab times (slabs of the long side).
 constexpr std::int64_t kSmallBatchMinSlab = 32;
 bool small_batch_fits(const TransposeDesc& resolved_desc);

@@ -347,24 +347,34 @@ TEST_P(GpuFastPath, AutomaticPlanTakesTiledSectors) {
       expect_automatic_plan_takes({t, 2100, 4104 / e, 1, 4104 / e, 2120 + 8 / e}, Algorithm::tiled_sectors));
 }
 
-// small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, batches
+// small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, and
+// past it one whole matrix per block up to its 64 KiB (swizzled, rotated and strided), batches
 // whose last block takes fewer matrices, packed batches (vector runs with element heads and tails)
 // and strided ones on either side (element by element), rows of 64 bytes and more (swizzled tile),
 // 1-byte matrices of fewer than 16 rows whose output period has a table and one whose has not,
 // matrices that divide a 16-byte chunk,
 // one matrix with a short side in slabs,
-// base pointers off the 16-byte grid; batches of matrices past the tile and single matrices whose
-// short side is too long for 32-element slabs are refused at plan time.
+// base pointers off the 16-byte grid; batches of matrices past one whole matrix's 64 KiB, single
+// matrices past the 16 KiB tile and single matrices whose short side is too long for 32-element slabs
+// are refused at plan time.
 TEST_P(GpuFastPath, SmallBatchMatchesReference) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
   const std::int64_t side = e == 1 ? 128 : e == 2 ? 90 : e == 4 ? 64 : e == 8 ? 45 : 32;  // the largest that fit
   const std::int64_t octo_cols = e >= 8 ? 24 : 96 / e;  // 96 to 384 bytes a row
+  const std::int64_t whole = e == 1 ? 255 : e == 2 ? 180 : e == 4 ? 127 : e == 8 ? 90 : 63;  // fit 64 KiB
   std::vector<xpose::TransposeDesc> cases = {
       {t, 4, 4, 5000},  {t, 1, 1, 777},  {t, 1, 9, 300},   {t, 9, 1, 300},       {t, 3, 5, 1001},
       {t, 16, 16, 2},   {t, 17, 17, 333}, {t, 31, 31, 101}, {t, 32, 32, 65},     {t, 8, 8, 70001},
-      {t, side, side, 7}, {t, side + 1, side + 1, 3},  // the whole tile; one past it (refused)
+      {t, side, side, 7}, {t, side + 1, side + 1, 3},  // the whole tile; one past it: a whole matrix per block
+      {t, side + 1, side + 1, 1},                      // one matrix past the tile (refused)
+      // One whole matrix per block: the largest square that fits 64 KiB, one past it (refused), odd
+      // sides, rows of a power of two bytes (swizzled), strided on either side (element by element).
+      {t, whole, whole, 5}, {t, whole + 1, whole + 1, 2}, {t, whole - 2, whole / 2 + 1, 9},
+      {t, whole / 2 + 3, whole - 1, 4}, {t, whole - 7, (e == 16 ? 512 : 256) / e, 6},
+      {t, whole - 3, whole - 5, 3, whole, whole - 2, (whole - 3) * whole + 1, (whole - 5) * (whole - 2)},
+      {t, whole - 3, whole - 5, 3, whole - 5, whole - 3, (whole - 3) * (whole - 5), (whole - 5) * (whole - 3) + 7},
       {t, 5, 7, 100, 9, 6, 5 * 9 + 3, 7 * 6 + 1},   // strided on both sides
       {t, 5, 7, 100, 7, 6, 35, 7 * 6 + 2},          // packed input, strided output
       {t, 5, 7, 100, 9, 5, 5 * 9 + 1, 35},          // strided input, packed output
@@ -394,8 +404,9 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 512 / e + 1, 3000},         // a short side past the slab limit (refused)
   };
   const auto fits = [e](const xpose::TransposeDesc& r) {
-    const std::int64_t limit = xpose::plan::kSmallBatchMaxMatrixBytes;
-    return r.rows * r.cols * e <= limit || (r.batch == 1 && std::min(r.rows, r.cols) * e * 32 <= limit);
+    const std::int64_t limit = xpose::plan::kSmallBatchMaxMatrixBytes, bytes = r.rows * r.cols * e;
+    return bytes <= limit || (r.batch > 1 && bytes <= xpose::plan::kSmallBatchMaxWholeMatrixBytes) ||
+           (r.batch == 1 && std::min(r.rows, r.cols) * e * 32 <= limit);
   };
   for (const xpose::TransposeDesc& d : cases)
     EXPECT_EQ(xpose::plan::small_batch_fits(xpose::resolved(d)), fits(xpose::resolved(d))) << describe(d);

@@ -75,8 +75,10 @@ TEST(Candidates, OnlyKernelsThatFitTheLayout) {
             break;
           case Algorithm::small_batch:
             EXPECT_TRUE(d.rows * d.cols * e <= xpose::plan::kSmallBatchMaxMatrixBytes ||
+                        (d.batch > 1 && d.rows * d.cols * e <= xpose::plan::kSmallBatchMaxWholeMatrixBytes) ||
                         (d.batch == 1 && std::min(d.rows, d.cols) * e * 32 <= xpose::plan::kSmallBatchMaxMatrixBytes))
-                << "matrices that fit its tile, or one whose short side fits it 32 times";
+                << "matrices that fit its tile, batches of one whole matrix per block, or one matrix whose short "
+                   "side fits the tile 32 times";
             break;
           case Algorithm::vendor_geam: EXPECT_TRUE(vendor_type(t)); break;
           case Algorithm::vector_copy: EXPECT_TRUE(xpose::plan::transpose_is_copy(d)) << "packed vectors only"; break;

@@ -57,8 +57,11 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       }
       if (a == Algorithm::small_batch) {
         EXPECT_TRUE(xpose::plan::small_batch_suits(d, alignment)) << "small_batch only where its rule holds";
-        EXPECT_TRUE(d.batch > 1 && d.rows * d.cols * e <= xpose::plan::kSmallBatchMaxMatrixBytes)
-            << "batches of matrices that fit the kernel's tile";
+        EXPECT_TRUE(d.batch > 1 && d.rows * d.cols * e <= xpose::plan::kSmallBatchMaxWholeMatrixBytes)
+            << "batches of matrices that fit the kernel's tile, or one whole matrix per block";
+        if (d.rows * d.cols * e > xpose::plan::kSmallBatchMaxMatrixBytes)
+          EXPECT_TRUE(xpose::plan::input_packed(d) && xpose::plan::output_packed(d))
+              << "one whole matrix per block only for packed batches";
         continue;
       }
       if (xpose::plan::tiled_vec_takes_wrapping_batch(d, alignment)) {
@@ -230,7 +233,7 @@ TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
     EXPECT_EQ(choice(t, 17, 17, 1000), Algorithm::small_batch) << xpose::dtype_name(t);
     EXPECT_EQ(choice(t, 4, 4, 2), Algorithm::small_batch) << "any batch of two or more";
     EXPECT_NE(choice(t, 4, 4, 1), Algorithm::small_batch) << "one matrix is not a batch";
-    EXPECT_NE(choice(t, 200, 200, 1000), Algorithm::small_batch) << "past the kernel's 16 KiB tile";
+    EXPECT_NE(choice(t, 300, 300, 1000), Algorithm::small_batch) << "past one whole matrix per block";
   }
   // On the 16-byte grid with output rows on the sector grid, tiled_vec's 4 KiB tiles where they are
   // at least three quarters full.
@@ -254,6 +257,22 @@ TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
   EXPECT_EQ(choice(DType::f32, 48, 48, 7281), Algorithm::gather) << "9 KiB on the 16-byte grid, tiles 56% full";
   EXPECT_NE(choice(DType::c128, 31, 31, 4364), Algorithm::small_batch) << "15 KiB of 16-byte elements";
   EXPECT_EQ(choice(DType::u8, 100, 100, 6710), Algorithm::small_batch) << "10 KB off the grid";
+  // Past 16 KiB, one whole matrix per block: off the 16-byte grid, and for 1- and 2-byte elements on
+  // it where the tiles would be less than three quarters full.
+  for (auto [t, r, c] : {std::tuple{DType::u8, 255, 255}, {DType::u8, 129, 129}, {DType::u8, 200, 300},
+                         {DType::u8, 200, 200}, {DType::bf16, 127, 127}, {DType::bf16, 180, 180},
+                         {DType::f32, 65, 65}, {DType::f32, 127, 127}, {DType::f64, 63, 65}})
+    EXPECT_EQ(choice(t, r, c, 1000), Algorithm::small_batch) << xpose::dtype_name(t) << " " << r << "x" << c;
+  EXPECT_NE(choice(DType::u8, 256, 200, 1000), Algorithm::small_batch) << "tiles 78% full";
+  EXPECT_NE(choice(DType::bf16, 128, 128, 1000), Algorithm::small_batch) << "full tiles";
+  EXPECT_NE(choice(DType::f32, 100, 100, 1000), Algorithm::small_batch) << "4-byte elements on the 16-byte grid";
+  EXPECT_NE(choice(DType::c128, 40, 40, 1000), Algorithm::small_batch) << "16-byte elements";
+  EXPECT_NE(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::u8, 255, 255, 1000, 300}), 16),
+            Algorithm::small_batch)
+      << "strided input rows: one whole matrix per block only for packed batches";
+  EXPECT_NE(choice(DType::u8, 255, 257, 1000), Algorithm::small_batch) << "past 64 KiB";
+  for (auto [r, c] : {std::pair<std::int64_t, std::int64_t>{120, 256}, {88, 256}, {72, 512}})
+    EXPECT_EQ(choice(DType::u8, r, c, 1000), Algorithm::tiled_vec) << r << "x" << c << ": wrapping vectors read in order";
 }
 
 // Short sides past kSkinnyMaxShort that skinny serves better than a mostly empty tile.
@@ -517,7 +536,8 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
   EXPECT_EQ(pick({DType::bf16, 64, 96, 5000}), Algorithm::tiled_vec) << "tiles three quarters full";
   for (std::int64_t n : {64, 128, 192})
     EXPECT_EQ(pick({DType::bf16, n, n, batch_of_64_mib(DType::bf16, n)}), Algorithm::tiled_vec) << n;
-  EXPECT_EQ(pick({DType::u8, 160, 160, batch_of_64_mib(DType::u8, 160)}), Algorithm::tiled_vec) << "1-byte elements";
+  EXPECT_EQ(pick({DType::u8, 160, 160, batch_of_64_mib(DType::u8, 160)}), Algorithm::small_batch)
+      << "1-byte elements, tiles 62% full: one whole matrix per block";
   EXPECT_EQ(pick({DType::f32, 80, 80, 100}), Algorithm::tiled_vec) << "under 8 MiB";
   EXPECT_EQ(pick({DType::f32, 1000, 1000, 64}), Algorithm::tiled_vec) << "the suite's batch: tiles 95% full";
   // The GPU test's cases (gpu_fast_path_test.cpp, AutomaticPlanOnShortSidesAndMidSectorOutputRows).

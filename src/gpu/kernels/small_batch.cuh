@@ -17,6 +17,11 @@ namespace xpose::gpu {
 
 constexpr int kSmallBatchThreads = 256;
 constexpr int kSmallBatchTileBytes = static_cast<int>(plan::kSmallBatchMaxMatrixBytes);  // one block's matrices
+constexpr int kSmallBatchWholeMatrixBytes = static_cast<int>(plan::kSmallBatchMaxWholeMatrixBytes);  // one matrix
+
+// Shared memory small_batch_kernel takes for `tile_bytes` of matrices: the input's shift within 16
+// bytes on top, rounded up to whole 128-byte lines (the swizzle moves chunks within their line).
+constexpr int small_batch_shared_bytes(int tile_bytes) { return (tile_bytes + 16 + 127) / 128 * 128; }
 
 // Host-computed constants of one plan: matrix extents, matrices per block, and dividers for
 // decoding an element index inside the block's tile.
@@ -131,7 +136,9 @@ __device__ __forceinline__ TwoColumnWalk two_column_walk(const SmallBatchCursor&
                        k.src - k.r * a.cols + 1 + (k.c + 1 == a.cols ? a.rows * a.cols - a.cols : 0)};
 }
 
-// Block (kSmallBatchThreads); grid: one block per a.per_block matrices. Pointers aligned to their
+// Block (kSmallBatchThreads); grid: one block per a.per_block matrices; dynamic shared memory:
+// small_batch_shared_bytes of the block's matrices (at most kSmallBatchTileBytes, or one matrix of
+// at most kSmallBatchWholeMatrixBytes). Pointers aligned to their
 // element (8 bytes for 16-byte ones); 16-byte accesses wherever the addresses allow. kSwizzle: the
 // tile in the chunk_swizzle layout, XOR-ed by the row group the lanes of one read step through
 // (`bits`: small_batch_swizzle_bits of the bytes between those rows), for rows of 64 bytes or more
@@ -149,7 +156,7 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
     small_batch_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
                        SmallBatchArgs a, int bits) {
   static_assert(!kRotate || (E <= 2 && !kSwizzle), "rotated reads: 1- and 2-byte elements on a plain tile");
-  alignas(16) __shared__ unsigned char smem[kSmallBatchTileBytes + 16];
+  extern __shared__ __align__(16) unsigned char smem[];
   const int tid = threadIdx.x;
   const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * a.per_block;
   const int nm = static_cast<int>(g.batch - b0 < a.per_block ? g.batch - b0 : a.per_block);

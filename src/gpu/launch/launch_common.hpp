@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <mutex>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "core/env.hpp"
 #include "gpu/kernels/element.cuh"
@@ -83,6 +86,22 @@ inline Status check_launch(const char* kernel, const LaunchConfig& c, std::size_
     XPOSE_GPU_TRY(rt::stream_synchronize(stream));
     XPOSE_GPU_TRY(rt::peek_at_last_error());
   }
+  return Status::ok_status();
+}
+
+// rt::allow_dynamic_shared, asked once per kernel, device and size: the attribute call costs more
+// than the launches of small transposes.
+template <typename Kernel>
+Status allow_dynamic_shared_once(Kernel kernel, int bytes) {
+  static std::mutex mutex;
+  static std::set<std::tuple<const void*, int, int>> allowed;
+  int device = 0;
+  XPOSE_GPU_TRY(rt::get_device(&device));
+  const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), device, bytes);
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (allowed.count(key) != 0) return Status::ok_status();
+  XPOSE_GPU_TRY(rt::allow_dynamic_shared(kernel, bytes));
+  allowed.insert(key);
   return Status::ok_status();
 }
 

@@ -41,6 +41,7 @@ bool transposed_by_chunks(const TransposeDesc& d) {
 std::int64_t matrices_per_block(const TransposeDesc& d) {
   const std::int64_t bytes = d.rows * d.cols * static_cast<std::int64_t>(dtype_size(d.dtype));
   if (transposed_by_chunks(d)) return kChunkThreads * 16 / bytes;
+  if (bytes > kSmallBatchTileBytes) return 1;  // one whole matrix per block
   const std::int64_t fit = kSmallBatchTileBytes / bytes;
   const std::int64_t sector_group = 32 / std::gcd<std::int64_t>(32, bytes);
   std::int64_t m = std::min(fit, std::max<std::int64_t>(1, ceil_div(d.batch, kSmallBatchMinBlocks)));
@@ -100,15 +101,15 @@ PeriodTable period_table(const TransposeDesc& d, std::int64_t per_block, bool ti
                          bool out_aligned) {
   const std::int64_t rc = d.rows * d.cols, period = output_period(rc);
   if (dtype_size(d.dtype) != 1 || d.rows >= 16 || !input_packed(d) || !output_packed(d) || tile_swizzled ||
-      period > kSmallBatchMaxPeriod || per_block * rc % period != 0 || !out_aligned)
+      per_block * rc > kSmallBatchTileBytes || period > kSmallBatchMaxPeriod || per_block * rc % period != 0 || !out_aligned)
     return PeriodTable::none;
   if ((rc & (rc - 1)) != 0) return PeriodTable::plain;
   return rc >= 32 && rc <= 128 && in_aligned ? PeriodTable::swizzled : PeriodTable::none;
 }
 
 template <int E>
-void launch_view(const TransposeDesc& d, std::int64_t per_block, int rotation, const unsigned char* in,
-                 unsigned char* out, rt::Stream stream) {
+Status launch_view(const TransposeDesc& d, std::int64_t per_block, int rotation, const unsigned char* in,
+                   unsigned char* out, rt::Stream stream, const LaunchConfig& c) {
   const bool in_aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
   const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   const auto blocks = static_cast<unsigned>(ceil_div(d.batch, per_block));
@@ -116,7 +117,7 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, int rotation, c
     const int rows = static_cast<int>(d.rows), cols = static_cast<int>(d.cols);
     small_batch_chunks_kernel<<<blocks, kChunkThreads, 0, stream>>>(in, out, d.batch * d.rows * d.cols * E,
                                                                     chunk_permutation(rows, cols, E), rows, cols, E);
-    return;
+    return check_launch("small_batch_chunks_kernel", c, 0, stream);
   }
   SmallBatchArgs a;
   a.rows = static_cast<int>(d.rows);
@@ -140,36 +141,35 @@ void launch_view(const TransposeDesc& d, std::int64_t per_block, int rotation, c
         small_batch_period_kernel<false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, d.batch, a, period);
       else
         small_batch_period_kernel<true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, d.batch, a, period);
-      return;
+      return check_launch("small_batch_period_kernel", c, 0, stream);
     }
   }
   const int bits = plan::small_batch_swizzle_bits(d.cols * 16);
   const MatrixGeometry g = make_geometry(d, 1);
+  const int smem = small_batch_shared_bytes(static_cast<int>(per_block * d.rows * d.cols * E));
+  const auto launch = [&](auto kernel) -> Status {
+    if (smem > rt::kSharedWithoutOptIn) XPOSE_RETURN_IF_ERROR(allow_dynamic_shared_once(kernel, smem));
+    kernel<<<blocks, kSmallBatchThreads, smem, stream>>>(in, out, g, a, bits);
+    return check_launch("small_batch_kernel", c, static_cast<std::size_t>(smem), stream);
+  };
   if constexpr (E <= 2) {
-    if (rotation > 0 && a.out_packed && d.rows >= 16 / E) {
-      if (in_packed) small_batch_kernel<E, false, true, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
-      else small_batch_kernel<E, false, false, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
-      return;
-    }
+    if (rotation > 0 && a.out_packed && d.rows >= 16 / E)
+      return in_packed ? launch(small_batch_kernel<E, false, true, true>) : launch(small_batch_kernel<E, false, false, true>);
   }
-  if (swizzled && in_packed) small_batch_kernel<E, true, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
-  else if (swizzled) small_batch_kernel<E, true, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
-  else if (in_packed) small_batch_kernel<E, false, true><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
-  else small_batch_kernel<E, false, false><<<blocks, kSmallBatchThreads, 0, stream>>>(in, out, g, a, bits);
+  if (swizzled) return in_packed ? launch(small_batch_kernel<E, true, true>) : launch(small_batch_kernel<E, true, false>);
+  return in_packed ? launch(small_batch_kernel<E, false, true>) : launch(small_batch_kernel<E, false, false>);
 }
 
 template <int E>
 Status launch_sized(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
-  if (c.tile_cols == 0) {
-    launch_view<E>(d, c.tile_rows, c.rotation, src, dst, stream);
-  } else {
-    const SlabViews v = slab_views(d, c.tile_cols);
-    if (v.full.batch > 0) launch_view<E>(v.full, 1, 0, src, dst, stream);
-    if (v.rest.rows > 0 && v.rest.cols > 0) launch_view<E>(v.rest, 1, 0, src + v.rest_in * E, dst + v.rest_out * E, stream);
-  }
-  return check_launch("small_batch_kernel", c, kSmallBatchTileBytes, stream);
+  if (c.tile_cols == 0) return launch_view<E>(d, c.tile_rows, c.rotation, src, dst, stream, c);
+  const SlabViews v = slab_views(d, c.tile_cols);
+  if (v.full.batch > 0) XPOSE_RETURN_IF_ERROR(launch_view<E>(v.full, 1, 0, src, dst, stream, c));
+  if (v.rest.rows > 0 && v.rest.cols > 0)
+    XPOSE_RETURN_IF_ERROR(launch_view<E>(v.rest, 1, 0, src + v.rest_in * E, dst + v.rest_out * E, stream, c));
+  return Status::ok_status();
 }
 
 }  // namespace
@@ -180,9 +180,9 @@ Status configure_small_batch(const TransposeDesc& d, LaunchConfig& c) {
                   d.batch == 1 ? "small_batch takes one matrix only where its short side spans at most " +
                                      std::to_string(kSmallBatchTileBytes / plan::kSmallBatchMinSlab) + " bytes"
                                : "small_batch takes batches of matrices of at most " +
-                                     std::to_string(kSmallBatchTileBytes) + " bytes");
+                                     std::to_string(kSmallBatchWholeMatrixBytes) + " bytes");
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  if (d.rows * d.cols * e > kSmallBatchTileBytes) {
+  if (d.batch == 1 && d.rows * d.cols * e > kSmallBatchTileBytes) {
     // One matrix with a short side: slabs of the long side, at least kSmallBatchMinSlab per block.
     const std::int64_t n = slab_extent(d), slabs = ceil_div(std::max(d.rows, d.cols), n);
     if (slabs >= (std::int64_t{1} << 31)) return Status(StatusCode::unsupported, "small_batch: too many slabs");
@@ -201,7 +201,8 @@ Status launch_small_batch(const TransposeDesc& d, const LaunchConfig& c, const v
                           rt::Stream stream) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const std::int64_t tile = c.tile_cols > 0 ? std::min(d.rows, d.cols) * c.tile_cols * e : c.tile_rows * d.rows * d.cols * e;
-  if (c.tile_rows < 1 || c.block_x != kSmallBatchThreads || tile > kSmallBatchTileBytes)
+  const std::int64_t tile_limit = c.tile_cols == 0 && c.tile_rows == 1 ? kSmallBatchWholeMatrixBytes : kSmallBatchTileBytes;
+  if (c.tile_rows < 1 || c.block_x != kSmallBatchThreads || tile > tile_limit)
     return Status(StatusCode::internal, "small_batch: the plan does not match the kernel's tile");
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
     return launch_sized<static_cast<int>(sizeof(decltype(tag)))>(d, c, in, out, stream);
