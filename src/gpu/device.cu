@@ -3,6 +3,7 @@
 
 #include "gpu/gpu_backend.hpp"
 #include "gpu/runtime.hpp"
+#include "plan/gpu_planner.hpp"
 #include "xpose/device.hpp"
 
 namespace xpose {
@@ -216,6 +217,13 @@ int multiprocessor_count() {
 int current_device() {
   int dev = 0;
   return rt::get_device(&dev) == rt::kSuccess ? dev : -1;
+}
+
+std::int64_t small_batch_whole_matrix_bytes() {
+  int dev = 0;
+  if (rt::get_device(&dev) != rt::kSuccess) return plan::kSmallBatchMaxWholeMatrixBytes;
+  return plan::small_batch_whole_matrix_bytes_for(rt::shared_per_block_optin(dev), rt::shared_per_multiprocessor(dev),
+                                                  rt::shared_reserved_per_block(dev));
 }
 
 Status check_device_pointer(const void* ptr, const char* what) {

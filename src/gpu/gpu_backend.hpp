@@ -2,6 +2,7 @@
 // no_gpu.cpp (every call says "no device") when xpose is built without a GPU compiler.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "xpose/descriptor.hpp"
@@ -21,6 +22,10 @@ Status launch(const TransposeDesc& desc, Algorithm algorithm, const LaunchConfig
 
 // SMs (compute units) of the current device, which the planner sizes small grids by; 0 if unknown.
 int multiprocessor_count();
+// The largest matrix small_batch takes whole on the current device, one per block
+// (plan::small_batch_whole_matrix_bytes_for its shared memory; plan::kSmallBatchMaxWholeMatrixBytes
+// where unknown).
+std::int64_t small_batch_whole_matrix_bytes();
 // The current device's ordinal; -1 if none.
 int current_device();
 

@@ -1,5 +1,6 @@
 // The GPU backend in a build without a GPU compiler: every entry point says there is no device.
 #include "gpu/gpu_backend.hpp"
+#include "plan/gpu_planner.hpp"
 #include "xpose/device.hpp"
 
 namespace xpose {
@@ -47,6 +48,7 @@ Status launch(const TransposeDesc&, Algorithm, const LaunchConfig&, const void*,
 }
 int multiprocessor_count() { return 0; }
 int current_device() { return -1; }
+std::int64_t small_batch_whole_matrix_bytes() { return plan::kSmallBatchMaxWholeMatrixBytes; }
 Status create_vendor_handle(std::shared_ptr<void>&) { return no_gpu(); }
 Status check_device_pointer(const void*, const char*) { return no_gpu(); }
 bool is_device_only_pointer(const void*) { return false; }

@@ -92,6 +92,17 @@ inline int multiprocessor_count(int d) {
   int v = 0;
   return hipDeviceGetAttribute(&v, hipDeviceAttributeMultiprocessorCount, d) == hipSuccess ? v : 0;
 }
+// Shared memory (LDS), bytes: the most one block may take, what one SM (CU) holds and what the
+// runtime keeps back per block; 0 where the query fails. AMD has no opt-in past the plain limit.
+inline int shared_per_block_optin(int d) {
+  int v = 0;
+  return hipDeviceGetAttribute(&v, hipDeviceAttributeMaxSharedMemoryPerBlock, d) == hipSuccess ? v : 0;
+}
+inline int shared_per_multiprocessor(int d) {
+  int v = 0;
+  return hipDeviceGetAttribute(&v, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, d) == hipSuccess ? v : 0;
+}
+inline int shared_reserved_per_block(int) { return 0; }
 #else
 using Error = cudaError_t;
 using Stream = cudaStream_t;
@@ -153,6 +164,20 @@ inline int memory_clock_khz(int d) {
 inline int multiprocessor_count(int d) {
   int v = 0;
   return cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, d) == cudaSuccess ? v : 0;
+}
+// Shared memory, bytes: the most one block may take (opting in), what one SM holds and what the
+// runtime keeps back per block; 0 where the query fails.
+inline int shared_per_block_optin(int d) {
+  int v = 0;
+  return cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, d) == cudaSuccess ? v : 0;
+}
+inline int shared_per_multiprocessor(int d) {
+  int v = 0;
+  return cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, d) == cudaSuccess ? v : 0;
+}
+inline int shared_reserved_per_block(int d) {
+  int v = 0;
+  return cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, d) == cudaSuccess ? v : 0;
 }
 #endif
 

@@ -9,9 +9,9 @@
 
 namespace xpose::plan {
 
-Candidate heuristic_candidate(const TransposeDesc& d, int alignment, int sm_count) {
+Candidate heuristic_candidate(const TransposeDesc& d, int alignment, int sm_count, std::int64_t whole_matrix_bytes) {
   Candidate c;
-  c.algorithm = choose_gpu_algorithm(d, alignment);
+  c.algorithm = choose_gpu_algorithm(d, alignment, whole_matrix_bytes);
   if (c.algorithm == Algorithm::tiled_vec) {
     LaunchConfig config;
     if (configure_tiled_vec(d, alignment, sm_count, config).ok()) {
@@ -24,8 +24,9 @@ Candidate heuristic_candidate(const TransposeDesc& d, int alignment, int sm_coun
   return c;
 }
 
-std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int sm_count) {
-  std::vector<Candidate> out{heuristic_candidate(d, alignment, sm_count)};
+std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int sm_count,
+                                      std::int64_t whole_matrix_bytes) {
+  std::vector<Candidate> out{heuristic_candidate(d, alignment, sm_count, whole_matrix_bytes)};
   const auto add = [&out](const Candidate& c) {
     for (const Candidate& have : out)
       if (have == c) return;
@@ -58,7 +59,7 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
     add(Candidate{Algorithm::tiled_sectors});
   if (std::min(d.rows, d.cols) <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment))
     add(Candidate{Algorithm::skinny});
-  if (small_batch_fits(d)) add(Candidate{Algorithm::small_batch});
+  if (small_batch_fits(d, whole_matrix_bytes)) add(Candidate{Algorithm::small_batch});
   if (gpu::geam_has_type(d.dtype)) add(Candidate{Algorithm::vendor_geam});
   return out;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/gpu_planner.hpp"
 #include "xpose/descriptor.hpp"
 #include "xpose/plan.hpp"
 #include "xpose/status.hpp"
@@ -26,11 +27,14 @@ struct Candidate {
 
 // The candidates for a resolved descriptor and pointer alignment on a GPU of `sm_count` SMs, the
 // heuristic planner's choice first. vendor_geam is listed where cuBLAS/rocBLAS has the type; the
-// caller drops what fails to configure on its build.
-std::vector<Candidate> gpu_candidates(const TransposeDesc& resolved_desc, int alignment, int sm_count);
+// caller drops what fails to configure on its build. `whole_matrix_bytes`: the device's bound for
+// small_batch's whole matrices (gpu::small_batch_whole_matrix_bytes).
+std::vector<Candidate> gpu_candidates(const TransposeDesc& resolved_desc, int alignment, int sm_count,
+                                      std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes);
 
 // The heuristic planner's choice as a candidate.
-Candidate heuristic_candidate(const TransposeDesc& resolved_desc, int alignment, int sm_count);
+Candidate heuristic_candidate(const TransposeDesc& resolved_desc, int alignment, int sm_count,
+                              std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes);
 
 // "tiled_vec/16384B/256B", "tiled_vec/8192B/256B/bands2", "tiled_unaligned": for cache keys and logs.
 std::string candidate_name(const Candidate& candidate);

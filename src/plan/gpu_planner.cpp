@@ -471,11 +471,39 @@ bool output_packed(const TransposeDesc& d) {
 // 0.87), and so do gather where it fills a batch's tiles (bf16 160^2 0.93 / 0.89) and tiled_vec for 4-
 // to 16-byte elements on the 16-byte grid (f32 100^2 0.95 / 0.87, f64 60^2 1.05 / 0.88, c128 60^2
 // 1.04 / 0.77; bench/results/h200_2026-11-25zi_whole_matrices_grid.txt).
+// Past 64 KiB, up to what two blocks of an SM hold (H200: 112 KiB), 1-byte matrices off the 8-byte
+// grid, and up to 96 KiB 2- to 8-byte ones off the grid (the 8-byte grid too for 2-byte elements)
+// whose store phase reads at most 8 bank wavefronts a step (small_batch_read_wavefronts). Measured
+// on an H200 (of memcpy, previous plan -> small_batch, two rounds alike;
+// bench/results/h200_2026-11-25zi_whole_matrices_big_ab.txt): u8 257^2 0.52 -> 0.80, 300^2 0.62 ->
+// 0.82, 301x280 0.54 -> 0.83, 333^2 0.57 -> 0.75, 339^2 0.57 -> 0.67, bf16 181^2 0.74 -> 0.97, 201x203
+// 0.72 -> 0.92, f32 129^2 0.71 -> 0.89, 150^2 0.83 -> 0.94, f64 99x101 0.88 -> 0.95, 91^2 level; lost
+// past 96 KiB (bf16 239x241 0.80 -> 0.78, f32 169x170 0.91 -> 0.80, f64 119x120 0.99 -> 0.86; bf16
+// 230^2 gained 0.78 -> 0.83) and at 15 wavefronts a step (f32 131x140 0.75 -> 0.70). On the grid the
+// tiles stay ahead (u8 400^2 0.89 / 0.57, bf16 200^2 0.91 / 0.90; _whole_matrices_big.txt).
 namespace {
+constexpr std::int64_t kWideWholeMatrixBytes = 96 * 1024;
+constexpr double kWholeMatrixMaxReadWavefronts = 8;
+
+// Bank wavefronts per read step of small_batch's store phase over its first 8 warps, on the tile
+// and in the order the plan reads it.
+double small_batch_wavefronts_per_step(const TransposeDesc& d) {
+  const int e = static_cast<int>(dtype_size(d.dtype)), slope = small_batch_rotation(d);
+  const int bits = slope == 0 && small_batch_swizzled(d) ? small_batch_swizzle_bits(16 * d.cols) : 0;
+  constexpr int kWarps = 8;
+  return static_cast<double>(small_batch_read_wavefronts(d.rows, d.cols, e, bits, slope, kWarps)) / (kWarps * 16 / e);
+}
+
 bool whole_matrices_suit(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (!input_packed(d) || !output_packed(d)) return false;
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
+  const std::int64_t bytes = d.rows * d.cols * e;
+  if (bytes > kSmallBatchMaxWholeMatrixBytes) {
+    if (e == 1) return vector_bytes == 0;
+    return e <= 8 && bytes <= kWideWholeMatrixBytes && (e == 2 ? vector_bytes == 0 : vector_bytes != kVecBytes) &&
+           small_batch_wavefronts_per_step(d) <= kWholeMatrixMaxReadWavefronts;
+  }
   if (e > 2 || vector_bytes == 0) return e <= 8 && vector_bytes != kVecBytes;
   if (vector_bytes == kVecBytes && gather_fills_batch_tiles(d)) return false;
   const TileShape t = large_matrix_tile(d);
@@ -483,9 +511,15 @@ bool whole_matrices_suit(const TransposeDesc& d, int alignment) {
 }
 }  // namespace
 
-bool small_batch_suits(const TransposeDesc& d, int alignment) {
+std::int64_t small_batch_whole_matrix_bytes_for(std::int64_t shared_per_block_optin, std::int64_t shared_per_sm,
+                                                std::int64_t reserved_per_block) {
+  const std::int64_t two_per_sm = std::min(shared_per_block_optin, shared_per_sm / 2 - reserved_per_block);
+  return std::max(kSmallBatchMaxWholeMatrixBytes, two_per_sm / 128 * 128 - 128);
+}
+
+bool small_batch_suits(const TransposeDesc& d, int alignment, std::int64_t whole_matrix_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
-  if (d.batch < 2 || bytes > kSmallBatchMaxWholeMatrixBytes) return false;
+  if (d.batch < 2 || bytes > whole_matrix_bytes) return false;
   if (bytes > kSmallBatchMaxMatrixBytes) return whole_matrices_suit(d, alignment);
   if (bytes <= 8192) return true;
   if (tiled_vec_vector_bytes(d, alignment) != kVecBytes) return e <= 8;
@@ -692,10 +726,10 @@ bool batch_takes_skinny(const TransposeDesc& d) {
   return e >= 4 && d.rows >= 200 && (d.cols * e == 16 || d.cols * e == 32);
 }
 
-bool small_batch_fits(const TransposeDesc& d) {
+bool small_batch_fits(const TransposeDesc& d, std::int64_t whole_matrix_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const std::int64_t bytes = d.rows * d.cols * e;
-  return bytes <= kSmallBatchMaxMatrixBytes || (d.batch > 1 && bytes <= kSmallBatchMaxWholeMatrixBytes) ||
+  return bytes <= kSmallBatchMaxMatrixBytes || (d.batch > 1 && bytes <= whole_matrix_bytes) ||
          (d.batch == 1 && std::min(d.rows, d.cols) * e * kSmallBatchMinSlab <= kSmallBatchMaxMatrixBytes);
 }
 
@@ -726,7 +760,7 @@ int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
   return 0;
 }
 
-Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
+Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64_t whole_matrix_bytes) {
   // A tile of a matrix a few elements tall or wide is mostly empty: stage slabs of the whole short
   // side instead (and for some short sides past kSkinnyMaxShort: short_side_takes_skinny). A few
   // columns still suit tiled_vec when their rows are whole 16-byte chunks of more than 32 bytes, or
@@ -753,7 +787,7 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment) {
   if (vector_bytes == kVecBytes && gather_suits(d)) return Algorithm::gather;
   if (vector_bytes == kVecBytes && small_tiles_fill_batch(d)) return Algorithm::tiled_vec;
   if (tiled_vec_takes_wrapping_batch(d, alignment)) return Algorithm::tiled_vec;
-  if (small_batch_suits(d, alignment)) return Algorithm::small_batch;
+  if (small_batch_suits(d, alignment, whole_matrix_bytes)) return Algorithm::small_batch;
   if (vector_bytes == kVecBytes &&
       (gather_fills_short_rows(d) || gather_fills_short_columns(d) || gather_fills_batch_tiles(d)))
     return Algorithm::gather;

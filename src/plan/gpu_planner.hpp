@@ -134,13 +134,17 @@ constexpr std::int64_t kSkinnyColsVecMaxCols = 255;
 bool skinny_cols_vec_runs(const TransposeDesc& resolved_desc);
 
 // Batches of small matrices that the small_batch kernel takes (several whole matrices per block): at
-// most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule. Up to
-// kSmallBatchMaxWholeMatrixBytes a block takes one whole matrix: its tile, with the input's shift
-// within 16 bytes and rounded up to whole 128-byte lines, fills at most 64 KiB of shared memory, which
-// AMD's work-groups allow too.
+// most kSmallBatchMaxMatrixBytes each; see gpu_planner.cpp for the rule. Past that a block takes one
+// whole matrix, up to `whole_matrix_bytes`: kSmallBatchMaxWholeMatrixBytes on every device (its
+// tile, with the input's shift within 16 bytes and rounded up to whole 128-byte lines, fills at most
+// 64 KiB of shared memory, which AMD's work-groups allow too), more where two blocks of a device's SM
+// hold more (small_batch_whole_matrix_bytes_for; gpu::small_batch_whole_matrix_bytes asks the device).
 constexpr std::int64_t kSmallBatchMaxMatrixBytes = 16384;  // the kernel's tile of several matrices (small_batch.cuh)
 constexpr std::int64_t kSmallBatchMaxWholeMatrixBytes = 65536 - 128;
-bool small_batch_suits(const TransposeDesc& resolved_desc, int alignment);
+std::int64_t small_batch_whole_matrix_bytes_for(std::int64_t shared_per_block_optin, std::int64_t shared_per_sm,
+                                                std::int64_t reserved_per_block);
+bool small_batch_suits(const TransposeDesc& resolved_desc, int alignment,
+                       std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes);
 // Batches of 8 to 64 KiB 1- and 2-byte matrices that tiled_vec serves at 8 bytes better than
 // small_batch's in-order reads of vectors wrapping into the next column (see gpu_planner.cpp).
 bool tiled_vec_takes_wrapping_batch(const TransposeDesc& resolved_desc, int alignment);
@@ -149,17 +153,20 @@ bool tiled_vec_takes_wrapping_batch(const TransposeDesc& resolved_desc, int alig
 // where the 16-byte grid allows (see gpu_planner.cpp).
 bool small_tiles_fill_batch(const TransposeDesc& resolved_desc);
 // Where small_batch runs at all: matrices that fit its tile, batches of matrices of at most
-// kSmallBatchMaxWholeMatrixBytes (one per block), or one matrix whose short side fits the tile
+// `whole_matrix_bytes` (one per block), or one matrix whose short side fits the tile
 // kSmallBatchMinSlab times (slabs of the long side).
 constexpr std::int64_t kSmallBatchMinSlab = 32;
-bool small_batch_fits(const TransposeDesc& resolved_desc);
+bool small_batch_fits(const TransposeDesc& resolved_desc,
+                      std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes);
 // Where small_batch reads a swizzled tile: rows of 64 bytes or more (128 for 16-byte elements, which
 // the kernel also needs on a 16-byte aligned input) that are a power of two of bytes or a multiple of
 // 8 elements.
 bool small_batch_swizzled(const TransposeDesc& resolved_desc);
 
-// The algorithm `automatic` becomes on the GPU.
-Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment);
+// The algorithm `automatic` becomes on the GPU, for whole matrices of up to `whole_matrix_bytes` in
+// small_batch (the device's: gpu::small_batch_whole_matrix_bytes).
+Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment,
+                               std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes);
 
 // Single large matrices of a few tens of rows (33 to 80 of 4- and 8-byte elements, 65 to 128 of
 // 16-byte ones) whose last 32-row tile would be at most half full, output rows on the sector grid,

@@ -160,7 +160,8 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
   }
 
   MeasuredPlanReport measured;
-  const std::vector<plan::Candidate> candidates = plan::gpu_candidates(d, alignment, gpu::multiprocessor_count());
+  const std::vector<plan::Candidate> candidates = plan::gpu_candidates(d, alignment, gpu::multiprocessor_count(),
+                                                                        gpu::small_batch_whole_matrix_bytes());
   Plan best;
   plan::Candidate best_candidate;
   double best_us = 0;

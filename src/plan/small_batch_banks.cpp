@@ -53,7 +53,7 @@ std::int64_t small_batch_read_wavefronts(std::int64_t rows, std::int64_t cols, i
 
 int small_batch_rotation(const TransposeDesc& d) {
   const int e = static_cast<int>(dtype_size(d.dtype));
-  if (e > 2 || d.batch < 2 || !input_packed(d) || !output_packed(d) || d.rows < 16 / e || d.rows * d.cols * e > kSmallBatchMaxWholeMatrixBytes)
+  if (e > 2 || d.batch < 2 || !input_packed(d) || !output_packed(d) || d.rows < 16 / e)
     return 0;
   // The count takes 20-300 us on a host core; a plan made per call (xpose::transpose) asks again
   // for the same shapes, so each shape is counted once per process.

@@ -2,6 +2,9 @@
 // every element size x odd shapes x batch x leading dimensions x misaligned base pointers.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
+#include "gpu/gpu_backend.hpp"
 #include "gpu_test_support.hpp"
 #include "plan/gpu_planner.hpp"
 
@@ -348,13 +351,14 @@ TEST_P(GpuFastPath, AutomaticPlanTakesTiledSectors) {
 }
 
 // small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, and
-// past it one whole matrix per block up to its 64 KiB (swizzled, rotated and strided), batches
+// past it one whole matrix per block up to 64 KiB (swizzled, rotated and strided) and up to the
+// device's bound (its largest square, and one past it, refused), batches
 // whose last block takes fewer matrices, packed batches (vector runs with element heads and tails)
 // and strided ones on either side (element by element), rows of 64 bytes and more (swizzled tile),
 // 1-byte matrices of fewer than 16 rows whose output period has a table and one whose has not,
 // matrices that divide a 16-byte chunk,
 // one matrix with a short side in slabs,
-// base pointers off the 16-byte grid; batches of matrices past one whole matrix's 64 KiB, single
+// base pointers off the 16-byte grid; batches of matrices past one whole matrix's bound, single
 // matrices past the 16 KiB tile and single matrices whose short side is too long for 32-element slabs
 // are refused at plan time.
 TEST_P(GpuFastPath, SmallBatchMatchesReference) {
@@ -364,6 +368,9 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
   const std::int64_t side = e == 1 ? 128 : e == 2 ? 90 : e == 4 ? 64 : e == 8 ? 45 : 32;  // the largest that fit
   const std::int64_t octo_cols = e >= 8 ? 24 : 96 / e;  // 96 to 384 bytes a row
   const std::int64_t whole = e == 1 ? 255 : e == 2 ? 180 : e == 4 ? 127 : e == 8 ? 90 : 63;  // fit 64 KiB
+  // The largest square this device takes whole (past 64 KiB where two blocks of an SM hold more).
+  const std::int64_t device_limit = xpose::gpu::small_batch_whole_matrix_bytes();
+  const auto device_whole = static_cast<std::int64_t>(std::sqrt(static_cast<double>(device_limit / e)));
   std::vector<xpose::TransposeDesc> cases = {
       {t, 4, 4, 5000},  {t, 1, 1, 777},  {t, 1, 9, 300},   {t, 9, 1, 300},       {t, 3, 5, 1001},
       {t, 16, 16, 2},   {t, 17, 17, 333}, {t, 31, 31, 101}, {t, 32, 32, 65},     {t, 8, 8, 70001},
@@ -372,6 +379,8 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       // One whole matrix per block: the largest square that fits 64 KiB, one past it (refused), odd
       // sides, rows of a power of two bytes (swizzled), strided on either side (element by element).
       {t, whole, whole, 5}, {t, whole + 1, whole + 1, 2}, {t, whole - 2, whole / 2 + 1, 9},
+      {t, device_whole, device_whole, 3}, {t, device_whole + 1, device_whole + 1, 2},
+      {t, device_whole - 1, device_whole, 2},
       {t, whole / 2 + 3, whole - 1, 4}, {t, whole - 7, (e == 16 ? 512 : 256) / e, 6},
       {t, whole - 3, whole - 5, 3, whole, whole - 2, (whole - 3) * whole + 1, (whole - 5) * (whole - 2)},
       {t, whole - 3, whole - 5, 3, whole - 5, whole - 3, (whole - 3) * (whole - 5), (whole - 5) * (whole - 3) + 7},
@@ -403,13 +412,13 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 100, 2000, 1, 2001, 103},   // both strided
       {t, 512 / e + 1, 3000},         // a short side past the slab limit (refused)
   };
-  const auto fits = [e](const xpose::TransposeDesc& r) {
+  const auto fits = [e, device_limit](const xpose::TransposeDesc& r) {
     const std::int64_t limit = xpose::plan::kSmallBatchMaxMatrixBytes, bytes = r.rows * r.cols * e;
-    return bytes <= limit || (r.batch > 1 && bytes <= xpose::plan::kSmallBatchMaxWholeMatrixBytes) ||
+    return bytes <= limit || (r.batch > 1 && bytes <= device_limit) ||
            (r.batch == 1 && std::min(r.rows, r.cols) * e * 32 <= limit);
   };
   for (const xpose::TransposeDesc& d : cases)
-    EXPECT_EQ(xpose::plan::small_batch_fits(xpose::resolved(d)), fits(xpose::resolved(d))) << describe(d);
+    EXPECT_EQ(xpose::plan::small_batch_fits(xpose::resolved(d), device_limit), fits(xpose::resolved(d))) << describe(d);
   int ran = 0;
   ASSERT_NO_FATAL_FAILURE(
       ran = expect_runs_where_it_fits(cases, Algorithm::small_batch, fits, {0, static_cast<std::size_t>(e < 16 ? e : 8)}));

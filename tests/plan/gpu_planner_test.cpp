@@ -271,8 +271,36 @@ TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
             Algorithm::small_batch)
       << "strided input rows: one whole matrix per block only for packed batches";
   EXPECT_NE(choice(DType::u8, 255, 257, 1000), Algorithm::small_batch) << "past 64 KiB";
+  // Past 64 KiB, where two blocks of an SM hold the matrix (an H200: 112 KiB), off the grid only.
+  const std::int64_t h200 = xpose::plan::small_batch_whole_matrix_bytes_for(232448, 233472, 1024);
+  const auto on_h200 = [h200](DType t, std::int64_t r, std::int64_t c) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 500}), 16, h200);
+  };
+  for (auto [t, r, c] : {std::tuple{DType::u8, 300, 300}, {DType::u8, 257, 257}, {DType::u8, 339, 339},
+                         {DType::bf16, 201, 203}, {DType::f32, 150, 150}, {DType::f32, 129, 129},
+                         {DType::f64, 99, 101}})
+    EXPECT_EQ(on_h200(t, r, c), Algorithm::small_batch) << xpose::dtype_name(t) << " " << r << "x" << c;
+  EXPECT_NE(on_h200(DType::bf16, 239, 241), Algorithm::small_batch) << "2- to 8-byte elements up to 96 KiB";
+  EXPECT_NE(on_h200(DType::f32, 169, 170), Algorithm::small_batch) << "2- to 8-byte elements up to 96 KiB";
+  EXPECT_NE(on_h200(DType::f32, 131, 140), Algorithm::small_batch) << "15 bank wavefronts a read step";
+  EXPECT_NE(choice(DType::u8, 300, 300, 500), Algorithm::small_batch) << "past 64 KiB on any device";
+  EXPECT_NE(on_h200(DType::u8, 400, 400), Algorithm::small_batch) << "past 112 KiB";
+  EXPECT_NE(on_h200(DType::u8, 312, 312), Algorithm::small_batch) << "1-byte elements on the 8-byte grid";
+  EXPECT_NE(on_h200(DType::bf16, 200, 200), Algorithm::small_batch) << "2-byte elements on the grid";
+  EXPECT_NE(on_h200(DType::f32, 128, 160), Algorithm::small_batch) << "4-byte elements on the 16-byte grid";
   for (auto [r, c] : {std::pair<std::int64_t, std::int64_t>{120, 256}, {88, 256}, {72, 512}})
     EXPECT_EQ(choice(DType::u8, r, c, 1000), Algorithm::tiled_vec) << r << "x" << c << ": wrapping vectors read in order";
+}
+
+// The largest whole matrix small_batch takes: what two blocks of an SM hold, less the tile's margin,
+// and at least the 64 KiB every device allows.
+TEST(GpuPlanner, SmallBatchWholeMatrixBoundFollowsSharedMemory) {
+  using xpose::plan::small_batch_whole_matrix_bytes_for;
+  EXPECT_EQ(small_batch_whole_matrix_bytes_for(232448, 233472, 1024), 115584) << "H100 / H200: 227 KiB a block, 228 an SM";
+  EXPECT_EQ(small_batch_whole_matrix_bytes_for(166912, 167936, 1024), 82816) << "A100: 164 KiB an SM";
+  EXPECT_EQ(small_batch_whole_matrix_bytes_for(65536, 65536, 0), xpose::plan::kSmallBatchMaxWholeMatrixBytes)
+      << "AMD gfx90a: 64 KiB a work-group";
+  EXPECT_EQ(small_batch_whole_matrix_bytes_for(0, 0, 0), xpose::plan::kSmallBatchMaxWholeMatrixBytes) << "unknown";
 }
 
 // Short sides past kSkinnyMaxShort that skinny serves better than a mostly empty tile.

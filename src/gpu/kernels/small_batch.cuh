@@ -17,7 +17,6 @@ namespace xpose::gpu {
 
 constexpr int kSmallBatchThreads = 256;
 constexpr int kSmallBatchTileBytes = static_cast<int>(plan::kSmallBatchMaxMatrixBytes);  // one block's matrices
-constexpr int kSmallBatchWholeMatrixBytes = static_cast<int>(plan::kSmallBatchMaxWholeMatrixBytes);  // one matrix
 
 // Shared memory small_batch_kernel takes for `tile_bytes` of matrices: the input's shift within 16
 // bytes on top, rounded up to whole 128-byte lines (the swizzle moves chunks within their line).
@@ -137,8 +136,8 @@ __device__ __forceinline__ TwoColumnWalk two_column_walk(const SmallBatchCursor&
 }
 
 // Block (kSmallBatchThreads); grid: one block per a.per_block matrices; dynamic shared memory:
-// small_batch_shared_bytes of the block's matrices (at most kSmallBatchTileBytes, or one matrix of
-// at most kSmallBatchWholeMatrixBytes). Pointers aligned to their
+// small_batch_shared_bytes of the block's matrices (at most kSmallBatchTileBytes, or one whole matrix
+// of what the device allows: gpu::small_batch_whole_matrix_bytes). Pointers aligned to their
 // element (8 bytes for 16-byte ones); 16-byte accesses wherever the addresses allow. kSwizzle: the
 // tile in the chunk_swizzle layout, XOR-ed by the row group the lanes of one read step through
 // (`bits`: small_batch_swizzle_bits of the bytes between those rows), for rows of 64 bytes or more

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <numeric>
 
+#include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/small_batch.cuh"
 #include "gpu/kernels/small_batch_chunks.cuh"
 #include "gpu/kernels/small_batch_period.cuh"
@@ -175,12 +176,13 @@ Status launch_sized(const TransposeDesc& d, const LaunchConfig& c, const void* i
 }  // namespace
 
 Status configure_small_batch(const TransposeDesc& d, LaunchConfig& c) {
-  if (!plan::small_batch_fits(d))
+  const std::int64_t whole_matrix_bytes = small_batch_whole_matrix_bytes();
+  if (!plan::small_batch_fits(d, whole_matrix_bytes))
     return Status(StatusCode::unsupported,
                   d.batch == 1 ? "small_batch takes one matrix only where its short side spans at most " +
                                      std::to_string(kSmallBatchTileBytes / plan::kSmallBatchMinSlab) + " bytes"
                                : "small_batch takes batches of matrices of at most " +
-                                     std::to_string(kSmallBatchWholeMatrixBytes) + " bytes");
+                                     std::to_string(whole_matrix_bytes) + " bytes on this device");
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (d.batch == 1 && d.rows * d.cols * e > kSmallBatchTileBytes) {
     // One matrix with a short side: slabs of the long side, at least kSmallBatchMinSlab per block.
@@ -201,7 +203,8 @@ Status launch_small_batch(const TransposeDesc& d, const LaunchConfig& c, const v
                           rt::Stream stream) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const std::int64_t tile = c.tile_cols > 0 ? std::min(d.rows, d.cols) * c.tile_cols * e : c.tile_rows * d.rows * d.cols * e;
-  const std::int64_t tile_limit = c.tile_cols == 0 && c.tile_rows == 1 ? kSmallBatchWholeMatrixBytes : kSmallBatchTileBytes;
+  const std::int64_t tile_limit =
+      c.tile_cols == 0 && c.tile_rows == 1 ? small_batch_whole_matrix_bytes() : std::int64_t{kSmallBatchTileBytes};
   if (c.tile_rows < 1 || c.block_x != kSmallBatchThreads || tile > tile_limit)
     return Status(StatusCode::internal, "small_batch: the plan does not match the kernel's tile");
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
