@@ -481,7 +481,14 @@ bool output_packed(const TransposeDesc& d) {
 // past 96 KiB (bf16 239x241 0.80 -> 0.78, f32 169x170 0.91 -> 0.80, f64 119x120 0.99 -> 0.86; bf16
 // 230^2 gained 0.78 -> 0.83) and at 15 wavefronts a step (f32 131x140 0.75 -> 0.70). On the grid the
 // tiles stay ahead (u8 400^2 0.89 / 0.57, bf16 200^2 0.91 / 0.90; _whole_matrices_big.txt).
+// Batches of 2- to 8-byte matrices with a short side of at most 64 elements that skinny serves stay
+// with skinny (H200, of memcpy, skinny / small_batch, random draws of seed 8,
+// h200_2026-11-25zi_random_scan_seed8.json against _zh_: f32 302x46 1.03 / 0.86, 937x19 1.22 / 1.07,
+// bf16 641x16 1.04 / 0.83, 502x49 1.14 / 0.85, f64 9x572 1.09 / 0.95); 1-byte ones and longer short
+// sides go whole (u8 785x22 0.68 / 0.91, 127x509 0.61 / 0.90, bf16 255x127 0.76 / 0.91); the
+// batches of these draws against the session's start, two rounds: h200_2026-11-25zi_skinny_kept_ab.txt.
 namespace {
+constexpr std::int64_t kSkinnyKeepsShortSide = 64;
 constexpr std::int64_t kWideWholeMatrixBytes = 96 * 1024;
 constexpr double kWholeMatrixMaxReadWavefronts = 8;
 
@@ -497,6 +504,10 @@ double small_batch_wavefronts_per_step(const TransposeDesc& d) {
 bool whole_matrices_suit(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (!input_packed(d) || !output_packed(d)) return false;
+  const std::int64_t short_side = std::min(d.rows, d.cols);
+  if (e >= 2 && short_side <= kSkinnyKeepsShortSide &&
+      (short_side <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)))
+    return false;
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   const std::int64_t bytes = d.rows * d.cols * e;
   if (bytes > kSmallBatchMaxWholeMatrixBytes) {

@@ -283,6 +283,12 @@ TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
   EXPECT_NE(on_h200(DType::bf16, 239, 241), Algorithm::small_batch) << "2- to 8-byte elements up to 96 KiB";
   EXPECT_NE(on_h200(DType::f32, 169, 170), Algorithm::small_batch) << "2- to 8-byte elements up to 96 KiB";
   EXPECT_NE(on_h200(DType::f32, 131, 140), Algorithm::small_batch) << "15 bank wavefronts a read step";
+  // Short sides skinny serves stay with it for 2- to 8-byte elements, up to 64 elements.
+  for (auto [t, r, c] : {std::tuple{DType::f32, 302, 46}, {DType::f32, 937, 19}, {DType::bf16, 641, 16},
+                         {DType::bf16, 502, 49}, {DType::f64, 9, 572}})
+    EXPECT_EQ(on_h200(t, r, c), Algorithm::skinny) << xpose::dtype_name(t) << " " << r << "x" << c;
+  for (auto [t, r, c] : {std::tuple{DType::u8, 785, 22}, {DType::u8, 127, 509}, {DType::bf16, 255, 127}})
+    EXPECT_EQ(on_h200(t, r, c), Algorithm::small_batch) << xpose::dtype_name(t) << " " << r << "x" << c;
   EXPECT_NE(choice(DType::u8, 300, 300, 500), Algorithm::small_batch) << "past 64 KiB on any device";
   EXPECT_NE(on_h200(DType::u8, 400, 400), Algorithm::small_batch) << "past 112 KiB";
   EXPECT_NE(on_h200(DType::u8, 312, 312), Algorithm::small_batch) << "1-byte elements on the 8-byte grid";
