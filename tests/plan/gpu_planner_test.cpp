@@ -295,14 +295,16 @@ TEST(GpuPlanner, TakesSmallBatchForBatchesOfSmallMatrices) {
   EXPECT_NE(on_h200(DType::bf16, 200, 200), Algorithm::small_batch) << "2-byte elements on the grid";
   EXPECT_NE(on_h200(DType::f32, 128, 160), Algorithm::small_batch) << "4-byte elements on the 16-byte grid";
   for (auto [r, c] : {std::pair<std::int64_t, std::int64_t>{120, 256}, {88, 256}, {72, 512}})
-    EXPECT_EQ(choice(DType::u8, r, c, 1000), Algorithm::tiled_vec) << r << "x" << c << ": wrapping vectors read in order";
+    EXPECT_EQ(choice(DType::u8, r, c, 1000), Algorithm::tiled_vec)
+        << r << "x" << c << ": wrapping vectors read in order";
 }
 
 // The largest whole matrix small_batch takes: what two blocks of an SM hold, less the tile's margin,
 // and at least the 64 KiB every device allows.
 TEST(GpuPlanner, SmallBatchWholeMatrixBoundFollowsSharedMemory) {
   using xpose::plan::small_batch_whole_matrix_bytes_for;
-  EXPECT_EQ(small_batch_whole_matrix_bytes_for(232448, 233472, 1024), 115584) << "H100 / H200: 227 KiB a block, 228 an SM";
+  EXPECT_EQ(small_batch_whole_matrix_bytes_for(232448, 233472, 1024), 115584)
+      << "H100 / H200: 227 KiB a block, 228 an SM";
   EXPECT_EQ(small_batch_whole_matrix_bytes_for(166912, 167936, 1024), 82816) << "A100: 164 KiB an SM";
   EXPECT_EQ(small_batch_whole_matrix_bytes_for(65536, 65536, 0), xpose::plan::kSmallBatchMaxWholeMatrixBytes)
       << "AMD gfx90a: 64 KiB a work-group";

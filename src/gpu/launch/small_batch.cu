@@ -102,7 +102,8 @@ PeriodTable period_table(const TransposeDesc& d, std::int64_t per_block, bool ti
                          bool out_aligned) {
   const std::int64_t rc = d.rows * d.cols, period = output_period(rc);
   if (dtype_size(d.dtype) != 1 || d.rows >= 16 || !input_packed(d) || !output_packed(d) || tile_swizzled ||
-      per_block * rc > kSmallBatchTileBytes || period > kSmallBatchMaxPeriod || per_block * rc % period != 0 || !out_aligned)
+      per_block * rc > kSmallBatchTileBytes || period > kSmallBatchMaxPeriod || per_block * rc % period != 0 ||
+      !out_aligned)
     return PeriodTable::none;
   if ((rc & (rc - 1)) != 0) return PeriodTable::plain;
   return rc >= 32 && rc <= 128 && in_aligned ? PeriodTable::swizzled : PeriodTable::none;
@@ -155,9 +156,11 @@ Status launch_view(const TransposeDesc& d, std::int64_t per_block, int rotation,
   };
   if constexpr (E <= 2) {
     if (rotation > 0 && a.out_packed && d.rows >= 16 / E)
-      return in_packed ? launch(small_batch_kernel<E, false, true, true>) : launch(small_batch_kernel<E, false, false, true>);
+      return in_packed ? launch(small_batch_kernel<E, false, true, true>)
+                       : launch(small_batch_kernel<E, false, false, true>);
   }
-  if (swizzled) return in_packed ? launch(small_batch_kernel<E, true, true>) : launch(small_batch_kernel<E, true, false>);
+  if (swizzled)
+    return in_packed ? launch(small_batch_kernel<E, true, true>) : launch(small_batch_kernel<E, true, false>);
   return in_packed ? launch(small_batch_kernel<E, false, true>) : launch(small_batch_kernel<E, false, false>);
 }
 
