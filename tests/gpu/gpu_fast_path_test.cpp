@@ -376,8 +376,9 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 16, 16, 2},   {t, 17, 17, 333}, {t, 31, 31, 101}, {t, 32, 32, 65},     {t, 8, 8, 70001},
       {t, side, side, 7}, {t, side + 1, side + 1, 3},  // the whole tile; one past it: a whole matrix per block
       {t, side + 1, side + 1, 1},                      // one matrix past the tile (refused)
-      // One whole matrix per block: the largest square that fits 64 KiB, one past it (refused), odd
-      // sides, rows of a power of two bytes (swizzled), strided on either side (element by element).
+      // One whole matrix per block: the largest square that fits 64 KiB and one past it (refused on
+      // devices that take no more), the device's largest and one past it (refused), odd sides, rows of
+      // a power of two bytes (swizzled), strided on either side (element by element).
       {t, whole, whole, 5}, {t, whole + 1, whole + 1, 2}, {t, whole - 2, whole / 2 + 1, 9},
       {t, device_whole, device_whole, 3}, {t, device_whole + 1, device_whole + 1, 2},
       {t, device_whole - 1, device_whole, 2},

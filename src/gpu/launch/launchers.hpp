@@ -45,7 +45,8 @@ Status launch_tiled_sectors(const TransposeDesc& desc, const LaunchConfig& confi
                             rt::Stream stream);
 
 // small_batch: batches of matrices of at most kSmallBatchTileBytes, several whole matrices per block,
-// or one matrix whose short side fits as slabs
+// or of larger ones up to gpu::small_batch_whole_matrix_bytes, one per block; or one matrix whose
+// short side fits as slabs
 Status configure_small_batch(const TransposeDesc& desc, LaunchConfig& config);
 Status launch_small_batch(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                           rt::Stream stream);
