@@ -84,23 +84,18 @@ inline std::string arch_name(const DeviceProp& p) {
   const std::string full = p.gcnArchName;
   return full.substr(0, full.find(':'));
 }
-inline int memory_clock_khz(int d) {
+// A device attribute; 0 where the query fails.
+inline int device_attribute(hipDeviceAttribute_t a, int d) {
   int v = 0;
-  return hipDeviceGetAttribute(&v, hipDeviceAttributeMemoryClockRate, d) == hipSuccess ? v : 0;
+  return hipDeviceGetAttribute(&v, a, d) == hipSuccess ? v : 0;
 }
-inline int multiprocessor_count(int d) {
-  int v = 0;
-  return hipDeviceGetAttribute(&v, hipDeviceAttributeMultiprocessorCount, d) == hipSuccess ? v : 0;
-}
+inline int memory_clock_khz(int d) { return device_attribute(hipDeviceAttributeMemoryClockRate, d); }
+inline int multiprocessor_count(int d) { return device_attribute(hipDeviceAttributeMultiprocessorCount, d); }
 // Shared memory (LDS), bytes: the most one block may take, what one SM (CU) holds and what the
-// runtime keeps back per block; 0 where the query fails. AMD has no opt-in past the plain limit.
-inline int shared_per_block_optin(int d) {
-  int v = 0;
-  return hipDeviceGetAttribute(&v, hipDeviceAttributeMaxSharedMemoryPerBlock, d) == hipSuccess ? v : 0;
-}
+// runtime keeps back per block. AMD has no opt-in past the plain limit.
+inline int shared_per_block_optin(int d) { return device_attribute(hipDeviceAttributeMaxSharedMemoryPerBlock, d); }
 inline int shared_per_multiprocessor(int d) {
-  int v = 0;
-  return hipDeviceGetAttribute(&v, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, d) == hipSuccess ? v : 0;
+  return device_attribute(hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, d);
 }
 inline int shared_reserved_per_block(int) { return 0; }
 #else
@@ -157,28 +152,18 @@ inline bool is_device_only(const void* p) {
 inline std::string arch_name(const DeviceProp& p) {
   return "sm_" + std::to_string(p.major) + std::to_string(p.minor);
 }
-inline int memory_clock_khz(int d) {
+// A device attribute; 0 where the query fails.
+inline int device_attribute(cudaDeviceAttr a, int d) {
   int v = 0;
-  return cudaDeviceGetAttribute(&v, cudaDevAttrMemoryClockRate, d) == cudaSuccess ? v : 0;
+  return cudaDeviceGetAttribute(&v, a, d) == cudaSuccess ? v : 0;
 }
-inline int multiprocessor_count(int d) {
-  int v = 0;
-  return cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, d) == cudaSuccess ? v : 0;
-}
+inline int memory_clock_khz(int d) { return device_attribute(cudaDevAttrMemoryClockRate, d); }
+inline int multiprocessor_count(int d) { return device_attribute(cudaDevAttrMultiProcessorCount, d); }
 // Shared memory, bytes: the most one block may take (opting in), what one SM holds and what the
-// runtime keeps back per block; 0 where the query fails.
-inline int shared_per_block_optin(int d) {
-  int v = 0;
-  return cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, d) == cudaSuccess ? v : 0;
-}
-inline int shared_per_multiprocessor(int d) {
-  int v = 0;
-  return cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, d) == cudaSuccess ? v : 0;
-}
-inline int shared_reserved_per_block(int d) {
-  int v = 0;
-  return cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, d) == cudaSuccess ? v : 0;
-}
+// runtime keeps back per block.
+inline int shared_per_block_optin(int d) { return device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, d); }
+inline int shared_per_multiprocessor(int d) { return device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, d); }
+inline int shared_reserved_per_block(int d) { return device_attribute(cudaDevAttrReservedSharedMemoryPerBlock, d); }
 #endif
 
 // Blocks of `kernel` resident per SM (CU) at `threads` per block; 0 when the query fails.

@@ -206,8 +206,10 @@ Status launch_small_batch(const TransposeDesc& d, const LaunchConfig& c, const v
                           rt::Stream stream) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const std::int64_t tile = c.tile_cols > 0 ? std::min(d.rows, d.cols) * c.tile_cols * e : c.tile_rows * d.rows * d.cols * e;
-  const std::int64_t tile_limit =
-      c.tile_cols == 0 && c.tile_rows == 1 ? small_batch_whole_matrix_bytes() : std::int64_t{kSmallBatchTileBytes};
+  // One whole matrix per block was bounded by the device at plan time (configure_small_batch), and a
+  // tile the device cannot take fails its shared-memory opt-in at launch: no device query here.
+  const bool whole_matrix = c.tile_cols == 0 && c.tile_rows == 1;
+  const std::int64_t tile_limit = whole_matrix ? std::int64_t{1} << 30 : std::int64_t{kSmallBatchTileBytes};
   if (c.tile_rows < 1 || c.block_x != kSmallBatchThreads || tile > tile_limit)
     return Status(StatusCode::internal, "small_batch: the plan does not match the kernel's tile");
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
