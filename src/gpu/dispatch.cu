@@ -12,7 +12,7 @@ Status configure(const TransposeDesc& desc, Algorithm algorithm, int alignment, 
     case Algorithm::tiled:
     case Algorithm::tiled_padded: return configure_tiled(desc, algorithm, config);
     case Algorithm::tiled_vec: return Status(StatusCode::internal, "tiled_vec is configured by the planner");
-    case Algorithm::tiled_unaligned: return configure_tiled_unaligned(desc, config);
+    case Algorithm::tiled_unaligned: return configure_tiled_unaligned(desc, alignment, config);
     case Algorithm::skinny: return configure_skinny(desc, config);
     case Algorithm::gather: return configure_gather(desc, alignment, config);
     case Algorithm::tiled_sectors: return configure_tiled_sectors(desc, alignment, config);

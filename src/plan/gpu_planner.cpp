@@ -270,27 +270,26 @@ bool gather_runs(const TransposeDesc& d, int alignment) {
 bool gather_reads_words(const TransposeDesc& d) { return dtype_size(d.dtype) == 2 && input_rows_on(d, 4); }
 
 // 2-byte elements whose input rows are off tiled_vec's 8-byte grid (odd columns, odd leading
-// dimensions) go to tiled_unaligned, which realigns every input row in shared memory and is bound by
-// that arithmetic. Where the output rows lie on the sector grid, gather (16 / E rows of 2-byte loads,
-// or 4-byte ones where the input rows allow, merged in the L1, whole 16-byte output vectors) is
-// faster, but for large matrices of 2-byte loads only where the output rows lie a multiple of 64
-// bytes apart: an odd number of sectors apart, tiled_unaligned runs 5-15% faster than elsewhere and
-// keeps the lead. Measured on an H200 (of memcpy, tiled_unaligned -> gather, two rounds alike;
-// bench/results/h200_2026-11-25z_gather_off_grid_probe.txt, _gather_rules_ab.txt,
-// _gather_output_pitch_probe.txt): 4-byte loads: 92672x362 0.79 -> 0.89, 8192^2 with ld_in 8194 0.74
-// -> 0.86, 8208x8190 with ld_in 8194 (rows 513 sectors apart) 0.85 -> 0.88; 2-byte loads, rows a
-// multiple of 64 bytes apart: 8192x8191 0.73 -> 0.77, 4 x 4096x4095 0.74 -> 0.80, 16 x 2048x2047 0.74
-// -> 0.82, 5792x5793 0.80 -> 0.84, 4128x4097 0.81 -> 0.89, 8256x8191 0.76 -> 0.80, 131072x255 0.73 ->
-// 0.77, 512 x 128x1001 0.75 -> 0.86, 16384x16383 0.73 -> 0.74; small matrices, latency-bound, whatever
-// the row gap: 512x511 0.70 -> 0.89, 5 x 208x333 (rows 13 sectors apart) 0.71 -> 0.90. Not large
-// matrices of 2-byte loads with rows an odd number of sectors apart (gather / tiled_unaligned:
-// 8688x3861 0.82 / 0.87, 8208x8191 0.78 / 0.84, 16 x 2064x2047 0.83 / 0.86), nor output rows that start
-// mid-sector, where gather's 64-byte output runs cut sectors that another block completes (64 x
-// 1000x1001 0.80 / 0.86, 8192x8191 with ld_out 8200 0.72 / 0.82), nor 1-byte elements (u8 8192x8191
-// 0.60 / 0.64, one byte per load) or 4-byte ones (f32 8192x8191 0.87 / 0.92).
+// dimensions) go to tiled_unaligned, which realigns every input row in shared memory; where the
+// output rows lie on the 16-byte grid it writes whole output chunks without a halo
+// (unaligned_output_on_grid). Under 8 MiB (large_matrix), where the output rows lie on the sector
+// grid, gather (16 / E rows of 2-byte loads, or 4-byte ones where the input rows allow, merged in
+// the L1, whole 16-byte output vectors) is faster: latency-bound, its blocks start storing sooner.
+// Measured on an H200 (of memcpy, gather / tiled_unaligned's whole-chunk tiles;
+// bench/results/h200_2026-11-25zj_gather_vs_grid_out.txt): 512x511 0.89 / 0.79, 5 x 208x333 0.89 /
+// 0.79, 1024x1023 1.43 / 1.32, 1536x1535 1.25 / 1.23; level at 8 MiB (2048x2047 0.87 / 0.87, 4 x
+// 1024x1023 0.89 / 0.89). Larger, the whole-chunk tiles lead: 8192x8191 0.77 / 0.88, 16384x16383
+// 0.74 / 0.85, 5792x5793 0.83 / 0.98, 4128x4097 0.90 / 1.00, 16 x 2048x2047 0.82 / 0.92, 131072x255
+// 0.77 / 0.80, and with 4-byte loads 92672x362 0.89 / 0.94, 8192^2 with ld_in 8194 0.87 / 0.90.
+// (Against the tiles with a halo that came before, gather led on most of these: 8192x8191 0.73 ->
+// 0.77, 4128x4097 0.81 -> 0.89; bench/results/h200_2026-11-25z_gather_off_grid_probe.txt.)
 bool gather_takes_off_grid_input(const TransposeDesc& d, int alignment) {
   return dtype_size(d.dtype) == 2 && tiled_vec_vector_bytes(d, alignment) == 0 && gather_runs(d, alignment) &&
-         output_rows_sector_aligned(d) && (gather_reads_words(d) || output_rows_on(d, 64) || !large_matrix(d));
+         output_rows_sector_aligned(d) && !large_matrix(d);
+}
+
+bool unaligned_output_on_grid(const TransposeDesc& d, int alignment) {
+  return dtype_size(d.dtype) <= 2 && gather_runs(d, alignment);
 }
 
 namespace {

@@ -69,11 +69,13 @@ bool gather_runs(const TransposeDesc& resolved_desc, int alignment);
 // Where gather reads 2-byte elements as 4-byte words (two columns a load): input rows and matrices on
 // the 4-byte grid.
 bool gather_reads_words(const TransposeDesc& resolved_desc);
-// Matrices of 2-byte elements whose input rows are off tiled_vec's 8-byte grid and whose output rows
-// lie on the sector grid (for large ones read 2 bytes at a time, a multiple of 64 bytes apart):
-// gather reads their input through the L1 faster than tiled_unaligned realigns it (see
-// gpu_planner.cpp).
+// Matrices of 2-byte elements under 8 MiB whose input rows are off tiled_vec's 8-byte grid and whose
+// output rows lie on the sector grid: gather reads their input through the L1 faster than
+// tiled_unaligned realigns it (see gpu_planner.cpp).
 bool gather_takes_off_grid_input(const TransposeDesc& resolved_desc, int alignment);
+// Whether tiled_unaligned moves 1- and 2-byte elements in whole output chunks, without a halo
+// (tiled_unaligned_grid_out): a 16-byte aligned output whose rows (and matrices) lie on that grid.
+bool unaligned_output_on_grid(const TransposeDesc& resolved_desc, int alignment);
 // Few rows (16 to kGatherFewRowsMax for 2-byte elements, to skinny's caps for 4- and 8-byte ones) of
 // packed output, strides off tiled_vec's grid (8-byte for 2-byte elements, 16-byte for wider ones),
 // that gather serves better than skinny's slabs or tiled_unaligned's tiles (see gpu_planner.cpp).

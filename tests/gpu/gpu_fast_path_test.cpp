@@ -272,9 +272,42 @@ TEST_P(GpuFastPath, TiledUnalignedTileShapes) {
                         Case{{t, 230, 230, 100}, e == 1 ? small : shorter},
                         Case{{t, 1537, 1536, 1}, e == 1 ? small : large}}) {
     xpose::Plan plan;
-    ASSERT_TRUE(xpose::make_plan(plan, c.d, {Backend::cuda, Algorithm::tiled_unaligned}).ok()) << describe(c.d);
+    // Element-aligned pointers: output rows on the 16-byte grid would take the whole-chunk tiles.
+    const xpose::PlanOptions options{Backend::cuda, Algorithm::tiled_unaligned, static_cast<int>(e)};
+    ASSERT_TRUE(xpose::make_plan(plan, c.d, options).ok()) << describe(c.d);
     EXPECT_EQ(plan.config().tile_rows, c.tile_rows) << describe(c.d);
-    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(c.d, Algorithm::tiled_unaligned, 0));
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(c.d, Algorithm::tiled_unaligned, static_cast<std::size_t>(e)));
+  }
+}
+
+// tiled_unaligned's whole-chunk tiles: 1- and 2-byte elements whose output rows (and matrices) lie on
+// the 16-byte grid, input rows anywhere. The plan shows their rows (128 of u8, 64 of bf16) on
+// 16-byte aligned pointers; element-aligned pointers take the other tiles. Odd columns, partial tile
+// rows and columns, output rows that end mid-chunk (padded), batches packed and with gaps, input
+// strides on the 4-byte grid.
+TEST_P(GpuFastPath, TiledUnalignedWholeOutputChunks) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "the whole-chunk tiles are for 1- and 2-byte elements";
+  const std::int64_t per = 16 / e, tile_rows = 128 / e;
+  const std::int64_t padded = ld_on_grid(t, 100, 16);
+  for (const xpose::TransposeDesc& d : std::vector<xpose::TransposeDesc>{
+           {t, 37 * per, 1001},                                      // partial tiles both ways
+           {t, 3 * tile_rows, 4099},                                 // whole tile rows
+           {t, per, 333},                                            // one chunk per output row
+           {t, 5 * per, 77, 9},                                      // a packed batch
+           {t, 100, 301, 1, 303, padded},                            // output rows end mid-chunk
+           {t, 50, 70, 3, 73, 64, 50 * 73 + 5, 70 * 64 + 2 * per},   // a batch with gaps
+           {t, 1040, 2001, 1, 2002},                                 // input rows on the 4-byte grid
+           {t, 2 * tile_rows, 129, 1, 131, 2 * tile_rows + per}}) {  // padded output rows, 2 tiles
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, 16}).ok()) << describe(d);
+    EXPECT_EQ(plan.config().tile_rows, tile_rows) << describe(d);
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, 0));
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, static_cast<int>(e)}).ok());
+    EXPECT_NE(plan.config().tile_rows, tile_rows) << describe(d) << ": element-aligned pointers";
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, static_cast<std::size_t>(e)));
   }
 }
 

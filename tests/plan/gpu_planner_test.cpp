@@ -510,9 +510,27 @@ TEST(GpuPlanner, GatherTakesSmallMatricesAndMidSizeWideElements) {
   EXPECT_NE(pick({DType::c128, 2048, 2048}), Algorithm::gather);
 }
 
-// 2-byte elements with input rows off the 8-byte grid and output rows on the sector grid take gather
-// (tiled_unaligned where output rows start mid-sector, for large matrices read 2 bytes at a time
-// whose output rows are an odd number of sectors apart, and for other element sizes); so do tall
+// tiled_unaligned's whole-chunk tiles: 1- and 2-byte elements only, a 16-byte aligned output whose
+// rows, and in a batch whose matrices, start on that grid; the input may lie anywhere.
+TEST(GpuPlanner, UnalignedOutputOnTheGrid) {
+  using xpose::plan::unaligned_output_on_grid;
+  const auto on_grid = [](xpose::TransposeDesc d, int alignment = 16) {
+    return unaligned_output_on_grid(xpose::resolved(d), alignment);
+  };
+  EXPECT_TRUE(on_grid({DType::u8, 12288, 5461}));
+  EXPECT_TRUE(on_grid({DType::bf16, 768, 50257}));
+  EXPECT_TRUE(on_grid({DType::i8, 100, 301, 1, 303, 112}));
+  EXPECT_TRUE(on_grid({DType::f16, 50, 70, 3, 73, 64, 50 * 73 + 5, 70 * 64 + 16}));
+  EXPECT_FALSE(on_grid({DType::u8, 12288, 5461}, 8)) << "an output pointer off the 16-byte grid";
+  EXPECT_FALSE(on_grid({DType::u8, 8191, 8193})) << "output rows 8191 bytes apart";
+  EXPECT_FALSE(on_grid({DType::bf16, 8192, 8192, 1, 8200, 8196})) << "output rows on the 8-byte grid";
+  EXPECT_FALSE(on_grid({DType::bf16, 40, 70, 3, 73, 64, 40 * 73, 70 * 64 + 4})) << "matrices off the grid";
+  EXPECT_FALSE(on_grid({DType::f32, 12288, 5461})) << "4-byte elements";
+}
+
+// 2-byte elements under 8 MiB with input rows off the 8-byte grid and output rows on the sector grid
+// take gather (tiled_unaligned where output rows start mid-sector, for larger matrices, whose output
+// rows on the 16-byte grid it writes in whole chunks, and for other element sizes); so do tall
 // 16-byte matrices of 33 to 127 columns whose last 32-column tiled_vec tile is at most a quarter
 // full, and large batches of 2- and 4-byte matrices that tiled_vec's tiles would fill to less than
 // three quarters.
@@ -521,18 +539,18 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
   const auto pick = [](xpose::TransposeDesc d, int alignment = 16) {
     return choose_gpu_algorithm(xpose::resolved(d), alignment);
   };
-  EXPECT_EQ(pick({DType::bf16, 8192, 8191}), Algorithm::gather);
-  EXPECT_EQ(pick({DType::f16, 92672, 362}), Algorithm::gather) << "input rows on the 4-byte grid";
-  EXPECT_EQ(pick({DType::bf16, 4096, 4095, 4}), Algorithm::gather);
-  EXPECT_EQ(pick({DType::bf16, 8192, 8192, 1, 8194}), Algorithm::gather);
-  EXPECT_EQ(pick({DType::bf16, 8192, 8191, 1, 8191, 8200}), Algorithm::tiled_unaligned) << "mid-sector output rows";
+  EXPECT_EQ(pick({DType::bf16, 512, 511}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::bf16, 208, 333, 5}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::f16, 1536, 1535}), Algorithm::gather);
+  EXPECT_EQ(pick({DType::bf16, 1024, 1022, 1, 1023}), Algorithm::gather) << "input rows on the 2-byte grid";
+  EXPECT_EQ(pick({DType::bf16, 2048, 2047, 2}), Algorithm::tiled_unaligned) << "8 MiB";
+  EXPECT_EQ(pick({DType::bf16, 8192, 8191}), Algorithm::tiled_unaligned);
+  EXPECT_EQ(pick({DType::f16, 92672, 362}), Algorithm::tiled_unaligned) << "input rows on the 4-byte grid";
+  EXPECT_EQ(pick({DType::bf16, 4096, 4095, 4}), Algorithm::tiled_unaligned);
+  EXPECT_EQ(pick({DType::bf16, 8192, 8192, 1, 8194}), Algorithm::tiled_unaligned);
+  EXPECT_EQ(pick({DType::bf16, 512, 511, 1, 511, 520}), Algorithm::tiled_unaligned) << "mid-sector output rows";
   EXPECT_EQ(pick({DType::bf16, 1000, 1001, 64}), Algorithm::tiled_unaligned) << "mid-sector output rows";
-  EXPECT_EQ(pick({DType::bf16, 8192, 8191}, 8), Algorithm::tiled_unaligned) << "gather needs 16-byte pointers";
-  EXPECT_EQ(pick({DType::bf16, 8688, 3861}), Algorithm::tiled_unaligned) << "2-byte loads, rows 543 sectors apart";
-  EXPECT_EQ(pick({DType::bf16, 2064, 2047, 16}), Algorithm::tiled_unaligned) << "2-byte loads, rows 129 sectors apart";
-  EXPECT_EQ(pick({DType::bf16, 8208, 8190, 1, 8194}), Algorithm::gather) << "4-byte loads";
-  EXPECT_EQ(pick({DType::bf16, 4128, 4097}), Algorithm::gather) << "rows 129 x 64 bytes apart";
-  EXPECT_EQ(pick({DType::bf16, 112, 300001}), Algorithm::tiled_unaligned) << "2-byte loads, rows 7 sectors apart";
+  EXPECT_EQ(pick({DType::bf16, 512, 511}, 8), Algorithm::tiled_unaligned) << "gather needs 16-byte pointers";
   EXPECT_EQ(pick({DType::bf16, 92672, 300}), Algorithm::tiled_vec) << "input rows on the 8-byte grid";
   EXPECT_EQ(pick({DType::u8, 8192, 8191}), Algorithm::tiled_unaligned);
   EXPECT_EQ(pick({DType::f32, 8192, 8191}), Algorithm::tiled_unaligned);

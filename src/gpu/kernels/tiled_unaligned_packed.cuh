@@ -47,13 +47,19 @@ struct PackedLoad {
   static_assert(kRowsPerWarp >= 1, "a warp holds a whole input row");
 };
 
-// Load phase: element x of input row r to byte 16 + x * E of the row's shared slot.
+// Shared slot of input row r: the row itself, unless a store phase wants its rows grouped otherwise
+// (tiled_unaligned_grid_out.cuh).
+struct SlotIsRow {
+  __device__ __forceinline__ int operator()(int r) const { return r; }
+};
+
+// Load phase: element x of input row r to byte 16 + x * E of shared slot SlotOf()(r).
 // Row r starts shift(r) = (shift0 + r * shift_step) & 15 bytes into its first chunk;
 // its chunk-space word i (chunk i / 4, word i % 4) therefore lands across slot words
 // i + 4 - shift / 4 and the next, by shift % 4 bytes. The lane of chunk k writes slot words
 // 4k - 1 + 4 - shift / 4 ... + 3, each the funnel shift of two chunk-space words, taking word 4k - 1
 // from the lane before it; the row's last loaded chunk also writes the word after.
-template <int E, int kLoadRows, int kInChunks, int kInPitchWords>
+template <int E, int kLoadRows, int kInChunks, int kInPitchWords, typename SlotOf = SlotIsRow>
 __device__ __forceinline__ void load_packed(std::uint32_t* in_tile, const unsigned char* src, const unsigned char* in,
                                             const unsigned char* in_end, std::int64_t ld_in_bytes, int rows_valid,
                                             int in_bytes, int shift0, int shift_step) {
@@ -85,7 +91,6 @@ __device__ __forceinline__ void load_packed(std::uint32_t* in_tile, const unsign
       v[j] = interior ? *reinterpret_cast<const uint4*>(chunk) : load_chunk(chunk, in, in_end, row, row + in_bytes);
     }
   }
-  std::uint32_t* slot_first = in_tile + r_first * kInPitchWords + 4 * k + 3;
 #pragma unroll
   for (int j = 0; j < L::kPerThread; ++j) {
     const std::uint32_t before = rt::shfl_up_in_32(v[j].w, 1);
@@ -93,7 +98,7 @@ __device__ __forceinline__ void load_packed(std::uint32_t* in_tile, const unsign
     const int shift = (shift_first + j * shift_inc) & 15;
     if (lane_used && r < rows_valid && 16 * k < shift + in_bytes) {
       const unsigned bits = 8 * (shift & 3);
-      std::uint32_t* slot = slot_first + j * kRowStep * kInPitchWords - (shift >> 2);
+      std::uint32_t* slot = in_tile + SlotOf()(r) * kInPitchWords + 4 * k + 3 - (shift >> 2);
       if (k > 0) slot[0] = __funnelshift_r(before, v[j].x, bits);  // word 4k - 1 (for k = 0: margin)
       slot[1] = __funnelshift_r(v[j].x, v[j].y, bits);
       slot[2] = __funnelshift_r(v[j].y, v[j].z, bits);

@@ -1,6 +1,7 @@
-// Launcher for tiled_unaligned: a tile shape per element size (three for 1- and 2-byte elements), one
-// block per tile.
+// Launcher for tiled_unaligned: a tile shape per element size (four for 1- and 2-byte elements: three,
+// and tiled_unaligned_grid_out's where the output rows allow), one block per tile.
 #include "gpu/kernels/tiled_unaligned.cuh"
+#include "gpu/kernels/tiled_unaligned_grid_out.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
 #include "plan/gpu_planner.hpp"
@@ -110,9 +111,54 @@ char forced_tiles() {
   return forced;
 }
 
+// 1- and 2-byte elements whose output rows lie on the 16-byte grid, with a 16-byte aligned output
+// pointer (plan::unaligned_output_on_grid), take tiled_unaligned_grid_out's tiles: 128 bytes of
+// output row (128 rows of u8, 64 of bf16) by 64 bytes of input row for 1-byte elements, 128 for
+// 2-byte ones, each fastest of six shapes tried (input x output bytes 128x128, 128x256, 64x256,
+// 256x128 at four blocks per SM, 128x128 and 64x128 at six) on 15 shapes of u8 and bf16 on an H200
+// (bench/results/h200_2026-11-25zj_grid_out_shapes.txt).
+template <int E> struct GridOutShape;
+template <> struct GridOutShape<1> { static constexpr int kIn = 64, kRows = 128; };
+template <> struct GridOutShape<2> { static constexpr int kIn = 128, kRows = 64; };
 template <int E>
-Status configure_for_size(const TransposeDesc& d, LaunchConfig& c) {
+using GridOutShapeTile = GridOutTile<E, GridOutShape<E>::kIn, GridOutShape<E>::kRows>;
+// The launcher tells the tile shapes apart by their rows.
+template <int E>
+constexpr bool grid_out_rows_distinct() {
+  constexpr int rows = GridOutShapeTile<E>::kRows;
+  return rows != ShapeTile<E, kLargeTiles>::kRows && rows != ShapeTile<E, kSmallTiles>::kRows &&
+         rows != ShapeTile<E, kShortTiles>::kRows;
+}
+static_assert(grid_out_rows_distinct<1>() && grid_out_rows_distinct<2>(), "tile shapes told apart by rows");
+
+template <int E>
+Status configure_grid_out(const TransposeDesc& d, LaunchConfig& c) {
+  using Tile = GridOutShapeTile<E>;
+  c = linear_config(Tile::kRows, Tile::kCols, 16, kUnalignedThreads,
+                    d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kCols));
+  c.pad = Tile::kPitchWords - (4 * Tile::kInChunks + 4);
+  return Status::ok_status();
+}
+
+template <int E>
+Status launch_grid_out(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  using Tile = GridOutShapeTile<E>;
+  // configure chose these tiles for a plan whose pointers are 16-byte aligned (execute checks them).
+  if (reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
+    return Status(StatusCode::invalid_argument, "tiled_unaligned's whole-chunk tiles need a 16-byte aligned output");
+  const auto* in_bytes = static_cast<const unsigned char*>(in);
+  const std::int64_t span = input_span_elements(d) * E;
+  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
+  const TileGrid grid = make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), unaligned_tiles_down_first());
+  tiled_unaligned_grid_out_kernel<E, GridOutShape<E>::kIn, Tile::kRows><<<grid_of(c), block_of(c), 0, stream>>>(
+      in_bytes, in_bytes + span, static_cast<unsigned char*>(out), make_geometry(d, tiles_y), grid);
+  return check_launch("tiled_unaligned_grid_out_kernel", c, sizeof(std::uint32_t) * Tile::kWords, stream);
+}
+
+template <int E>
+Status configure_for_size(const TransposeDesc& d, int alignment, LaunchConfig& c) {
   if constexpr (E < 4) {
+    if (!forced_tiles() && plan::unaligned_output_on_grid(d, alignment)) return configure_grid_out<E>(d, c);
     if (forced_tiles() == 'l') return configure_shape<E, kLargeTiles>(d, c);
     if (forced_tiles() == 's') return configure_shape<E, kSmallTiles>(d, c);
     if (forced_tiles() == 'h') return configure_shape<E, kShortTiles>(d, c);
@@ -140,6 +186,7 @@ Status launch_shape(const TransposeDesc& d, const LaunchConfig& c, const void* i
 template <int E>
 Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   if constexpr (E < 4) {
+    if (c.tile_rows == GridOutShapeTile<E>::kRows) return launch_grid_out<E>(d, c, in, out, stream);
     if (c.tile_rows == ShapeTile<E, kSmallTiles>::kRows) return launch_shape<E, kSmallTiles>(d, c, in, out, stream);
     if (c.tile_rows == ShapeTile<E, kShortTiles>::kRows) return launch_shape<E, kShortTiles>(d, c, in, out, stream);
   }
@@ -148,9 +195,9 @@ Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void
 
 }  // namespace
 
-Status configure_tiled_unaligned(const TransposeDesc& d, LaunchConfig& c) {
+Status configure_tiled_unaligned(const TransposeDesc& d, int alignment, LaunchConfig& c) {
   return dispatch_element_size(dtype_size(d.dtype),
-                               [&](auto tag) { return configure_for_size<sizeof(decltype(tag))>(d, c); });
+                               [&](auto tag) { return configure_for_size<sizeof(decltype(tag))>(d, alignment, c); });
 }
 
 Status launch_tiled_unaligned(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
