@@ -327,7 +327,8 @@ bool gather_takes_few_rows(const TransposeDesc& d, int alignment) {
       !output_packed(d) || !gather_runs(d, alignment) || !off_skinny_grid(e, tiled_vec_vector_bytes(d, alignment)))
     return false;
   const bool words = e == 2 && gather_reads_words(d);
-  if (large_matrix(d)) return e == 2 && output_rows_sector_aligned(d) && (words || d.rows >= 64);
+  if (large_matrix(d))
+    return e == 2 && output_rows_sector_aligned(d) && (words || (d.rows >= 64 && !few_rows_take_whole_chunks(d, alignment)));
   if (e == 4) return output_rows_on(d, 64);
   if (e == 8) return output_rows_sector_aligned(d);
   return (words || d.rows >= 32) && (output_rows_sector_aligned(d) || d.rows <= 64);
@@ -687,11 +688,30 @@ bool few_rows_take_tiles(const TransposeDesc& d, int alignment) {
          tiled_vec_vector_bytes(d, alignment) == kVecBytes;
 }
 
+// Few rows of 1- and 2-byte elements off tiled_vec's grid whose output rows lie on the 16-byte grid:
+// where they fill three quarters of the tile rows of tiled_unaligned's whole-chunk tiles (128 bytes
+// of output row), those beat skinny's slabs and gather's few-row tiles. Measured on an H200 (of
+// memcpy, one process, two rounds alike; bench/results/h200_2026-11-25zj_few_rows_threshold.txt,
+// _skinny_vs_grid_out.txt; skinny or gather -> tiled_unaligned): u8 128x524287 0.71 -> 0.95, 112x1198373
+// 0.69 -> 0.87, 96x699051 0.78 -> 0.89, 100 x 112x4001 0.74 -> 0.88; bf16 48x699051 0.85 -> 0.90,
+// 56x599187 0.82 -> 0.91, 64x524287 (gather) 0.88 -> 0.97, 96x349525 (gather) 0.86 -> 0.90. Less
+// full, skinny or gather stays: bf16 40 rows 0.84 / 0.82, 72 rows 0.83 / 0.77, 80 rows (gather) 0.81
+// / 0.82; u8 80 rows 0.75 / 0.77, 64 rows 0.84 / 0.73, 48 rows 0.79 / 0.63. 2-byte input rows on the
+// 4-byte grid, which gather and skinny read as words, were not measured and stay.
+bool few_rows_take_whole_chunks(const TransposeDesc& d, int alignment) {
+  constexpr std::int64_t kTileRowBytes = 128;
+  const std::int64_t out_bytes = d.rows * static_cast<std::int64_t>(dtype_size(d.dtype));
+  const std::int64_t covered = (out_bytes + kTileRowBytes - 1) / kTileRowBytes * kTileRowBytes;
+  return d.rows < d.cols && unaligned_output_on_grid(d, alignment) && tiled_vec_vector_bytes(d, alignment) == 0 &&
+         !gather_reads_words(d) && 4 * out_bytes >= 3 * covered;
+}
+
 bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   const bool off_grid = off_skinny_grid(e, vector_bytes);
   if (d.rows < d.cols) {
+    if (few_rows_take_whole_chunks(d, alignment)) return false;
     // Padded output rows: skinny_rows_padded's slabs, up to kSkinnyRowsVecMaxRows rows of 1- and 2-byte
     // elements. Measured on an H200 (of memcpy, the tiles -> the slabs, two rounds alike;
     // bench/results/h200_2026-11-25zh_rows_padded_mid.txt): u8 24x2796202 with ld_out 25 0.12 -> 0.42,

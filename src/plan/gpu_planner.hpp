@@ -120,6 +120,10 @@ constexpr std::int64_t skinny_few_rows_max(std::int64_t element_bytes) {
 // to 127 columns (packed, or with small gaps between input rows) that skinny's few-columns kernel
 // serves better than the tiles.
 bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
+// Few rows (the short side) of 1- and 2-byte elements, output rows on the 16-byte grid that fill three
+// quarters of 128-byte tile rows, input off tiled_vec's grid: tiled_unaligned's whole-chunk tiles
+// rather than skinny or gather.
+bool few_rows_take_whole_chunks(const TransposeDesc& resolved_desc, int alignment);
 
 // Matrices of 10 to 16 rows on the 16-byte grid, in whole 16-byte output vectors, that tiled_vec's
 // 16-row tiles serve better than the skinny kernel (see gpu_planner.cpp).

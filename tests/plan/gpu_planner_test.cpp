@@ -324,7 +324,10 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_NE(choice(DType::u8, 64, 1048576, 0, 72), Algorithm::skinny) << "padded output rows on tiled_vec's grid";
   EXPECT_EQ(choice(DType::f32, 24, 699049, 0, 25), Algorithm::skinny) << "padded 4-byte rows up to skinny's cap";
   EXPECT_NE(choice(DType::f32, 48, 699049, 0, 50), Algorithm::skinny) << "past skinny's cap for 4-byte elements";
-  EXPECT_EQ(choice(DType::u8, 128, 524287), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::u8, 128, 524287), Algorithm::tiled_unaligned) << "whole output chunks";
+  EXPECT_EQ(choice(DType::u8, 64, 1048575), Algorithm::skinny) << "64 bytes of output row";
+  EXPECT_EQ(choice(DType::u8, 80, 1677723), Algorithm::skinny) << "80 bytes: 5/8 of a tile row";
+  EXPECT_EQ(choice(DType::u8, 96, 699051), Algorithm::tiled_unaligned) << "96 bytes: 3/4 of a tile row";
   EXPECT_NE(choice(DType::u8, 129, 520223), Algorithm::skinny) << "past skinny_rows_vec's rows";
   EXPECT_NE(choice(DType::u8, 48, 1048576), Algorithm::skinny) << "on the 16-byte grid: tiled_vec";
   EXPECT_EQ(choice(DType::f32, 40, 500001), Algorithm::skinny);
@@ -602,8 +605,9 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
 }
 
 // Few rows of packed output off the grid. Large matrices: gather only for 2-byte elements whose output
-// rows lie on the sector grid, read as words or from 64 rows; skinny elsewhere up to its caps (84 rows
-// of 2-byte elements, past which tiled_unaligned). Under 8 MiB gather where its output rows lie on
+// rows lie on the sector grid, read as words; tiled_unaligned's whole-chunk tiles from 80 bytes of
+// output row on the 16-byte grid read 2 bytes at a time; skinny elsewhere up to its caps (84 rows of
+// 2-byte elements, past which tiled_unaligned). Under 8 MiB gather where its output rows lie on
 // the sector grid, or (2-byte elements) where one 64-row tile holds them, with 2-byte loads from 32
 // rows.
 TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
@@ -617,9 +621,10 @@ TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   for (std::int64_t rows : {24, 40, 56, 72})  // output rows mid-sector: skinny
     EXPECT_EQ(choice(DType::bf16, rows, words(rows)), Algorithm::skinny) << rows << " rows, words";
   EXPECT_EQ(choice(DType::bf16, 88, words(88)), Algorithm::tiled_unaligned) << "past skinny's 84 rows";
-  for (std::int64_t rows : {64, 80, 96})
-    EXPECT_EQ(choice(DType::bf16, rows, halves(rows)), Algorithm::gather) << rows << " rows, 2-byte loads";
-  for (std::int64_t rows : {16, 24, 32, 40, 48, 56})
+  for (std::int64_t rows : {48, 56, 64, 96})  // filling 3/4 of the 128-byte tile rows
+    EXPECT_EQ(choice(DType::bf16, rows, halves(rows)), Algorithm::tiled_unaligned) << rows << " rows, 2-byte loads";
+  EXPECT_EQ(choice(DType::bf16, 80, halves(80)), Algorithm::gather) << "80 rows, 2-byte loads";
+  for (std::int64_t rows : {16, 24, 32, 40})
     EXPECT_EQ(choice(DType::bf16, rows, halves(rows)), Algorithm::skinny) << rows << " rows, 2-byte loads";
   // Under 8 MiB (skinny's slabs would make too few blocks).
   EXPECT_EQ(choice(DType::bf16, 32, 8193), Algorithm::gather);
