@@ -274,7 +274,7 @@ bool gather_reads_words(const TransposeDesc& d) { return dtype_size(d.dtype) == 
 // output rows lie on the 16-byte grid it writes whole output chunks without a halo
 // (unaligned_output_on_grid). Under 8 MiB (large_matrix), where the output rows lie on the sector
 // grid, gather (16 / E rows of 2-byte loads, or 4-byte ones where the input rows allow, merged in
-// the L1, whole 16-byte output vectors) is faster: latency-bound, its blocks start storing sooner.
+// the L1, whole 16-byte output vectors) is faster.
 // Measured on an H200 (of memcpy, gather / tiled_unaligned's whole-chunk tiles;
 // bench/results/h200_2026-11-25zj_gather_vs_grid_out.txt): 512x511 0.89 / 0.79, 5 x 208x333 0.89 /
 // 0.79, 1024x1023 1.43 / 1.32, 1536x1535 1.25 / 1.23; level at 8 MiB (2048x2047 0.87 / 0.87, 4 x
@@ -327,8 +327,10 @@ bool gather_takes_few_rows(const TransposeDesc& d, int alignment) {
       !output_packed(d) || !gather_runs(d, alignment) || !off_skinny_grid(e, tiled_vec_vector_bytes(d, alignment)))
     return false;
   const bool words = e == 2 && gather_reads_words(d);
-  if (large_matrix(d))
-    return e == 2 && output_rows_sector_aligned(d) && (words || (d.rows >= 64 && !few_rows_take_whole_chunks(d, alignment)));
+  if (large_matrix(d)) {
+    const bool halves_from_64_rows = d.rows >= 64 && !few_rows_take_whole_chunks(d, alignment);
+    return e == 2 && output_rows_sector_aligned(d) && (words || halves_from_64_rows);
+  }
   if (e == 4) return output_rows_on(d, 64);
   if (e == 8) return output_rows_sector_aligned(d);
   return (words || d.rows >= 32) && (output_rows_sector_aligned(d) || d.rows <= 64);
@@ -695,9 +697,10 @@ bool few_rows_take_tiles(const TransposeDesc& d, int alignment) {
 // _skinny_vs_grid_out.txt; skinny or gather -> tiled_unaligned): u8 128x524287 0.71 -> 0.95, 112x1198373
 // 0.69 -> 0.87, 96x699051 0.78 -> 0.89, 100 x 112x4001 0.74 -> 0.88; bf16 48x699051 0.85 -> 0.90,
 // 56x599187 0.82 -> 0.91, 64x524287 (gather) 0.88 -> 0.97, 96x349525 (gather) 0.86 -> 0.90. Less
-// full, skinny or gather stays: bf16 40 rows 0.84 / 0.82, 72 rows 0.83 / 0.77, 80 rows (gather) 0.81
-// / 0.82; u8 80 rows 0.75 / 0.77, 64 rows 0.84 / 0.73, 48 rows 0.79 / 0.63. 2-byte input rows on the
-// 4-byte grid, which gather and skinny read as words, were not measured and stay.
+// full they lose or run level, and skinny or gather stays: bf16 40 rows 0.84 / 0.82, 72 rows 0.83 /
+// 0.77, 80 rows (gather) 0.81 / 0.82; u8 80 rows 0.75 / 0.77, 64 rows 0.84 / 0.73, 48 rows 0.79 /
+// 0.63. 2-byte input rows on the 4-byte grid, which gather and skinny read as words, were not
+// measured and stay.
 bool few_rows_take_whole_chunks(const TransposeDesc& d, int alignment) {
   constexpr std::int64_t kTileRowBytes = 128;
   const std::int64_t out_bytes = d.rows * static_cast<std::int64_t>(dtype_size(d.dtype));

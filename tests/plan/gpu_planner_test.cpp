@@ -605,11 +605,11 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
 }
 
 // Few rows of packed output off the grid. Large matrices: gather only for 2-byte elements whose output
-// rows lie on the sector grid, read as words; tiled_unaligned's whole-chunk tiles from 80 bytes of
-// output row on the 16-byte grid read 2 bytes at a time; skinny elsewhere up to its caps (84 rows of
-// 2-byte elements, past which tiled_unaligned). Under 8 MiB gather where its output rows lie on
-// the sector grid, or (2-byte elements) where one 64-row tile holds them, with 2-byte loads from 32
-// rows.
+// rows lie on the sector grid, read as words; tiled_unaligned's whole-chunk tiles for rows read 2 bytes
+// at a time whose output rows on the 16-byte grid fill three quarters of its 128-byte tile rows;
+// skinny elsewhere up to its caps (84 rows of 2-byte elements, past which tiled_unaligned). Under 8
+// MiB gather where its output rows lie on the sector grid, or (2-byte elements) where one 64-row tile
+// holds them, with 2-byte loads from 32 rows.
 TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   const auto choice = [](DType t, std::int64_t r, std::int64_t c, int alignment = 16, std::int64_t ld_out = 0) {
     return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, 0, ld_out}), alignment);

@@ -196,8 +196,9 @@ Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void
 }  // namespace
 
 Status configure_tiled_unaligned(const TransposeDesc& d, int alignment, LaunchConfig& c) {
-  return dispatch_element_size(dtype_size(d.dtype),
-                               [&](auto tag) { return configure_for_size<sizeof(decltype(tag))>(d, alignment, c); });
+  return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
+    return configure_for_size<sizeof(decltype(tag))>(d, alignment, c);
+  });
 }
 
 Status launch_tiled_unaligned(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
