@@ -704,9 +704,8 @@ bool few_rows_take_tiles(const TransposeDesc& d, int alignment) {
 bool few_rows_take_whole_chunks(const TransposeDesc& d, int alignment) {
   constexpr std::int64_t kTileRowBytes = 128;
   const std::int64_t out_bytes = d.rows * static_cast<std::int64_t>(dtype_size(d.dtype));
-  const std::int64_t covered = (out_bytes + kTileRowBytes - 1) / kTileRowBytes * kTileRowBytes;
   return d.rows < d.cols && unaligned_output_on_grid(d, alignment) && tiled_vec_vector_bytes(d, alignment) == 0 &&
-         !gather_reads_words(d) && 4 * out_bytes >= 3 * covered;
+         !gather_reads_words(d) && 4 * out_bytes >= 3 * tiles_cover(out_bytes, kTileRowBytes);
 }
 
 bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {

@@ -41,6 +41,7 @@ struct GridOutTile {
   // 1 apart) start in 8 different bank quads and the 4 word columns beside them fill the quads.
   static constexpr int kPitchWords = (4 * kInChunks + 5 + 3) / 8 * 8 + 4;
   static constexpr int kWords = kRows * kPitchWords;
+  static constexpr int pad_words() { return kPitchWords - (4 * kInChunks + 4); }  // shown in the plan
   static_assert(kInBytes % 16 == 0 && kWordCols % 4 == 0, "tile rows: whole chunks, groups of 4 word columns");
   static_assert(kOutChunks % 8 == 0, "tile output runs: groups of 8 chunks");
   static_assert(kPitchWords % 8 == 4 && kPitchWords >= 4 * kInChunks + 5, "pitch");

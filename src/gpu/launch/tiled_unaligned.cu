@@ -48,9 +48,8 @@ constexpr std::int64_t few_tiles(int element_bytes) { return element_bytes == 1 
 template <int E, int kVariant>
 using ShapeTile = UnalignedTile<E, UnalignedShape<E, kVariant>::kIn, UnalignedShape<E, kVariant>::kOut>;
 
-template <int E, int kVariant>
-std::int64_t tile_count(const TransposeDesc& d) {
-  using Tile = ShapeTile<E, kVariant>;
+template <typename Tile>
+std::int64_t tiles_of(const TransposeDesc& d) {
   return d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kCols);
 }
 
@@ -93,12 +92,34 @@ bool unaligned_tiles_down_first() {
   return down_first;
 }
 
-template <int E, int kVariant>
-Status configure_shape(const TransposeDesc& d, LaunchConfig& c) {
-  using Tile = ShapeTile<E, kVariant>;
-  c = linear_config(Tile::kRows, Tile::kCols, 16, kUnalignedThreads, tile_count<E, kVariant>(d));
+// One block of kUnalignedThreads per tile, 16-byte accesses, the tile's padding shown in the plan.
+template <typename Tile>
+Status configure_tiles(const TransposeDesc& d, LaunchConfig& c) {
+  c = linear_config(Tile::kRows, Tile::kCols, 16, kUnalignedThreads, tiles_of<Tile>(d));
   c.pad = Tile::pad_words();
   return Status::ok_status();
+}
+
+template <int E, int kVariant>
+Status configure_shape(const TransposeDesc& d, LaunchConfig& c) {
+  return configure_tiles<ShapeTile<E, kVariant>>(d, c);
+}
+
+// What every tiled_unaligned kernel takes besides the output: the input and one past its last byte,
+// the geometry and the tile order.
+struct TileLaunch {
+  const unsigned char* in;
+  const unsigned char* in_end;
+  MatrixGeometry g;
+  TileGrid grid;
+};
+
+template <typename Tile>
+TileLaunch tile_launch(const TransposeDesc& d, const void* in) {
+  const auto* in_bytes = static_cast<const unsigned char*>(in);
+  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
+  return TileLaunch{in_bytes, in_bytes + input_span_elements(d) * Tile::kElementBytes, make_geometry(d, tiles_y),
+                    make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), unaligned_tiles_down_first())};
 }
 
 // XPOSE_TILED_UNALIGNED_TILES=l / s / h forces the large, small or short tiles of 1- and 2-byte
@@ -132,37 +153,25 @@ constexpr bool grid_out_rows_distinct() {
 static_assert(grid_out_rows_distinct<1>() && grid_out_rows_distinct<2>(), "tile shapes told apart by rows");
 
 template <int E>
-Status configure_grid_out(const TransposeDesc& d, LaunchConfig& c) {
-  using Tile = GridOutShapeTile<E>;
-  c = linear_config(Tile::kRows, Tile::kCols, 16, kUnalignedThreads,
-                    d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kCols));
-  c.pad = Tile::kPitchWords - (4 * Tile::kInChunks + 4);
-  return Status::ok_status();
-}
-
-template <int E>
 Status launch_grid_out(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   using Tile = GridOutShapeTile<E>;
   // configure chose these tiles for a plan whose pointers are 16-byte aligned (execute checks them).
   if (reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
     return Status(StatusCode::invalid_argument, "tiled_unaligned's whole-chunk tiles need a 16-byte aligned output");
-  const auto* in_bytes = static_cast<const unsigned char*>(in);
-  const std::int64_t span = input_span_elements(d) * E;
-  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
-  const TileGrid grid = make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), unaligned_tiles_down_first());
+  const TileLaunch t = tile_launch<Tile>(d, in);
   tiled_unaligned_grid_out_kernel<E, GridOutShape<E>::kIn, Tile::kRows><<<grid_of(c), block_of(c), 0, stream>>>(
-      in_bytes, in_bytes + span, static_cast<unsigned char*>(out), make_geometry(d, tiles_y), grid);
+      t.in, t.in_end, static_cast<unsigned char*>(out), t.g, t.grid);
   return check_launch("tiled_unaligned_grid_out_kernel", c, sizeof(std::uint32_t) * Tile::kWords, stream);
 }
 
 template <int E>
 Status configure_for_size(const TransposeDesc& d, int alignment, LaunchConfig& c) {
   if constexpr (E < 4) {
-    if (!forced_tiles() && plan::unaligned_output_on_grid(d, alignment)) return configure_grid_out<E>(d, c);
+    if (!forced_tiles() && plan::unaligned_output_on_grid(d, alignment)) return configure_tiles<GridOutShapeTile<E>>(d, c);
     if (forced_tiles() == 'l') return configure_shape<E, kLargeTiles>(d, c);
     if (forced_tiles() == 's') return configure_shape<E, kSmallTiles>(d, c);
     if (forced_tiles() == 'h') return configure_shape<E, kShortTiles>(d, c);
-    if (tile_count<E, kLargeTiles>(d) < few_tiles(E)) return configure_shape<E, kSmallTiles>(d, c);
+    if (tiles_of<ShapeTile<E, kLargeTiles>>(d) < few_tiles(E)) return configure_shape<E, kSmallTiles>(d, c);
     if (small_tiles_fill_better<E>(d)) return configure_shape<E, kSmallTiles>(d, c);
     if (short_tiles_fill_better<E>(d)) return configure_shape<E, kShortTiles>(d, c);
   }
@@ -172,13 +181,9 @@ Status configure_for_size(const TransposeDesc& d, int alignment, LaunchConfig& c
 template <int E, int kVariant>
 Status launch_shape(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   using Tile = ShapeTile<E, kVariant>;
-  const auto* in_bytes = static_cast<const unsigned char*>(in);
-  const std::int64_t span = input_span_elements(d) * E;
-  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
-  const TileGrid grid = make_tile_grid(tiles_y, ceil_div(d.cols, Tile::kCols), unaligned_tiles_down_first());
+  const TileLaunch t = tile_launch<Tile>(d, in);
   tiled_unaligned_kernel<E, Tile::kCols * E, Tile::kRows * E><<<grid_of(c), block_of(c), 0, stream>>>(
-      in_bytes, in_bytes + span, static_cast<unsigned char*>(out), make_geometry(d, tiles_y), grid,
-      sector_windows(E, d.ld_out * E));
+      t.in, t.in_end, static_cast<unsigned char*>(out), t.g, t.grid, sector_windows(E, d.ld_out * E));
   return check_launch("tiled_unaligned_kernel", c, sizeof(std::uint32_t) * Tile::shared_words(), stream);
 }
 
