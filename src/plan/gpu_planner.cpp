@@ -292,6 +292,11 @@ bool unaligned_output_on_grid(const TransposeDesc& d, int alignment) {
   return dtype_size(d.dtype) <= 2 && gather_runs(d, alignment);
 }
 
+bool unaligned_input_on_grid(const TransposeDesc& d, int alignment) {
+  return dtype_size(d.dtype) <= 2 && alignment >= kVecBytes && input_rows_on(d, kVecBytes) &&
+         !output_rows_on(d, kVecBytes);
+}
+
 namespace {
 // Off the grid where skinny takes few rows or columns: tiled_vec's 8-byte one for 1- and 2-byte
 // elements (on it, tiled_vec runs at 8 bytes), its 16-byte one for wider elements.

@@ -76,6 +76,10 @@ bool gather_takes_off_grid_input(const TransposeDesc& resolved_desc, int alignme
 // Whether tiled_unaligned moves 1- and 2-byte elements in whole output chunks, without a halo
 // (tiled_unaligned_grid_out): a 16-byte aligned output whose rows (and matrices) lie on that grid.
 bool unaligned_output_on_grid(const TransposeDesc& resolved_desc, int alignment);
+// Whether tiled_unaligned moves 1- and 2-byte elements through output-row lines, its input chunks
+// taken whole (tiled_unaligned_grid_in): 16-byte aligned pointers, input rows (and matrices) on that
+// grid, output rows off it.
+bool unaligned_input_on_grid(const TransposeDesc& resolved_desc, int alignment);
 // Few rows (16 to kGatherFewRowsMax for 2-byte elements, to skinny's caps for 4- and 8-byte ones) of
 // packed output, strides off tiled_vec's grid (8-byte for 2-byte elements, 16-byte for wider ones),
 // that gather serves better than skinny's slabs or tiled_unaligned's tiles (see gpu_planner.cpp).

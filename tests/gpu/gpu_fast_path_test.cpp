@@ -311,6 +311,39 @@ TEST_P(GpuFastPath, TiledUnalignedWholeOutputChunks) {
   }
 }
 
+// tiled_unaligned's line tiles: 1- and 2-byte elements whose input rows (and matrices) lie on the
+// 16-byte grid, output rows off it. The plan shows their rows (224 of u8, 112 of bf16) on 16-byte
+// aligned pointers; element-aligned pointers take the other tiles. Output strides at every offset
+// from the sector grid around two tile rows (the halo, the first tile's head sectors), partial tile
+// rows and columns, fewer rows than the halo, batches packed and with gaps, padded output rows.
+TEST_P(GpuFastPath, TiledUnalignedWholeInputChunks) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "the line tiles are for 1- and 2-byte elements";
+  const std::int64_t per = 16 / e, tile_rows = 224 / e;
+  std::vector<xpose::TransposeDesc> cases;
+  for (std::int64_t k = 1; k < 32 / e; ++k)  // output rows k elements past the sector grid
+    if (k * e % 16 != 0) cases.push_back({t, tile_rows + 40 / e, 5 * per, 1, 5 * per, tile_rows + 64 / e + k});
+  for (const xpose::TransposeDesc& d : std::vector<xpose::TransposeDesc>{
+           {t, 1001, 37 * per},                                                // partial tiles both ways
+           {t, 3 * tile_rows, 9 * per, 1, 9 * per, 3 * tile_rows + 1},         // whole tile rows
+           {t, 7, 40 * per},                                                   // fewer rows than the halo
+           {t, 77, 3 * per, 9},                                                // a packed batch
+           {t, 50, 70, 3, 80, 53, 50 * 80 + per, 73 * 53 + 1},                // a batch with gaps
+           {t, 2 * tile_rows + 3, 129, 1, 144, 2 * tile_rows + 3 + per}})      // padded output rows
+    cases.push_back(d);
+  for (const xpose::TransposeDesc& d : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, 16}).ok()) << describe(d);
+    EXPECT_EQ(plan.config().tile_rows, tile_rows) << describe(d);
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, 0));
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, static_cast<int>(e)}).ok());
+    EXPECT_NE(plan.config().tile_rows, tile_rows) << describe(d) << ": element-aligned pointers";
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, static_cast<std::size_t>(e)));
+  }
+}
+
 // The gather kernel asked for by name: every case whose output strides are on the 16-byte grid runs
 // (input strides of any value; 2-byte elements read words where their input rows allow), the others
 // are refused at plan time; so are pointers aligned to less than 16 bytes.

@@ -1,6 +1,8 @@
-// Launcher for tiled_unaligned: a tile shape per element size (four for 1- and 2-byte elements: three,
-// and tiled_unaligned_grid_out's where the output rows allow), one block per tile.
+// Launcher for tiled_unaligned: a tile shape per element size (five for 1- and 2-byte elements: three,
+// and tiled_unaligned_grid_out's or tiled_unaligned_grid_in's where the rows allow), one block per
+// tile.
 #include "gpu/kernels/tiled_unaligned.cuh"
+#include "gpu/kernels/tiled_unaligned_grid_in.cuh"
 #include "gpu/kernels/tiled_unaligned_grid_out.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
@@ -143,14 +145,26 @@ template <> struct GridOutShape<1> { static constexpr int kIn = 64, kRows = 128;
 template <> struct GridOutShape<2> { static constexpr int kIn = 128, kRows = 64; };
 template <int E>
 using GridOutShapeTile = GridOutTile<E, GridOutShape<E>::kIn, GridOutShape<E>::kRows>;
+// 1- and 2-byte elements whose input rows lie on the 16-byte grid, with 16-byte aligned pointers,
+// and whose output rows do not (plan::unaligned_input_on_grid), take tiled_unaligned_grid_in's tiles:
+// 224 bytes of output row (224 rows of u8, 112 of bf16) by 64 bytes of input row for 1-byte
+// elements, 128 for 2-byte ones.
+template <int E> struct GridInShape;
+template <> struct GridInShape<1> { static constexpr int kIn = 64, kRows = 224; };
+template <> struct GridInShape<2> { static constexpr int kIn = 128, kRows = 112; };
+template <int E>
+using GridInShapeTile = GridInTile<E, GridInShape<E>::kIn, GridInShape<E>::kRows>;
 // The launcher tells the tile shapes apart by their rows.
 template <int E>
-constexpr bool grid_out_rows_distinct() {
-  constexpr int rows = GridOutShapeTile<E>::kRows;
-  return rows != ShapeTile<E, kLargeTiles>::kRows && rows != ShapeTile<E, kSmallTiles>::kRows &&
-         rows != ShapeTile<E, kShortTiles>::kRows;
+constexpr bool tile_rows_distinct() {
+  constexpr int rows[] = {ShapeTile<E, kLargeTiles>::kRows, ShapeTile<E, kSmallTiles>::kRows,
+                          ShapeTile<E, kShortTiles>::kRows, GridOutShapeTile<E>::kRows, GridInShapeTile<E>::kRows};
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < i; ++j)
+      if (rows[i] == rows[j]) return false;
+  return true;
 }
-static_assert(grid_out_rows_distinct<1>() && grid_out_rows_distinct<2>(), "tile shapes told apart by rows");
+static_assert(tile_rows_distinct<1>() && tile_rows_distinct<2>(), "tile shapes told apart by rows");
 
 template <int E>
 Status launch_grid_out(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
@@ -165,9 +179,22 @@ Status launch_grid_out(const TransposeDesc& d, const LaunchConfig& c, const void
 }
 
 template <int E>
+Status launch_grid_in(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  using Tile = GridInShapeTile<E>;
+  // configure chose these tiles for a plan whose pointers are 16-byte aligned (execute checks them).
+  if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0)
+    return Status(StatusCode::invalid_argument, "tiled_unaligned's line tiles need a 16-byte aligned input");
+  const TileLaunch t = tile_launch<Tile>(d, in);
+  tiled_unaligned_grid_in_kernel<E, GridInShape<E>::kIn, Tile::kRows><<<grid_of(c), block_of(c), 0, stream>>>(
+      t.in, t.in_end, static_cast<unsigned char*>(out), t.g, t.grid);
+  return check_launch("tiled_unaligned_grid_in_kernel", c, sizeof(std::uint32_t) * Tile::kWords, stream);
+}
+
+template <int E>
 Status configure_for_size(const TransposeDesc& d, int alignment, LaunchConfig& c) {
   if constexpr (E < 4) {
     if (!forced_tiles() && plan::unaligned_output_on_grid(d, alignment)) return configure_tiles<GridOutShapeTile<E>>(d, c);
+    if (!forced_tiles() && plan::unaligned_input_on_grid(d, alignment)) return configure_tiles<GridInShapeTile<E>>(d, c);
     if (forced_tiles() == 'l') return configure_shape<E, kLargeTiles>(d, c);
     if (forced_tiles() == 's') return configure_shape<E, kSmallTiles>(d, c);
     if (forced_tiles() == 'h') return configure_shape<E, kShortTiles>(d, c);
@@ -192,6 +219,7 @@ template <int E>
 Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   if constexpr (E < 4) {
     if (c.tile_rows == GridOutShapeTile<E>::kRows) return launch_grid_out<E>(d, c, in, out, stream);
+    if (c.tile_rows == GridInShapeTile<E>::kRows) return launch_grid_in<E>(d, c, in, out, stream);
     if (c.tile_rows == ShapeTile<E, kSmallTiles>::kRows) return launch_shape<E, kSmallTiles>(d, c, in, out, stream);
     if (c.tile_rows == ShapeTile<E, kShortTiles>::kRows) return launch_shape<E, kShortTiles>(d, c, in, out, stream);
   }
