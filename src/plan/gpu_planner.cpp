@@ -379,6 +379,28 @@ bool tiled_sectors_suits(const TransposeDesc& d, int alignment) {
          d.cols > kSkinnyMaxShort && large_matrix(d);
 }
 
+// Output rows on the 8-byte grid only, input rows on the 16-byte one, 1- and 2-byte elements, where
+// tiled_sectors does not take them (under 8 MiB or under kSectorsMinRows rows): tiled_vec's 8-byte
+// accesses cut the sector at each tile edge in two, tiled_unaligned's line tiles (224 rows of u8,
+// 112 of bf16, by 64 columns; launcher's GridInShape) read whole chunks and write whole sectors, but
+// pay a 31-byte halo and want enough tiles to fill the GPU. Measured on an H200 (of memcpy, tiled_vec
+// / line tiles, two rounds alike; bench/results/h200_2026-11-25zk_lines_vs_tiled_vec.txt): bf16
+// 2044x2048 (608 tiles) 0.82 / 0.89, 1004x4096 (576) 0.81 / 0.87, 4092x1024 0.82 / 0.90, 300x32768
+// 0.81 / 0.85, 4 x 2044x2048 0.83 / 0.92; u8 1000x8192 (640) 0.77 / 0.81, 4088x2048 0.78 / 0.82,
+// 600x8192 (384) 0.74 / 0.76. With about 300 tiles the lines lose: bf16 1020x2048 0.85 / 0.79, u8
+// 2040x2048 0.83 / 0.73, 1000x4096 0.83 / 0.72; with fewer rows than a tile they tie (u8 200x335552
+// 0.81 / 0.81, bf16 100x335544 0.85 / 0.85). Batches (_lines_auto_ab.txt): bf16 32 x 1004x1024 0.71 /
+// 0.94, 16 x 300x4096 0.89 / 0.90; u8 batches, on tiled_vec's 128 x 128-byte tiles, lose 1.5-2% (64 x
+// 1000x1024 0.88 / 0.87, 32 x 1000x2048 0.88 / 0.86, 8 x 2040x2048 0.87 / 0.86) and stay there.
+constexpr std::int64_t kLinesMinTiles = 512;
+bool lines_take_mid_sector_output(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), tile_rows = 224 / e, tile_cols = 64;
+  return (e == 2 || (e == 1 && d.batch == 1)) && tiled_vec_vector_bytes(d, alignment) == 8 &&
+         unaligned_input_on_grid(d, alignment) &&
+         !tiled_sectors_suits(d, alignment) && d.rows >= tile_rows &&
+         d.batch * ceil_div(d.rows, tile_rows) * ceil_div(d.cols, tile_cols) >= kLinesMinTiles;
+}
+
 // Output rows that start mid-sector on the 16-byte grid, 4- to 16-byte elements: tiled_vec writes
 // the sector at each tile edge in two parts, tiled_unaligned writes every sector whole but pays for
 // its windows at every tile, and more of its tiles are cut where a side is short. Measured on an
@@ -835,6 +857,7 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64
   if (vector_bytes == kVecBytes)
     return mid_sector_takes_unaligned(d) ? Algorithm::tiled_unaligned : Algorithm::tiled_vec;
   if (d.cols <= kSkinnyMaxShort) return Algorithm::skinny;
+  if (lines_take_mid_sector_output(d, alignment)) return Algorithm::tiled_unaligned;
   if (vector_bytes != 0 && (dtype_size(d.dtype) <= 2 || tiled_vec_sixteen_row_tiles(d, vector_bytes)))
     return Algorithm::tiled_vec;
   if (gather_takes_off_grid_input(d, alignment)) return Algorithm::gather;

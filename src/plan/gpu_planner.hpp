@@ -97,6 +97,11 @@ bool gather_fills_short_columns(const TransposeDesc& resolved_desc);
 int tiled_sectors_load_bytes(const TransposeDesc& resolved_desc, int alignment);
 constexpr std::int64_t kSectorsMinRows = 2048;
 bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
+// 1- and 2-byte elements whose output rows lie on the 8-byte grid but not the 16-byte one, input on
+// the 16-byte grid, that tiled_sectors leaves to tiled_vec's 8-byte accesses: tiled_unaligned's line
+// tiles where the matrices have a tile of rows and make enough tiles to fill the GPU (2-byte
+// elements, and single 1-byte matrices; see gpu_planner.cpp).
+bool lines_take_mid_sector_output(const TransposeDesc& resolved_desc, int alignment);
 
 // Most rows the skinny kernel's slab-of-columns path (skinny_rows_vec) takes (fewer for wide
 // elements: its slabs must fit its shared memory), and most the planner sends it.

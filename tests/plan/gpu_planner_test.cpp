@@ -98,8 +98,10 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
         EXPECT_TRUE(e >= 4 && !xpose::plan::output_rows_sector_aligned(d) && std::min(d.rows, d.cols) >= 2048)
             << "on the 16-byte grid, tiled_unaligned only for large matrices of 4- to 16-byte elements, output "
                "rows mid-sector";
+      const bool lines = xpose::plan::lines_take_mid_sector_output(d, alignment);
+      if (lines) EXPECT_EQ(a, Algorithm::tiled_unaligned) << "mid-sector output rows with enough tiles take the lines";
       if (s.ok() && !full_width && e <= 2 && d.rows > xpose::plan::kSkinnyMaxShort &&
-          d.cols > xpose::plan::kSkinnyMaxShort)
+          d.cols > xpose::plan::kSkinnyMaxShort && !lines)
         EXPECT_EQ(a, Algorithm::tiled_vec) << "1- and 2-byte elements take the narrower accesses";
       if (a == Algorithm::tiled_unaligned)
         EXPECT_GE(alignment, e) << "tiled_unaligned reads whole elements from element-aligned pointers";
@@ -529,6 +531,40 @@ TEST(GpuPlanner, UnalignedOutputOnTheGrid) {
   EXPECT_FALSE(on_grid({DType::bf16, 8192, 8192, 1, 8200, 8196})) << "output rows on the 8-byte grid";
   EXPECT_FALSE(on_grid({DType::bf16, 40, 70, 3, 73, 64, 40 * 73, 70 * 64 + 4})) << "matrices off the grid";
   EXPECT_FALSE(on_grid({DType::f32, 12288, 5461})) << "4-byte elements";
+}
+
+// tiled_unaligned's line tiles: 1- and 2-byte elements, 16-byte aligned pointers, input rows and
+// matrices on the 16-byte grid, output rows off it. Where the output rows lie on the 8-byte grid,
+// matrices that tiled_sectors leaves to tiled_vec take them with a tile of rows and 512 tiles or more
+// (2-byte elements, and single 1-byte matrices).
+TEST(GpuPlanner, UnalignedInputOnTheGrid) {
+  using xpose::plan::unaligned_input_on_grid;
+  const auto on_grid = [](xpose::TransposeDesc d, int alignment = 16) {
+    return unaligned_input_on_grid(xpose::resolved(d), alignment);
+  };
+  EXPECT_TRUE(on_grid({DType::u8, 5461, 12288}));
+  EXPECT_TRUE(on_grid({DType::bf16, 2049, 2048}));
+  EXPECT_TRUE(on_grid({DType::i8, 50, 70, 3, 80, 53, 50 * 80 + 16, 73 * 53 + 1}));
+  EXPECT_TRUE(on_grid({DType::f16, 2044, 2048})) << "output rows on the 8-byte grid";
+  EXPECT_FALSE(on_grid({DType::u8, 5461, 12288}, 8)) << "a pointer off the 16-byte grid";
+  EXPECT_FALSE(on_grid({DType::u8, 8191, 8193})) << "input rows 8193 bytes apart";
+  EXPECT_FALSE(on_grid({DType::bf16, 2048, 2048})) << "output rows on the grid too";
+  EXPECT_FALSE(on_grid({DType::bf16, 40, 64, 3, 64, 41, 40 * 64 + 4})) << "matrices off the grid";
+  EXPECT_FALSE(on_grid({DType::f32, 5461, 12288})) << "4-byte elements";
+
+  using xpose::plan::choose_gpu_algorithm;
+  const auto pick = [](xpose::TransposeDesc d, int alignment = 16) {
+    return choose_gpu_algorithm(xpose::resolved(d), alignment);
+  };
+  EXPECT_EQ(pick({DType::u8, 5461, 12288}), Algorithm::tiled_unaligned);
+  EXPECT_EQ(pick({DType::bf16, 2044, 2048}), Algorithm::tiled_unaligned) << "608 tiles";
+  EXPECT_EQ(pick({DType::u8, 1000, 8192}), Algorithm::tiled_unaligned) << "640 tiles";
+  EXPECT_EQ(pick({DType::bf16, 2044, 2048}, 8), Algorithm::tiled_vec) << "8-byte aligned pointers";
+  EXPECT_EQ(pick({DType::bf16, 1020, 2048}), Algorithm::tiled_vec) << "320 tiles";
+  EXPECT_EQ(pick({DType::u8, 200, 335552}), Algorithm::tiled_vec) << "fewer rows than a tile";
+  EXPECT_EQ(pick({DType::bf16, 1004, 1024, 32}), Algorithm::tiled_unaligned) << "a batch of 2-byte matrices";
+  EXPECT_EQ(pick({DType::u8, 1000, 1024, 64}), Algorithm::tiled_vec) << "a batch of 1-byte matrices";
+  EXPECT_EQ(pick({DType::u8, 8200, 8192}), Algorithm::tiled_sectors) << "large, output rows mid-sector";
 }
 
 // 2-byte elements under 8 MiB with input rows off the 8-byte grid and output rows on the sector grid
