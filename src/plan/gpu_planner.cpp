@@ -727,12 +727,14 @@ bool few_rows_take_tiles(const TransposeDesc& d, int alignment) {
 // full they lose or run level, and skinny or gather stays: bf16 40 rows 0.84 / 0.82, 72 rows 0.83 /
 // 0.77, 80 rows (gather) 0.81 / 0.82; u8 80 rows 0.75 / 0.77, 64 rows 0.84 / 0.73, 48 rows 0.79 /
 // 0.63. 2-byte input rows on the 4-byte grid, which gather and skinny read as words, were not
-// measured and stay.
+// measured and stay. So do padded output rows that end mid-chunk, each row's last chunk written in
+// pieces (bench/results/h200_2026-11-25zk_few_rows_padded.txt, two rounds, skinny / tiled_unaligned:
+// bf16 99x84733 with ld_out 104 0.68 / 0.63).
 bool few_rows_take_whole_chunks(const TransposeDesc& d, int alignment) {
   constexpr std::int64_t kTileRowBytes = 128;
   const std::int64_t out_bytes = d.rows * static_cast<std::int64_t>(dtype_size(d.dtype));
   return d.rows < d.cols && unaligned_output_on_grid(d, alignment) && tiled_vec_vector_bytes(d, alignment) == 0 &&
-         !gather_reads_words(d) && 4 * out_bytes >= 3 * tiles_cover(out_bytes, kTileRowBytes);
+         !gather_reads_words(d) && out_bytes % kVecBytes == 0 && 4 * out_bytes >= 3 * tiles_cover(out_bytes, kTileRowBytes);
 }
 
 bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {

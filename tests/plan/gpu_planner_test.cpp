@@ -674,6 +674,7 @@ TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   // Elsewhere skinny.
   EXPECT_EQ(choice(DType::bf16, 48, 699050, 8), Algorithm::skinny) << "gather needs 16-byte pointers";
   EXPECT_EQ(choice(DType::bf16, 48, 699050, 16, 56), Algorithm::skinny) << "padded output rows off the grid";
+  EXPECT_EQ(choice(DType::bf16, 99, 84733, 16, 104), Algorithm::skinny) << "padded output rows ending mid-chunk";
   EXPECT_EQ(choice(DType::bf16, 40, 838860), Algorithm::tiled_vec) << "input rows on the 8-byte grid";
   EXPECT_EQ(choice(DType::u8, 48, 1398101), Algorithm::skinny) << "1-byte loads";
   EXPECT_EQ(choice(DType::u8, 32, 2097155), Algorithm::skinny);
