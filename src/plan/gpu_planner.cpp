@@ -396,8 +396,7 @@ constexpr std::int64_t kLinesMinTiles = 512;
 bool lines_take_mid_sector_output(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), tile_rows = 224 / e, tile_cols = 64;
   return (e == 2 || (e == 1 && d.batch == 1)) && tiled_vec_vector_bytes(d, alignment) == 8 &&
-         unaligned_input_on_grid(d, alignment) &&
-         !tiled_sectors_suits(d, alignment) && d.rows >= tile_rows &&
+         unaligned_input_on_grid(d, alignment) && !tiled_sectors_suits(d, alignment) && d.rows >= tile_rows &&
          d.batch * ceil_div(d.rows, tile_rows) * ceil_div(d.cols, tile_cols) >= kLinesMinTiles;
 }
 
