@@ -121,7 +121,8 @@ template <typename Tile>
 __device__ __forceinline__ void store_lines(const std::uint32_t* tile, unsigned char* dst, std::int64_t ld_out_bytes,
                                             int cols_valid, int out_bytes, bool first_tile_row) {
   constexpr int kLineGroups = Tile::kCols / 4;
-  constexpr int kSlots = 2 * (Tile::kOutBytes / 32 + 1);  // the first tile's rows own one sector more
+  // Chunks of a row's owned sectors (the first tile's rows own one more), in whole items of 8.
+  constexpr int kSlots = (2 * (Tile::kOutBytes / 32 + 1) + 7) / 8 * 8;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   for (int item = warp; item < kLineGroups * (kSlots / 8); item += kUnalignedThreads / 32) {
     const int c = 4 * (item % kLineGroups) + lane / 8, slot = 8 * (item / kLineGroups) + lane % 8;
