@@ -382,9 +382,9 @@ bool tiled_sectors_suits(const TransposeDesc& d, int alignment) {
 // Output rows on the 8-byte grid only, input rows on the 16-byte one, 1- and 2-byte elements, where
 // tiled_sectors does not take them (under 8 MiB or under kSectorsMinRows rows): tiled_vec's 8-byte
 // accesses cut the sector at each tile edge in two, tiled_unaligned's line tiles (224 rows of u8,
-// 112 of bf16, by 64 columns; launcher's GridInShape) read whole chunks and write whole sectors, but
-// pay a 31-byte halo and want enough tiles to fill the GPU. Measured on an H200 (of memcpy, tiled_vec
-// / line tiles, two rounds alike; bench/results/h200_2026-11-25zk_lines_vs_tiled_vec.txt): bf16
+// 112 of bf16, by 64 columns: kLineTileOutBytes, kLineTileCols) read whole chunks and write whole
+// sectors, but pay a 31-byte halo and want enough tiles to fill the GPU. Measured on an H200 (of
+// memcpy, tiled_vec / line tiles, two rounds alike; bench/results/h200_2026-11-25zk_lines_vs_tiled_vec.txt): bf16
 // 2044x2048 (608 tiles) 0.82 / 0.89, 1004x4096 (576) 0.81 / 0.87, 4092x1024 0.82 / 0.90, 300x32768
 // 0.81 / 0.85, 4 x 2044x2048 0.83 / 0.92; u8 1000x8192 (640) 0.77 / 0.81, 4088x2048 0.78 / 0.82,
 // 600x8192 (384) 0.74 / 0.76. With about 300 tiles the lines lose: bf16 1020x2048 0.85 / 0.79, u8
@@ -394,10 +394,10 @@ bool tiled_sectors_suits(const TransposeDesc& d, int alignment) {
 // 1000x1024 0.88 / 0.87, 32 x 1000x2048 0.88 / 0.86, 8 x 2040x2048 0.87 / 0.86) and stay there.
 constexpr std::int64_t kLinesMinTiles = 512;
 bool lines_take_mid_sector_output(const TransposeDesc& d, int alignment) {
-  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), tile_rows = 224 / e, tile_cols = 64;
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), tile_rows = kLineTileOutBytes / e;
   return (e == 2 || (e == 1 && d.batch == 1)) && tiled_vec_vector_bytes(d, alignment) == 8 &&
          unaligned_input_on_grid(d, alignment) && !tiled_sectors_suits(d, alignment) && d.rows >= tile_rows &&
-         d.batch * ceil_div(d.rows, tile_rows) * ceil_div(d.cols, tile_cols) >= kLinesMinTiles;
+         d.batch * ceil_div(d.rows, tile_rows) * ceil_div(d.cols, kLineTileCols) >= kLinesMinTiles;
 }
 
 // Output rows that start mid-sector on the 16-byte grid, 4- to 16-byte elements: tiled_vec writes

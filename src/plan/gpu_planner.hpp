@@ -102,6 +102,10 @@ bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
 // tiles where the matrices have a tile of rows and make enough tiles to fill the GPU (2-byte
 // elements, and single 1-byte matrices; see gpu_planner.cpp).
 bool lines_take_mid_sector_output(const TransposeDesc& resolved_desc, int alignment);
+// tiled_unaligned's line tiles: bytes of output row (kLineTileOutBytes / E rows) by columns; the
+// fastest of seven shapes on an H200 (bench/results/h200_2026-11-25zk_lines_shapes*.txt).
+constexpr int kLineTileOutBytes = 224;
+constexpr int kLineTileCols = 64;
 
 // Most rows the skinny kernel's slab-of-columns path (skinny_rows_vec) takes (fewer for wide
 // elements: its slabs must fit its shared memory), and most the planner sends it.

@@ -93,6 +93,20 @@ void expect_automatic_plan_takes(const xpose::TransposeDesc& d, Algorithm algori
   expect_matches_reference(d, Algorithm::automatic, 0);
 }
 
+// tiled_unaligned planned for 16-byte aligned pointers takes the tiles of `tile_rows` rows (whole-chunk
+// or line tiles) and matches the CPU reference; planned for element-aligned pointers, it takes other
+// tiles and matches too (call through ASSERT_NO_FATAL_FAILURE).
+void expect_grid_tiles_where_aligned(const xpose::TransposeDesc& d, std::int64_t tile_rows) {
+  const std::size_t e = xpose::dtype_size(d.dtype);
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, 16}).ok()) << describe(d);
+  EXPECT_EQ(plan.config().tile_rows, tile_rows) << describe(d);
+  ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, 0));
+  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, static_cast<int>(e)}).ok());
+  EXPECT_NE(plan.config().tile_rows, tile_rows) << describe(d) << ": element-aligned pointers";
+  ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, e));
+}
+
 class GpuFastPath : public ::testing::TestWithParam<DType> {};
 
 // Automatic planning on 16-byte aligned buffers: tiled_vec wherever the strides allow it.
@@ -301,13 +315,7 @@ TEST_P(GpuFastPath, TiledUnalignedWholeOutputChunks) {
            {t, 50, 70, 3, 73, 64, 50 * 73 + 5, 70 * 64 + 2 * per},   // a batch with gaps
            {t, 1040, 2001, 1, 2002},                                 // input rows on the 4-byte grid
            {t, 2 * tile_rows, 129, 1, 131, 2 * tile_rows + per}}) {  // padded output rows, 2 tiles
-    xpose::Plan plan;
-    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, 16}).ok()) << describe(d);
-    EXPECT_EQ(plan.config().tile_rows, tile_rows) << describe(d);
-    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, 0));
-    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, static_cast<int>(e)}).ok());
-    EXPECT_NE(plan.config().tile_rows, tile_rows) << describe(d) << ": element-aligned pointers";
-    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, static_cast<std::size_t>(e)));
+    ASSERT_NO_FATAL_FAILURE(expect_grid_tiles_where_aligned(d, tile_rows));
   }
 }
 
@@ -334,13 +342,7 @@ TEST_P(GpuFastPath, TiledUnalignedWholeInputChunks) {
            {t, 2 * tile_rows + 3, 129, 1, 144, 2 * tile_rows + 3 + per}})      // padded output rows
     cases.push_back(d);
   for (const xpose::TransposeDesc& d : cases) {
-    xpose::Plan plan;
-    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, 16}).ok()) << describe(d);
-    EXPECT_EQ(plan.config().tile_rows, tile_rows) << describe(d);
-    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, 0));
-    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_unaligned, static_cast<int>(e)}).ok());
-    EXPECT_NE(plan.config().tile_rows, tile_rows) << describe(d) << ": element-aligned pointers";
-    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, static_cast<std::size_t>(e)));
+    ASSERT_NO_FATAL_FAILURE(expect_grid_tiles_where_aligned(d, tile_rows));
   }
 }
 

@@ -146,12 +146,11 @@ template <> struct GridOutShape<2> { static constexpr int kIn = 128, kRows = 64;
 template <int E>
 using GridOutShapeTile = GridOutTile<E, GridOutShape<E>::kIn, GridOutShape<E>::kRows>;
 // 1- and 2-byte elements whose input rows lie on the 16-byte grid, with 16-byte aligned pointers,
-// and whose output rows do not (plan::unaligned_input_on_grid), take tiled_unaligned_grid_in's tiles:
-// 224 bytes of output row (224 rows of u8, 112 of bf16) by 64 bytes of input row for 1-byte
-// elements, 128 for 2-byte ones.
-template <int E> struct GridInShape;
-template <> struct GridInShape<1> { static constexpr int kIn = 64, kRows = 224; };
-template <> struct GridInShape<2> { static constexpr int kIn = 128, kRows = 112; };
+// and whose output rows do not (plan::unaligned_input_on_grid), take tiled_unaligned_grid_in's tiles,
+// the planner's line tile (224 bytes of output row by 64 columns: 224 rows of u8, 112 of bf16).
+template <int E> struct GridInShape {
+  static constexpr int kIn = plan::kLineTileCols * E, kRows = plan::kLineTileOutBytes / E;
+};
 template <int E>
 using GridInShapeTile = GridInTile<E, GridInShape<E>::kIn, GridInShape<E>::kRows>;
 // The launcher tells the tile shapes apart by their rows.
@@ -166,28 +165,17 @@ constexpr bool tile_rows_distinct() {
 }
 static_assert(tile_rows_distinct<1>() && tile_rows_distinct<2>(), "tile shapes told apart by rows");
 
-template <int E>
-Status launch_grid_out(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  using Tile = GridOutShapeTile<E>;
-  // configure chose these tiles for a plan whose pointers are 16-byte aligned (execute checks them).
-  if (reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
-    return Status(StatusCode::invalid_argument, "tiled_unaligned's whole-chunk tiles need a 16-byte aligned output");
+// The whole-chunk and line tiles: `kernel` for Tile. configure chose them for a plan whose pointers
+// are 16-byte aligned, which execute checks; gpu::launch is also called directly, so the side whose
+// 16-byte chunks the kernel takes for granted (`aligned`) is checked here too.
+using GridTileKernel = void (*)(const unsigned char*, const unsigned char*, unsigned char*, MatrixGeometry, TileGrid);
+template <typename Tile>
+Status launch_grid_tiles(GridTileKernel kernel, const char* name, const void* aligned, const char* misaligned_message,
+                         const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (reinterpret_cast<std::uintptr_t>(aligned) % 16 != 0) return Status(StatusCode::invalid_argument, misaligned_message);
   const TileLaunch t = tile_launch<Tile>(d, in);
-  tiled_unaligned_grid_out_kernel<E, GridOutShape<E>::kIn, Tile::kRows><<<grid_of(c), block_of(c), 0, stream>>>(
-      t.in, t.in_end, static_cast<unsigned char*>(out), t.g, t.grid);
-  return check_launch("tiled_unaligned_grid_out_kernel", c, sizeof(std::uint32_t) * Tile::kWords, stream);
-}
-
-template <int E>
-Status launch_grid_in(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  using Tile = GridInShapeTile<E>;
-  // configure chose these tiles for a plan whose pointers are 16-byte aligned (execute checks them).
-  if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0)
-    return Status(StatusCode::invalid_argument, "tiled_unaligned's line tiles need a 16-byte aligned input");
-  const TileLaunch t = tile_launch<Tile>(d, in);
-  tiled_unaligned_grid_in_kernel<E, GridInShape<E>::kIn, Tile::kRows><<<grid_of(c), block_of(c), 0, stream>>>(
-      t.in, t.in_end, static_cast<unsigned char*>(out), t.g, t.grid);
-  return check_launch("tiled_unaligned_grid_in_kernel", c, sizeof(std::uint32_t) * Tile::kWords, stream);
+  kernel<<<grid_of(c), block_of(c), 0, stream>>>(t.in, t.in_end, static_cast<unsigned char*>(out), t.g, t.grid);
+  return check_launch(name, c, sizeof(std::uint32_t) * Tile::kWords, stream);
 }
 
 template <int E>
@@ -218,8 +206,16 @@ Status launch_shape(const TransposeDesc& d, const LaunchConfig& c, const void* i
 template <int E>
 Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   if constexpr (E < 4) {
-    if (c.tile_rows == GridOutShapeTile<E>::kRows) return launch_grid_out<E>(d, c, in, out, stream);
-    if (c.tile_rows == GridInShapeTile<E>::kRows) return launch_grid_in<E>(d, c, in, out, stream);
+    if (c.tile_rows == GridOutShapeTile<E>::kRows)
+      return launch_grid_tiles<GridOutShapeTile<E>>(
+          tiled_unaligned_grid_out_kernel<E, GridOutShape<E>::kIn, GridOutShape<E>::kRows>,
+          "tiled_unaligned_grid_out_kernel", out, "tiled_unaligned's whole-chunk tiles need a 16-byte aligned output",
+          d, c, in, out, stream);
+    if (c.tile_rows == GridInShapeTile<E>::kRows)
+      return launch_grid_tiles<GridInShapeTile<E>>(
+          tiled_unaligned_grid_in_kernel<E, GridInShape<E>::kIn, GridInShape<E>::kRows>,
+          "tiled_unaligned_grid_in_kernel", in, "tiled_unaligned's line tiles need a 16-byte aligned input", d, c, in,
+          out, stream);
     if (c.tile_rows == ShapeTile<E, kSmallTiles>::kRows) return launch_shape<E, kSmallTiles>(d, c, in, out, stream);
     if (c.tile_rows == ShapeTile<E, kShortTiles>::kRows) return launch_shape<E, kShortTiles>(d, c, in, out, stream);
   }
