@@ -730,10 +730,10 @@ bool few_rows_take_tiles(const TransposeDesc& d, int alignment) {
 // pieces (bench/results/h200_2026-11-25zk_few_rows_padded.txt, two rounds, skinny / tiled_unaligned:
 // bf16 99x84733 with ld_out 104 0.68 / 0.63).
 bool few_rows_take_whole_chunks(const TransposeDesc& d, int alignment) {
-  constexpr std::int64_t kTileRowBytes = 128;
   const std::int64_t out_bytes = d.rows * static_cast<std::int64_t>(dtype_size(d.dtype));
   return d.rows < d.cols && unaligned_output_on_grid(d, alignment) && tiled_vec_vector_bytes(d, alignment) == 0 &&
-         !gather_reads_words(d) && out_bytes % kVecBytes == 0 && 4 * out_bytes >= 3 * tiles_cover(out_bytes, kTileRowBytes);
+         !gather_reads_words(d) && out_bytes % kVecBytes == 0 &&
+         4 * out_bytes >= 3 * tiles_cover(out_bytes, kWholeChunkTileOutBytes);
 }
 
 bool short_side_takes_skinny(const TransposeDesc& d, int alignment) {

@@ -106,6 +106,9 @@ bool lines_take_mid_sector_output(const TransposeDesc& resolved_desc, int alignm
 // fastest of seven shapes on an H200 (bench/results/h200_2026-11-25zk_lines_shapes*.txt).
 constexpr int kLineTileOutBytes = 224;
 constexpr int kLineTileCols = 64;
+// tiled_unaligned's whole-chunk tiles: bytes of output row (kWholeChunkTileOutBytes / E rows); the
+// fastest of six shapes on an H200 (bench/results/h200_2026-11-25zj_grid_out_shapes.txt).
+constexpr int kWholeChunkTileOutBytes = 128;
 
 // Most rows the skinny kernel's slab-of-columns path (skinny_rows_vec) takes (fewer for wide
 // elements: its slabs must fit its shared memory), and most the planner sends it.

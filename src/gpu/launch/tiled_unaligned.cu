@@ -136,13 +136,13 @@ char forced_tiles() {
 
 // 1- and 2-byte elements whose output rows lie on the 16-byte grid, with a 16-byte aligned output
 // pointer (plan::unaligned_output_on_grid), take tiled_unaligned_grid_out's tiles: 128 bytes of
-// output row (128 rows of u8, 64 of bf16) by 64 bytes of input row for 1-byte elements, 128 for
+// output row (plan::kWholeChunkTileOutBytes: 128 rows of u8, 64 of bf16) by 64 bytes of input row for 1-byte elements, 128 for
 // 2-byte ones, each fastest of six shapes tried (input x output bytes 128x128, 128x256, 64x256,
 // 256x128 at four blocks per SM, 128x128 and 64x128 at six) on 15 shapes of u8 and bf16 on an H200
 // (bench/results/h200_2026-11-25zj_grid_out_shapes.txt).
-template <int E> struct GridOutShape;
-template <> struct GridOutShape<1> { static constexpr int kIn = 64, kRows = 128; };
-template <> struct GridOutShape<2> { static constexpr int kIn = 128, kRows = 64; };
+template <int E> struct GridOutShape {
+  static constexpr int kIn = E == 1 ? 64 : 128, kRows = plan::kWholeChunkTileOutBytes / E;
+};
 template <int E>
 using GridOutShapeTile = GridOutTile<E, GridOutShape<E>::kIn, GridOutShape<E>::kRows>;
 // 1- and 2-byte elements whose input rows lie on the 16-byte grid, with 16-byte aligned pointers,
