@@ -136,10 +136,10 @@ char forced_tiles() {
 
 // 1- and 2-byte elements whose output rows lie on the 16-byte grid, with a 16-byte aligned output
 // pointer (plan::unaligned_output_on_grid), take tiled_unaligned_grid_out's tiles: 128 bytes of
-// output row (plan::kWholeChunkTileOutBytes: 128 rows of u8, 64 of bf16) by 64 bytes of input row for 1-byte elements, 128 for
-// 2-byte ones, each fastest of six shapes tried (input x output bytes 128x128, 128x256, 64x256,
-// 256x128 at four blocks per SM, 128x128 and 64x128 at six) on 15 shapes of u8 and bf16 on an H200
-// (bench/results/h200_2026-11-25zj_grid_out_shapes.txt).
+// output row (plan::kWholeChunkTileOutBytes: 128 rows of u8, 64 of bf16) by 64 bytes of input row
+// for 1-byte elements, 128 for 2-byte ones, each fastest of six shapes tried (input x output bytes
+// 128x128, 128x256, 64x256, 256x128 at four blocks per SM, 128x128 and 64x128 at six) on 15 shapes
+// of u8 and bf16 on an H200 (bench/results/h200_2026-11-25zj_grid_out_shapes.txt).
 template <int E> struct GridOutShape {
   static constexpr int kIn = E == 1 ? 64 : 128, kRows = plan::kWholeChunkTileOutBytes / E;
 };
