@@ -181,11 +181,14 @@ Status launch_grid_tiles(GridTileKernel kernel, const char* name, const void* al
 template <int E>
 Status configure_for_size(const TransposeDesc& d, int alignment, LaunchConfig& c) {
   if constexpr (E < 4) {
-    if (!forced_tiles() && plan::unaligned_output_on_grid(d, alignment)) return configure_tiles<GridOutShapeTile<E>>(d, c);
-    if (!forced_tiles() && plan::unaligned_input_on_grid(d, alignment)) return configure_tiles<GridInShapeTile<E>>(d, c);
-    if (forced_tiles() == 'l') return configure_shape<E, kLargeTiles>(d, c);
-    if (forced_tiles() == 's') return configure_shape<E, kSmallTiles>(d, c);
-    if (forced_tiles() == 'h') return configure_shape<E, kShortTiles>(d, c);
+    switch (forced_tiles()) {
+      case 'l': return configure_shape<E, kLargeTiles>(d, c);
+      case 's': return configure_shape<E, kSmallTiles>(d, c);
+      case 'h': return configure_shape<E, kShortTiles>(d, c);
+      default: break;
+    }
+    if (plan::unaligned_output_on_grid(d, alignment)) return configure_tiles<GridOutShapeTile<E>>(d, c);
+    if (plan::unaligned_input_on_grid(d, alignment)) return configure_tiles<GridInShapeTile<E>>(d, c);
     if (tiles_of<ShapeTile<E, kLargeTiles>>(d) < few_tiles(E)) return configure_shape<E, kSmallTiles>(d, c);
     if (small_tiles_fill_better<E>(d)) return configure_shape<E, kSmallTiles>(d, c);
     if (short_tiles_fill_better<E>(d)) return configure_shape<E, kShortTiles>(d, c);
