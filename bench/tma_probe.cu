@@ -12,10 +12,6 @@
 // is verified on the GPU against the input (output poisoned first), then timed: rounds of 4 calls
 // queued behind a spin kernel, variants interleaved, median. The 4096^2 cases fit the L2 (no
 // rotation): they time the cache.
-#include <cuda.h>
-#include <cudaTypedefs.h>
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -25,61 +21,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "tma_common.cuh"
 #include "xpose/xpose_c.h"
-
-#define CK(x)                                                                                 \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
-
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count));
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-__device__ __forceinline__ void mbar_expect_tx(std::uint64_t* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned phase) {
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "WAIT_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-      "@!p bra WAIT_%=;\n"
-      "}\n" ::"r"(smem_addr(bar)),
-      "r"(phase)
-      : "memory");
-}
-__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, int x, int y, std::uint64_t* bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
-          smem_addr(dst)),
-      "l"(map), "r"(x), "r"(y), "r"(smem_addr(bar))
-      : "memory");
-}
-__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int x, int y) {
-  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(map), "r"(x), "r"(y),
-               "r"(smem_addr(src))
-               : "memory");
-}
-__device__ __forceinline__ void tma_commit_and_wait_read() {
-  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-}
-__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-
-// Word (r, wc) of the swizzled input tile (rows of 128 bytes).
-__device__ __forceinline__ unsigned a_off(int r, int wc) {
-  return r * 128 + ((((wc >> 2) ^ (r & 7))) << 4) + ((wc & 3) << 2);
-}
 
 template <int E, int TR>
 __device__ __forceinline__ void transpose_tile(const unsigned char* A, unsigned char* B) {
@@ -166,73 +109,6 @@ __global__ void __launch_bounds__(256)
     for (int b = 0; b < TR * E / 128; ++b) tma_store_2d(&tout, B + b * kBoxBytes, r0 + b * (128 / E), c0);
     tma_commit_and_wait_read();
   }
-}
-
-__global__ void spin(long long cycles) {
-  const long long t0 = clock64();
-  while (clock64() - t0 < cycles) {
-  }
-}
-
-__global__ void fill_random(std::uint32_t* p, std::size_t words, std::uint32_t seed) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    std::uint32_t x = static_cast<std::uint32_t>(i) * 2654435761u ^ seed;
-    x ^= x >> 15;
-    x *= 2246822519u;
-    x ^= x >> 13;
-    x *= 3266489917u;
-    x ^= x >> 16;
-    p[i] = x;
-  }
-}
-
-// Counts the elements (of e bytes) of out that differ from the transposed input.
-__global__ void check(const unsigned char* in, const unsigned char* out, int e, long rows, long cols, long ld_in,
-                      long ld_out, unsigned long long* bad) {
-  for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < rows * cols; i += long(gridDim.x) * blockDim.x) {
-    const long r = i / cols, c = i % cols;
-    const unsigned char* a = in + (r * ld_in + c) * e;
-    const unsigned char* b = out + (c * ld_out + r) * e;
-    for (int k = 0; k < e; ++k)
-      if (a[k] != b[k]) {
-        atomicAdd(bad, 1ull);
-        break;
-      }
-  }
-}
-
-static PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult q;
-  CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
-  if (!fn || q != cudaDriverEntryPointSuccess) {
-    std::fprintf(stderr, "no cuTensorMapEncodeTiled\n");
-    std::exit(1);
-  }
-  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
-}
-
-static CUtensorMapDataType dt(int e) {
-  return e == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
-         : e == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
-                  : CU_TENSOR_MAP_DATA_TYPE_UINT32;
-}
-
-static CUtensorMap make_map(void* base, int e, long inner, long outer, long ld, int box_inner, int box_outer) {
-  CUtensorMap m;
-  cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
-  cuuint64_t strides[1] = {cuuint64_t(ld * e)};
-  cuuint32_t box[2] = {cuuint32_t(box_inner), cuuint32_t(box_outer)};
-  cuuint32_t es[2] = {1, 1};
-  CUresult r =
-      encode_fn()(&m, dt(e), 2, base, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    std::fprintf(stderr, "encode failed %d\n", int(r));
-    std::exit(1);
-  }
-  return m;
 }
 
 struct Case {
@@ -356,11 +232,6 @@ int main(int argc, char** argv) {
       {1, 4096, 4096, 4096, 4096},     {2, 4096, 4096, 4096, 4096}};
   cudaStream_t s;
   CK(cudaStreamCreate(&s));
-  unsigned long long* bad;
-  CK(cudaMalloc(&bad, 8));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
   for (const Case& k : cases) {
     const std::size_t in_bytes = std::size_t(k.rows) * k.ld_in * k.e, out_bytes = std::size_t(k.cols) * k.ld_out * k.e;
     const std::size_t data = std::size_t(k.rows) * k.cols * k.e;
@@ -404,38 +275,10 @@ int main(int argc, char** argv) {
       else
         p3();
     };
-    // verify
     std::string verdict[NV];
-    for (int id = 1; id < NV; ++id) {
-      CK(cudaMemsetAsync(out, 0xA5, out_bytes, s));
-      call(id);
-      CK(cudaMemsetAsync(bad, 0, 8, s));
-      check<<<2048, 256, 0, s>>>(static_cast<const unsigned char*>(in), static_cast<const unsigned char*>(out), k.e,
-                                 k.rows, k.cols, k.ld_in, k.ld_out, bad);
-      unsigned long long nb = 0;
-      CK(cudaMemcpyAsync(&nb, bad, 8, cudaMemcpyDeviceToHost, s));
-      CK(cudaStreamSynchronize(s));
-      verdict[id] = nb == 0 ? "PASSED" : ("FAILED(" + std::to_string(nb) + ")");
-    }
-    std::vector<float> t[NV];
-    for (int id = 0; id < NV; ++id) call(id);
-    for (int it = 0; it < iters; ++it)
-      for (int j = 0; j < NV; ++j) {
-        const int id = (j + it) % NV;
-        spin<<<1, 1, 0, s>>>(400000);  // holds the stream while the calls are queued
-        CK(cudaEventRecord(e0, s));
-        for (int n = 0; n < 4; ++n) call(id);
-        CK(cudaEventRecord(e1, s));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        t[id].push_back(ms * 1000 / 4);
-      }
-    float med[NV];
-    for (int id = 0; id < NV; ++id) {
-      std::sort(t[id].begin(), t[id].end());
-      med[id] = t[id][t[id].size() / 2];
-    }
+    for (int id = 1; id < NV; ++id)
+      verdict[id] = verify_variant(call, id, in, out, out_bytes, k.e, k.rows, k.cols, k.ld_in, k.ld_out, s);
+    const std::vector<float> med = median_times(call, NV, iters, s);
     std::printf("%-4s %7ldx%-7ld ld %ld/%ld  memcpy %8.2f us", dn, k.rows, k.cols, k.ld_in, k.ld_out, med[0]);
     for (int id = 1; id < NV; ++id)
       std::printf("  %s %8.2f (%.3f) %s", names[id], med[id], med[0] / med[id], verdict[id].c_str());

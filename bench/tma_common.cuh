@@ -1,0 +1,191 @@
+// Shared by the TMA experiments under bench/ (tma_probe.cu, tma_odd_probe.cu); not part of the build:
+// error check, mbarrier and cp.async.bulk.tensor wrappers, the 128-byte swizzle's word address, and the
+// host side (random fill, a GPU check against the input, tensor map encoding).
+#pragma once
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                                 \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
+  } while (0)
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbar_init(std::uint64_t* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(std::uint64_t* bar, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(std::uint64_t* bar, unsigned phase) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra WAIT_%=;\n"
+      "}\n" ::"r"(smem_addr(bar)),
+      "r"(phase)
+      : "memory");
+}
+__device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, int x, int y, std::uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+          smem_addr(dst)),
+      "l"(map), "r"(x), "r"(y), "r"(smem_addr(bar))
+      : "memory");
+}
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int x, int y) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(map), "r"(x), "r"(y),
+               "r"(smem_addr(src))
+               : "memory");
+}
+__device__ __forceinline__ void tma_commit_and_wait_read() {
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+  asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+}
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+// Word (r, wc) of the swizzled input tile (rows of 128 bytes).
+__device__ __forceinline__ unsigned a_off(int r, int wc) {
+  return r * 128 + ((((wc >> 2) ^ (r & 7))) << 4) + ((wc & 3) << 2);
+}
+
+__global__ void spin(long long cycles) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < cycles) {
+  }
+}
+
+__global__ void fill_random(std::uint32_t* p, std::size_t words, std::uint32_t seed) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    std::uint32_t x = static_cast<std::uint32_t>(i) * 2654435761u ^ seed;
+    x ^= x >> 15;
+    x *= 2246822519u;
+    x ^= x >> 13;
+    x *= 3266489917u;
+    x ^= x >> 16;
+    p[i] = x;
+  }
+}
+
+// Counts the elements (of e bytes) of out that differ from the transposed input.
+__global__ void check(const unsigned char* in, const unsigned char* out, int e, long rows, long cols, long ld_in,
+                      long ld_out, unsigned long long* bad) {
+  for (long i = blockIdx.x * long(blockDim.x) + threadIdx.x; i < rows * cols; i += long(gridDim.x) * blockDim.x) {
+    const long r = i / cols, c = i % cols;
+    const unsigned char* a = in + (r * ld_in + c) * e;
+    const unsigned char* b = out + (c * ld_out + r) * e;
+    for (int k = 0; k < e; ++k)
+      if (a[k] != b[k]) {
+        atomicAdd(bad, 1ull);
+        break;
+      }
+  }
+}
+
+// Looked up once: the experiments encode maps per call.
+static PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
+  static void* fn = nullptr;
+  if (fn) return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+  cudaDriverEntryPointQueryResult q;
+  CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q));
+  if (!fn || q != cudaDriverEntryPointSuccess) {
+    std::fprintf(stderr, "no cuTensorMapEncodeTiled\n");
+    std::exit(1);
+  }
+  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+}
+
+static CUtensorMapDataType dt(int e) {
+  return e == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+         : e == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                  : CU_TENSOR_MAP_DATA_TYPE_UINT32;
+}
+
+// A 2-D map of e-byte elements: inner x outer, rows ld elements apart (128-byte swizzle unless told).
+static CUtensorMap make_map(void* base, int e, long inner, long outer, long ld, int box_inner, int box_outer,
+                            CUtensorMapL2promotion promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                            CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_128B) {
+  CUtensorMap m;
+  cuuint64_t dims[2] = {cuuint64_t(inner), cuuint64_t(outer)};
+  cuuint64_t strides[1] = {cuuint64_t(ld * e)};
+  cuuint32_t box[2] = {cuuint32_t(box_inner), cuuint32_t(box_outer)};
+  cuuint32_t es[2] = {1, 1};
+  CUresult r =
+      encode_fn()(&m, dt(e), 2, base, dims, strides, box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                  promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    std::fprintf(stderr, "encode failed %d\n", int(r));
+    std::exit(1);
+  }
+  return m;
+}
+
+// "PASSED" or "FAILED(n)": runs call(id) into an output poisoned with 0xA5 and counts the elements
+// (of e bytes) that differ from the transposed input.
+inline std::string verify_variant(const std::function<void(int)>& call, int id, const void* in, void* out,
+                                  std::size_t out_bytes, int e, long rows, long cols, long ld_in, long ld_out,
+                                  cudaStream_t s) {
+  unsigned long long* bad;
+  CK(cudaMalloc(&bad, 8));
+  CK(cudaMemsetAsync(out, 0xA5, out_bytes, s));
+  call(id);
+  CK(cudaStreamSynchronize(s));  // a failing variant is named by the line below, not by the check
+  CK(cudaMemsetAsync(bad, 0, 8, s));
+  check<<<2048, 256, 0, s>>>(static_cast<const unsigned char*>(in), static_cast<const unsigned char*>(out), e, rows,
+                             cols, ld_in, ld_out, bad);
+  unsigned long long nb = 0;
+  CK(cudaMemcpyAsync(&nb, bad, 8, cudaMemcpyDeviceToHost, s));
+  CK(cudaStreamSynchronize(s));
+  CK(cudaFree(bad));
+  return nb == 0 ? "PASSED" : "FAILED(" + std::to_string(nb) + ")";
+}
+
+// Median microseconds per call of variants 0 .. nv - 1: rounds of 4 calls queued behind a spin kernel
+// (so that launch gaps do not count), the variants interleaved and their order rotated each round.
+inline std::vector<float> median_times(const std::function<void(int)>& call, int nv, int iters, cudaStream_t s) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::vector<std::vector<float>> t(nv);
+  for (int id = 0; id < nv; ++id) call(id);
+  for (int it = 0; it < iters; ++it)
+    for (int j = 0; j < nv; ++j) {
+      const int id = (j + it) % nv;
+      spin<<<1, 1, 0, s>>>(400000);
+      CK(cudaEventRecord(e0, s));
+      for (int n = 0; n < 4; ++n) call(id);
+      CK(cudaEventRecord(e1, s));
+      CK(cudaEventSynchronize(e1));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      t[id].push_back(ms * 1000 / 4);
+    }
+  std::vector<float> med(nv);
+  for (int id = 0; id < nv; ++id) {
+    std::sort(t[id].begin(), t[id].end());
+    med[id] = t[id][t[id].size() / 2];
+  }
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  return med;
+}
