@@ -1,21 +1,24 @@
 // Experiment, not part of the build: a TMA transpose for rows that are not on the 16-byte grid (odd
-// extents, leading dimensions like 8200), timed against cudaMemcpy D2D and xpose (libxpose_c) in one
-// process. From the repository root, after building build-gpu/:
+// extents, leading dimensions like 8200), against cudaMemcpy D2D and xpose (libxpose_c) in one
+// process. Result: the boxes that start off the grid fault ("illegal instruction"), so it was never
+// timed; bench/results/h200_2026-11-25zn_tma_odd_probe.txt. From the repository root, after building
+// build-gpu/:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude bench/tma_odd_probe.cu -o tma_odd_probe -Lbuild-gpu/src \
 //        -lxpose_c -Xlinker -rpath -Xlinker $PWD/build-gpu/src && ./tma_odd_probe 20
 //
-// A tensor map needs row strides that are multiples of 16 bytes, but not box coordinates on any grid:
-// the copy engine realigns. Rows of p bytes repeat their place on the 16-byte grid every
-// g = 16 / gcd(p, 16) rows, so the matrix is seen as ceil(rows / g) groups of g rows, g * p bytes
-// apart (a legal stride), row r = g * y + k at element (k * ld + column, y). A tile of 128 input rows x
-// 128 bytes loads as g boxes (one per k, 128 / g rows each) at any column; its transpose stores as
-// g_out x (256 / 128 for 2-byte elements) boxes the same way, at any output column, so neither side
-// needs a halo or a realigning pass. A box cannot stop at a row's end (the next row follows inside the
-// same group), so tiles on the bottom or right edge store element by element from shared memory.
+// The idea tested: a tensor map needs row strides that are multiples of 16 bytes. Rows of p bytes
+// repeat their place on the 16-byte grid every g = 16 / gcd(p, 16) rows, so the matrix is seen as
+// ceil(rows / g) groups of g rows, g * p bytes apart (a legal stride), row r = g * y + k at element
+// (k * ld + column, y). A tile of 128 input rows x 128 bytes would load as g boxes (one per k,
+// 128 / g rows each) at any column, and its transpose store as g_out x (256 / 128 for 2-byte
+// elements) boxes the same way, the copy engine realigning, with no halo and no realigning pass. A
+// box cannot stop at a row's end (the next row follows inside the same group), so tiles on the
+// bottom or right edge store element by element from shared memory.
 //
 // Loads of the last group may run past the last row: the probe allocates the input rounded up to
-// whole groups (a library kernel would take those rows from a second map). Every variant is verified
-// on the GPU against the input (output poisoned first); timing as in tma_probe.cu.
+// whole groups. Every variant is verified on the GPU against the input (output poisoned first);
+// timing as in tma_probe.cu. ONLY_CASE=i, ONLY_VARIANTS="23" (verify only) and ALIGN_X=1 (box columns
+// rounded down to the grid: wrong results, to see whether the start is what faults) are for that run.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
