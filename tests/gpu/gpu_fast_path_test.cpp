@@ -643,6 +643,8 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   // of padded input rows (fields of records into planes): one row or column, record pitches past a
   // sector, batches with gaps, a last slab cut short.
   cases.push_back({t, 1, 40001, 1, 40001, 5});
+  cases.push_back({t, 1, 40001, 1, 40001, 33});  // one row into a column a sector or more apart: direct
+  cases.push_back({t, 1, 5003, 3, 5003, 40, 5003 + 7, 5003 * 40 + 9});
   cases.push_back({t, 3, 40001, 1, 40001, 4});
   cases.push_back({t, 16, 5003, 1, 5003, 21});
   cases.push_back({t, 7, 4099, 3, 4101, 10, 7 * 4101 + 3, 10 * 4099 + 5});
@@ -716,6 +718,28 @@ TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
   ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048576}, {Backend::cuda}).ok());
   EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << plan;
   EXPECT_EQ(plan.config().tile_cols, 16 / static_cast<int>(xpose::dtype_size(t))) << plan;
+}
+
+// One row into a column whose elements lie a sector or more apart takes skinny's direct kernel (one
+// thread per element, no slab); closer together, the elements share sectors and the slab kernel stays.
+TEST_P(GpuFastPath, SingleRowIntoSpreadColumnTakesDirectKernel) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t)), apart = (32 + e - 1) / e;
+  xpose::Plan plan;
+  for (std::int64_t ld_out : {apart, std::int64_t{65}}) {
+    ASSERT_TRUE(xpose::make_plan(plan, {t, 1, 1048575, 1, 1048575, ld_out}, {Backend::cuda}).ok());
+    EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << plan;
+    EXPECT_EQ(plan.config().tile_rows, 0) << "the direct kernel: " << plan;
+  }
+  if (apart > 2) {
+    ASSERT_TRUE(xpose::make_plan(plan, {t, 1, 1048575, 1, 1048575, apart - 1}, {Backend::cuda}).ok());
+    EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << plan;
+    EXPECT_NE(plan.config().tile_rows, 0) << "a slab kernel: " << plan;
+  }
+  for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(e < 16 ? e : 8)})
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 1, 100003, 2, 100003, apart, 100010, 100003 * apart + 3},
+                                                     Algorithm::automatic, shift));
 }
 
 // vector_copy asked for by name: row and column vectors packed on both sides, alone and in packed

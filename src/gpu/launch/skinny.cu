@@ -20,9 +20,20 @@ int slab_span(const TransposeDesc& d) {
   return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(fit, 1024)));
 }
 
+// One row into a column whose elements lie a sector or more apart: each element is a partial write
+// of a sector of its own, and one thread per element (the direct kernel) keeps the most of them in
+// flight; the slab kernels were up to 1.5x slower there (a probe's kernel of one element per thread,
+// bench/results/h200_2026-11-25zn_strided_vector_probe.txt; the library's A/B in
+// h200_2026-11-25zn_single_row_scatter.txt). Where the elements share sectors the slabs stay.
+bool single_row_scatter(const TransposeDesc& d) {
+  return d.rows == 1 && d.cols > 1 && d.ld_out * static_cast<std::int64_t>(dtype_size(d.dtype)) >= 32;
+}
+
 // Staging pays for a few rows of 4- to 16-byte elements; a few columns, or 1- and 2-byte elements,
 // run faster with one thread per long-side index (measured on an H200, bench/results/).
-bool use_staged(const TransposeDesc& d) { return d.rows < d.cols && dtype_size(d.dtype) >= 4; }
+bool use_staged(const TransposeDesc& d) {
+  return d.rows < d.cols && dtype_size(d.dtype) >= 4 && !single_row_scatter(d);
+}
 
 // Whether every run of every input row is one aligned 16-byte chunk (`in` null: the strides only).
 bool rows_regs_input_aligned(const TransposeDesc& d, const void* in) {
@@ -111,7 +122,7 @@ bool use_rows_vec(const TransposeDesc& d) {
 // XPOSE_SKINNY_ROWS_PADDED=0 turns it off, to measure against it.
 bool use_rows_padded(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_PADDED", '0');
-  return enabled && d.rows < d.cols && d.rows <= kSkinnyVecMaxRows && d.ld_out > d.rows &&
+  return enabled && d.rows < d.cols && d.rows <= kSkinnyVecMaxRows && d.ld_out > d.rows && !single_row_scatter(d) &&
          d.rows * rows_vec_slab(d).pitch <= kSkinnyVecSmemWords;
 }
 
@@ -483,6 +494,12 @@ Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* 
       return launch_rows_padded<sizeof(decltype(tag))>(d, c, in, out, stream);
     });
   const bool short_cols = d.cols <= d.rows;
+  if (c.tile_rows == 0 && single_row_scatter(d) && dtype_size(d.dtype) == 16 && words_aligned) {
+    // One 16-byte store per element rather than two 8-byte halves of one sector.
+    skinny_direct_kernel<uint4, false><<<grid_of(c), block_of(c), 0, stream>>>(
+        static_cast<const uint4*>(in), static_cast<uint4*>(out), make_geometry(d, 1));
+    return check_launch("skinny_direct_kernel", c, 0, stream);
+  }
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
     using T = decltype(tag);
     const MatrixGeometry g = make_geometry(d, 1);
