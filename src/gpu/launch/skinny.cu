@@ -22,9 +22,11 @@ int slab_span(const TransposeDesc& d) {
 
 // One row into a column whose elements lie a sector or more apart: each element is a partial write
 // of a sector of its own, and one thread per element (the direct kernel) keeps the most of them in
-// flight; the slab kernels were up to 1.5x slower there (a probe's kernel of one element per thread,
-// bench/results/h200_2026-11-25zn_strided_vector_probe.txt; the library's A/B in
-// h200_2026-11-25zn_single_row_scatter.txt). Where the elements share sectors the slabs stay.
+// flight. Measured on an H200 (of memcpy, slabs -> direct; bench/results/h200_2026-11-25zn_single_row_scatter.txt):
+// c128 1x2097152 ld_out 65 0.092 -> 0.139 and ld_out 2 0.393 -> 0.469 (whole 16-byte stores), u8 ld_out 65
+// 0.022 -> 0.027, f32 ld_out 17 0.093 -> 0.105, f64 ld_out 4 level. Where the elements share sectors the
+// slabs stay ahead of one element a thread (u8 ld_out 4 0.270 / 0.197, f64 ld_out 3 0.334 / 0.327;
+// h200_2026-11-25zn_strided_vector_probe.txt).
 bool single_row_scatter(const TransposeDesc& d) {
   return d.rows == 1 && d.cols > 1 && d.ld_out * static_cast<std::int64_t>(dtype_size(d.dtype)) >= 32;
 }
