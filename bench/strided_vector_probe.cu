@@ -8,14 +8,14 @@
 // packed side, every load issued before the first store (elemU4, elemU8); 16 bytes of the packed
 // side a thread as one vector access, scattered or gathered element by element (vec16, vec16x2: two
 // vectors a thread). Every variant is verified on the GPU (output poisoned first); timing as in
-// tma_probe.cu (bench/tma_common.cuh).
+// tma_probe.cu (bench/probe_common.cuh).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "tma_common.cuh"
+#include "probe_common.cuh"
 #include "xpose/xpose_c.h"
 
 template <int E>

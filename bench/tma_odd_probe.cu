@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "tma_common.cuh"
+#include "probe_common.cuh"
 #include "xpose/xpose_c.h"
 
 constexpr int kTileRows = 128;  // input rows of a tile; its input row piece is 128 bytes

@@ -21,7 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "tma_common.cuh"
+#include "probe_common.cuh"
 #include "xpose/xpose_c.h"
 
 template <int E, int TR>

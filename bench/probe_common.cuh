@@ -1,6 +1,7 @@
-// Shared by the TMA experiments under bench/ (tma_probe.cu, tma_odd_probe.cu); not part of the build:
-// error check, mbarrier and cp.async.bulk.tensor wrappers, the 128-byte swizzle's word address, and the
-// host side (random fill, a GPU check against the input, tensor map encoding).
+// Shared by the probes under bench/ (tma_probe.cu, tma_odd_probe.cu, strided_vector_probe.cu); not part
+// of the build: error check, mbarrier and cp.async.bulk.tensor wrappers, the 128-byte swizzle's word
+// address, tensor map encoding, and the harness (random fill, a GPU check of every element against the
+// input, verification of a variant, median timing of interleaved variants).
 #pragma once
 #include <cuda.h>
 #include <cudaTypedefs.h>
