@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "gpu/kernels/word_block_transpose.cuh"
+
 #define CK(x)                                                                                 \
   do {                                                                                        \
     cudaError_t e_ = (x);                                                                     \
@@ -67,6 +69,28 @@ __device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.
 // Word (r, wc) of the swizzled input tile (rows of 128 bytes).
 __device__ __forceinline__ unsigned a_off(int r, int wc) {
   return r * 128 + ((((wc >> 2) ^ (r & 7))) << 4) + ((wc & 3) << 2);
+}
+
+// The words `u` of one word column of 16 / E consecutive rows (row 0 first) as 4 / E output chunks:
+// chunk m holds column m of that word column, the rows in order. Built on the library's
+// transpose_word_block (src/gpu/kernels/word_block_transpose.cuh), one block per 4 / E rows.
+template <int E>
+__device__ __forceinline__ void rows_to_chunks(const std::uint32_t (&u)[16 / E], uint4 (&o)[4 / E]) {
+  constexpr int kPer = 4 / E;
+  if constexpr (E == 4) {
+    o[0] = make_uint4(u[0], u[1], u[2], u[3]);
+  } else {
+    std::uint32_t cols[4][kPer];
+#pragma unroll
+    for (int g = 0; g < 4; ++g) {
+      std::uint32_t rows[kPer];
+#pragma unroll
+      for (int i = 0; i < kPer; ++i) rows[i] = u[kPer * g + i];
+      xpose::gpu::transpose_word_block<E>(rows, cols[g]);
+    }
+#pragma unroll
+    for (int m = 0; m < kPer; ++m) o[m] = make_uint4(cols[0][m], cols[1][m], cols[2][m], cols[3][m]);
+  }
 }
 
 __global__ void spin(long long cycles) {
@@ -190,3 +214,34 @@ inline std::vector<float> median_times(const std::function<void(int)>& call, int
   CK(cudaEventDestroy(e1));
   return med;
 }
+
+// The rest of a case's line after its memcpy time: each variant 1 .. nv - 1 as "name time (ratio to
+// memcpy, med[0]) verdict", then the newline.
+inline void print_variants(const char* const* names, const std::vector<float>& med, const std::string* verdict,
+                           int nv) {
+  for (int id = 1; id < nv; ++id)
+    std::printf("  %s %8.2f (%.3f) %s", names[id], med[id], med[0] / med[id], verdict[id].c_str());
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+// One case's device buffers: the input filled with random words, the output as allocated; both freed
+// when the case's scope ends.
+struct CaseBuffers {
+  void* in = nullptr;
+  void* out = nullptr;
+  CaseBuffers(std::size_t in_bytes, std::size_t out_bytes, std::uint32_t seed) {
+    CK(cudaMalloc(&in, in_bytes));
+    CK(cudaMalloc(&out, out_bytes));
+    fill_random<<<1024, 256>>>(static_cast<std::uint32_t*>(in), in_bytes / 4, seed);
+  }
+  ~CaseBuffers() {
+    cudaFree(in);
+    cudaFree(out);
+  }
+  CaseBuffers(const CaseBuffers&) = delete;
+  CaseBuffers& operator=(const CaseBuffers&) = delete;
+};
+
+// The dtype that xpose's C interface is called with for the TMA probes' element sizes (1, 2, 4 bytes).
+inline const char* probe_dtype(int e) { return e == 1 ? "u8" : e == 2 ? "bf16" : "f32"; }

@@ -2,7 +2,7 @@
 // (a row vector written into a column with ld_out > 1, a column read with ld_in > 1), the transposes
 // that scatter or gather single elements. Timed against cudaMemcpy D2D of the same useful bytes and
 // xpose (libxpose_c) in one process. From the repository root, after building build-gpu/:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude bench/strided_vector_probe.cu -o strided_vector_probe \
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -Isrc bench/strided_vector_probe.cu -o strided_vector_probe \
 //        -Lbuild-gpu/src -lxpose_c -Xlinker -rpath -Xlinker $PWD/build-gpu/src && ./strided_vector_probe 20
 // Variants: one element a thread (elem1); U elements a thread, the warp's accesses adjacent on the
 // packed side, every load issued before the first store (elemU4, elemU8); 16 bytes of the packed
@@ -155,10 +155,8 @@ int main(int argc, char** argv) {
     const std::size_t in_bytes = std::size_t((k.rows - 1) * k.ld_in + k.cols) * k.e;
     const std::size_t out_bytes = std::size_t((k.cols - 1) * k.ld_out + k.rows) * k.e;
     const std::size_t data = std::size_t(k.rows) * k.cols * k.e;
-    void *in, *out;
-    CK(cudaMalloc(&in, in_bytes));
-    CK(cudaMalloc(&out, std::max(out_bytes, data)));
-    fill_random<<<1024, 256>>>(static_cast<std::uint32_t*>(in), in_bytes / 4, 777u + k.e);
+    const CaseBuffers buffers(in_bytes, std::max(out_bytes, data), 777u + k.e);
+    void *in = buffers.in, *out = buffers.out;
     auto call = [&](int id) {
       if (id == 0) {
         CK(cudaMemcpyAsync(out, in, data, cudaMemcpyDeviceToDevice, s));
@@ -190,8 +188,6 @@ int main(int argc, char** argv) {
     for (int id = 1; id < NV; ++id)
       std::printf("    %-8s %9.2f us (%.3f) %s\n", names[id], med[id], med[0] / med[id], verdict[id].c_str());
     std::fflush(stdout);
-    CK(cudaFree(in));
-    CK(cudaFree(out));
   }
   return 0;
 }

@@ -3,7 +3,7 @@
 // process. Result: the boxes that start off the grid fault ("illegal instruction"), so it was never
 // timed; bench/results/h200_2026-11-25zn_tma_odd_probe.txt. From the repository root, after building
 // build-gpu/:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude bench/tma_odd_probe.cu -o tma_odd_probe -Lbuild-gpu/src \
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -Isrc bench/tma_odd_probe.cu -o tma_odd_probe -Lbuild-gpu/src \
 //        -lxpose_c -Xlinker -rpath -Xlinker $PWD/build-gpu/src && ./tma_odd_probe 20
 //
 // The idea tested: a tensor map needs row strides that are multiples of 16 bytes. Rows of p bytes
@@ -75,29 +75,7 @@ __global__ void __launch_bounds__(256)
       u[i] = *reinterpret_cast<const std::uint32_t*>(A + s * 128 + ((((wcol >> 2) ^ (s & swz))) << 4) + ((wcol & 3) << 2));
     }
     uint4 o[kPer];
-    if constexpr (E == 4) {
-      o[0] = make_uint4(u[0], u[1], u[2], u[3]);
-    } else if constexpr (E == 2) {
-      o[0] = make_uint4(__byte_perm(u[0], u[1], 0x5410), __byte_perm(u[2], u[3], 0x5410),
-                        __byte_perm(u[4], u[5], 0x5410), __byte_perm(u[6], u[7], 0x5410));
-      o[1] = make_uint4(__byte_perm(u[0], u[1], 0x7632), __byte_perm(u[2], u[3], 0x7632),
-                        __byte_perm(u[4], u[5], 0x7632), __byte_perm(u[6], u[7], 0x7632));
-    } else {
-      std::uint32_t t[4][4];
-#pragma unroll
-      for (int g = 0; g < 4; ++g) {
-        const std::uint32_t x0 = __byte_perm(u[4 * g], u[4 * g + 1], 0x5140),
-                            x1 = __byte_perm(u[4 * g], u[4 * g + 1], 0x7362);
-        const std::uint32_t y0 = __byte_perm(u[4 * g + 2], u[4 * g + 3], 0x5140),
-                            y1 = __byte_perm(u[4 * g + 2], u[4 * g + 3], 0x7362);
-        t[0][g] = __byte_perm(x0, y0, 0x5410);
-        t[1][g] = __byte_perm(x0, y0, 0x7632);
-        t[2][g] = __byte_perm(x1, y1, 0x5410);
-        t[3][g] = __byte_perm(x1, y1, 0x7632);
-      }
-#pragma unroll
-      for (int m = 0; m < 4; ++m) o[m] = make_uint4(t[m][0], t[m][1], t[m][2], t[m][3]);
-    }
+    rows_to_chunks<E>(u, o);
     const int b = q >> 3, j = q & 7;
 #pragma unroll
     for (int m = 0; m < kPer; ++m) {
@@ -159,8 +137,6 @@ void run_odd(const Case& k, const void* in, void* out, CUtensorMapL2promotion pr
   CK(cudaGetLastError());
 }
 
-static const char* dname(int e) { return e == 1 ? "u8" : e == 2 ? "bf16" : "f32"; }
-
 int main(int argc, char** argv) {
   const int iters = argc > 1 ? std::atoi(argv[1]) : 20;
   const std::vector<Case> cases = {
@@ -184,11 +160,9 @@ int main(int argc, char** argv) {
     const std::size_t in_bytes = std::size_t((k.rows + g_in - 1) / g_in * g_in) * k.ld_in * k.e;
     const std::size_t out_bytes = std::size_t(k.cols) * k.ld_out * k.e;
     const std::size_t data = std::size_t(k.rows) * k.cols * k.e;
-    void *in, *out;
-    CK(cudaMalloc(&in, in_bytes));
-    CK(cudaMalloc(&out, out_bytes));
-    fill_random<<<1024, 256>>>(static_cast<std::uint32_t*>(in), in_bytes / 4, 12345u + k.e);
-    const char* dn = dname(k.e);
+    const CaseBuffers buffers(in_bytes, out_bytes, 12345u + k.e);
+    void *in = buffers.in, *out = buffers.out;
+    const char* dn = probe_dtype(k.e);
     // Variants: 128-byte swizzle with L2 promotion of 256 bytes or none; no swizzle (bank conflicts).
     const CUtensorMapL2promotion promo[3] = {CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                              CU_TENSOR_MAP_L2_PROMOTION_L2_256B};
@@ -223,12 +197,7 @@ int main(int argc, char** argv) {
     const std::vector<float> med = median_times(call, NV, iters, s);
     std::printf("%-4s %6ldx%-6ld ld %ld/%ld g %ld/%d  memcpy %8.2f us", dn, k.rows, k.cols, k.ld_in, k.ld_out, g_in,
                 grid_period(k.ld_out * k.e), med[0]);
-    for (int id = 1; id < NV; ++id)
-      std::printf("  %s %8.2f (%.3f) %s", names[id], med[id], med[0] / med[id], verdict[id].c_str());
-    std::printf("\n");
-    std::fflush(stdout);
-    CK(cudaFree(in));
-    CK(cudaFree(out));
+    print_variants(names, med, verdict, NV);
   }
   return 0;
 }

@@ -3,7 +3,7 @@
 // read them: bench/results/h200_2026-11-25zf_tma_probe.txt (run 2 is this file; run 1 an earlier form
 // with one-tile kernels of 128 and 256 rows). Not kept: level with the library on the u8 and bf16
 // squares, slower elsewhere. From the repository root, after building build-gpu/:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude bench/tma_probe.cu -o tma_probe -Lbuild-gpu/src -lxpose_c \
+//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -Isrc bench/tma_probe.cu -o tma_probe -Lbuild-gpu/src -lxpose_c \
 //        -Xlinker -rpath -Xlinker $PWD/build-gpu/src && ./tma_probe 20
 // Tile: TR input rows x 128 bytes of input row, loaded by one TMA box (128-byte swizzle); threads
 // gather word columns, transpose them in registers and write a swizzled output tile, which TMA stores
@@ -42,29 +42,7 @@ __device__ __forceinline__ void transpose_tile(const unsigned char* A, unsigned 
 #pragma unroll
     for (int i = 0; i < kV; ++i) u[i] = *reinterpret_cast<const std::uint32_t*>(A + a_off(kV * q + i, wc));
     uint4 out[kPer];
-    if constexpr (E == 4) {
-      out[0] = make_uint4(u[0], u[1], u[2], u[3]);
-    } else if constexpr (E == 2) {
-      out[0] = make_uint4(__byte_perm(u[0], u[1], 0x5410), __byte_perm(u[2], u[3], 0x5410),
-                          __byte_perm(u[4], u[5], 0x5410), __byte_perm(u[6], u[7], 0x5410));
-      out[1] = make_uint4(__byte_perm(u[0], u[1], 0x7632), __byte_perm(u[2], u[3], 0x7632),
-                          __byte_perm(u[4], u[5], 0x7632), __byte_perm(u[6], u[7], 0x7632));
-    } else {
-      std::uint32_t t[4][4];
-#pragma unroll
-      for (int g = 0; g < 4; ++g) {
-        const std::uint32_t x0 = __byte_perm(u[4 * g], u[4 * g + 1], 0x5140),
-                            x1 = __byte_perm(u[4 * g], u[4 * g + 1], 0x7362);
-        const std::uint32_t y0 = __byte_perm(u[4 * g + 2], u[4 * g + 3], 0x5140),
-                            y1 = __byte_perm(u[4 * g + 2], u[4 * g + 3], 0x7362);
-        t[0][g] = __byte_perm(x0, y0, 0x5410);
-        t[1][g] = __byte_perm(x0, y0, 0x7632);
-        t[2][g] = __byte_perm(x1, y1, 0x5410);
-        t[3][g] = __byte_perm(x1, y1, 0x7632);
-      }
-#pragma unroll
-      for (int m = 0; m < 4; ++m) out[m] = make_uint4(t[m][0], t[m][1], t[m][2], t[m][3]);
-    }
+    rows_to_chunks<E>(u, out);
     const int b = q >> 3, j = q & 7;
     // Rotate which output row each store instruction takes, so the 8 lanes of a store phase hit 8 slots.
     const int rot = E == 4 ? 0 : E == 2 ? ((wc >> 2) & 1) : ((wc >> 1) & 3);
@@ -221,8 +199,6 @@ void by_size(int e, F&& f) {
     f(std::integral_constant<int, 4>{});
 }
 
-static const char* dname(int e) { return e == 1 ? "u8" : e == 2 ? "bf16" : "f32"; }
-
 int main(int argc, char** argv) {
   int iters = argc > 1 ? std::atoi(argv[1]) : 25;
   std::vector<Case> cases = {
@@ -235,11 +211,9 @@ int main(int argc, char** argv) {
   for (const Case& k : cases) {
     const std::size_t in_bytes = std::size_t(k.rows) * k.ld_in * k.e, out_bytes = std::size_t(k.cols) * k.ld_out * k.e;
     const std::size_t data = std::size_t(k.rows) * k.cols * k.e;
-    void *in, *out;
-    CK(cudaMalloc(&in, in_bytes));
-    CK(cudaMalloc(&out, out_bytes));
-    fill_random<<<1024, 256>>>(static_cast<std::uint32_t*>(in), in_bytes / 4, 12345u + k.e);
-    const char* dn = dname(k.e);
+    const CaseBuffers buffers(in_bytes, out_bytes, 12345u + k.e);
+    void *in = buffers.in, *out = buffers.out;
+    const char* dn = probe_dtype(k.e);
     auto lib = [&] {
       char msg[256];
       if (xpose_transpose(dn, 1, k.rows, k.cols, k.ld_in, k.ld_out, 0, 0, in, out, s, "cuda", msg, sizeof msg) != 0) {
@@ -280,12 +254,7 @@ int main(int argc, char** argv) {
       verdict[id] = verify_variant(call, id, in, out, out_bytes, k.e, k.rows, k.cols, k.ld_in, k.ld_out, s);
     const std::vector<float> med = median_times(call, NV, iters, s);
     std::printf("%-4s %7ldx%-7ld ld %ld/%ld  memcpy %8.2f us", dn, k.rows, k.cols, k.ld_in, k.ld_out, med[0]);
-    for (int id = 1; id < NV; ++id)
-      std::printf("  %s %8.2f (%.3f) %s", names[id], med[id], med[0] / med[id], verdict[id].c_str());
-    std::printf("\n");
-    std::fflush(stdout);
-    CK(cudaFree(in));
-    CK(cudaFree(out));
+    print_variants(names, med, verdict, NV);
   }
   return 0;
 }
