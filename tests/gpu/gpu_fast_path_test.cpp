@@ -742,6 +742,51 @@ TEST_P(GpuFastPath, SingleRowIntoSpreadColumnTakesDirectKernel) {
                                                      Algorithm::automatic, shift));
 }
 
+// 2 to 8 columns of packed input rows into output rows on the 16-byte grid: skinny's column-register
+// kernel, whose plan reads 16 / E rows by the columns, where it measured ahead (every column count of
+// 1- and 2-byte elements at these sizes, even ones of 4-byte elements, 2 of 8-byte ones). Rows past
+// the last whole run (padded output), runs past the last whole warp, packed batches and batches with
+// gaps match the reference; on pointers off the 16-byte grid the slab or direct kernels run the same
+// plan, and output rows off the grid never take the register kernel.
+TEST_P(GpuFastPath, FewColumnsTakeColumnRegisterKernel) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 8) GTEST_SKIP() << "16-byte elements are not built for it";
+  const std::int64_t v = 16 / e;  // rows per run
+  const auto up = [v](std::int64_t n) { return (n + v - 1) / v * v; };
+  int taken = 0;
+  for (std::int64_t cols = 2; cols <= 8; ++cols) {
+    const bool registers = e <= 2 || (cols % 2 == 0 && (e == 4 || cols == 2));
+    const std::int64_t odd = 100003, whole = 65536 + 3 * v, small = 4096 + v;
+    const std::vector<xpose::TransposeDesc> cases = {
+        {t, odd, cols, 1, cols, up(odd)},                    // a last run cut short
+        {t, whole, cols},                                    // a last warp cut short
+        {t, small, cols, 3},                                 // a packed batch
+        {t, small, cols, 2, cols, small + v, small * cols + v, cols * (small + v) + v},  // gaps
+    };
+    xpose::Plan plan;
+    for (const xpose::TransposeDesc& d : cases) {
+      ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
+      EXPECT_EQ(plan.config().tile_rows == v && plan.config().tile_cols == cols, registers) << plan;
+      taken += registers;
+      xpose::Plan automatic;
+      if (registers && cols * e <= 32 && d.batch == 1) {  // where the automatic plan takes skinny
+        ASSERT_TRUE(xpose::make_plan(automatic, d, {Backend::cuda}).ok()) << describe(d);
+        EXPECT_EQ(automatic.algorithm(), Algorithm::skinny) << automatic;
+        EXPECT_EQ(automatic.config().tile_rows, v) << automatic;
+      }
+      for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(e)})
+        ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
+    }
+    const xpose::TransposeDesc off_grid{t, odd, cols};  // output rows odd * E bytes apart
+    ASSERT_TRUE(xpose::make_plan(plan, off_grid, {Backend::cuda, Algorithm::skinny}).ok());
+    EXPECT_NE(plan.config().tile_rows, v) << plan;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(off_grid, Algorithm::skinny, 0));
+  }
+  EXPECT_GT(taken, 0) << "some shapes take the register kernel";
+}
+
 // vector_copy asked for by name: row and column vectors packed on both sides, alone and in packed
 // batches, on pointers aligned only to their element; vectors with gaps between their elements or
 // between the matrices of a batch, and anything with two rows and columns, are refused at plan time.

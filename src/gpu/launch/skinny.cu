@@ -1,6 +1,7 @@
 // Launcher for the skinny family: the direct kernel, or slabs of the whole short side in shared memory.
 #include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/skinny.cuh"
+#include "gpu/kernels/skinny_cols_regs.cuh"
 #include "gpu/kernels/skinny_cols_vec.cuh"
 #include "gpu/kernels/skinny_rows_padded.cuh"
 #include "gpu/kernels/skinny_rows_regs.cuh"
@@ -72,6 +73,47 @@ std::int64_t rows_regs_runs(const TransposeDesc& d) {
 bool use_cols_vec(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_VEC", '0');
   return enabled && plan::skinny_cols_vec_runs(d);
+}
+
+// Threads of the column-register kernel per matrix: one per 16 / E rows.
+std::int64_t cols_regs_runs(const TransposeDesc& d) {
+  return ceil_div(d.rows, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)));
+}
+
+// Where the column-register kernel measured ahead of the slab kernel (skinny_cols_vec) or the direct
+// one (8-byte elements). H200, of memcpy, before -> after, two rounds alike
+// (bench/results/h200_2026-11-25zo_cols_regs_ab.txt): u8 1048576 rows x2 / x3 / x4 / x5 / x8 0.83 /
+// 0.84 / 0.86 / 0.86 / 0.87 -> 0.97 / 0.97 / 0.97 / 0.99 / 1.00, 64 MiB x2 0.92 -> 0.97, x8 0.93 -> 0.96,
+// a batch of 64 x 50176x3 0.83 -> 1.00; bf16 1048576 rows x2 / x3 / x4 / x8 0.89 / 0.95 / 0.95 / 0.91 ->
+// 0.97 / 0.99 / 1.00 / 0.97; f32 x2 0.96 -> 1.00, x4 0.94 -> 0.98; f64 x2 0.92 -> 0.97, 64 MiB too.
+// Level or behind it stay: odd column counts of 2-byte elements past two waves (bf16 64 MiB x3 1.04 ->
+// 1.03, x5 1.05 -> 1.03), odd ones of 4-byte elements (f32 1048576x3 1.00 -> 0.99, x5 0.93 -> 0.93, 64
+// MiB x3 / x5 1.04 -> 1.03), 8-byte elements past 2 columns (f64 1048576x3 0.97 -> 0.96, x4 0.96 -> 0.95).
+// The instances built: every column count of 1- and 2-byte elements, even ones of 4-byte elements, 2 of
+// 8-byte ones.
+constexpr bool cols_regs_built(std::int64_t e, std::int64_t cols) {
+  return e <= 2 || (cols % 2 == 0 && (e == 4 || (e == 8 && cols == 2)));
+}
+
+bool cols_regs_ahead(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (!cols_regs_built(e, d.cols)) return false;
+  if (e == 1 || d.cols % 2 == 0) return true;
+  const std::int64_t blocks = d.batch * ceil_div(cols_regs_runs(d), std::int64_t{kSkinnyColsRegsThreads});
+  return blocks <= 2 * std::int64_t{skinny_cols_regs_blocks(static_cast<int>(d.cols))} * multiprocessor_count();
+}
+
+// 2 to 8 columns of 1- to 8-byte elements with packed input rows and output rows on the 16-byte grid
+// (pointers are checked at launch; off the grid the kernels below run), where it measured ahead:
+// transposed in registers, 16 / E rows a thread (skinny_cols_regs.cuh). XPOSE_SKINNY_COLS_REGS=0
+// turns it off, to measure against it.
+bool use_cols_regs(const TransposeDesc& d) {
+  static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_REGS", '0');
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return enabled && e <= 8 && d.cols >= 2 && d.cols <= kSkinnyColsRegsMaxCols && d.cols < d.rows &&
+         d.ld_in == d.cols && d.ld_out * e % 16 == 0 && d.batch <= kMaxGridYZ &&
+         (d.batch == 1 || (d.batch_stride_in * e % 16 == 0 && d.batch_stride_out * e % 16 == 0)) &&
+         cols_regs_ahead(d);
 }
 
 // Output bytes per slab; XPOSE_SKINNY_SLAB_BYTES overrides it to measure alternatives on a new GPU.
@@ -235,6 +277,40 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   if (swizzled) return launch(skinny_cols_vec_kernel<E, true, 2>);
   if (cols_vec_run_lanes(d) == 8) return launch(skinny_cols_vec_kernel<E, false, 8>);
   return launch(skinny_cols_vec_kernel<E, false, 2>);
+}
+
+LaunchConfig cols_regs_config(const TransposeDesc& d) {
+  LaunchConfig c = linear_config(16 / static_cast<int>(dtype_size(d.dtype)), static_cast<int>(d.cols), 16,
+                                 kSkinnyColsRegsThreads, ceil_div(cols_regs_runs(d), kSkinnyColsRegsThreads));
+  c.grid_y = d.batch;
+  return c;
+}
+
+template <int E, int C>
+Status launch_cols_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
+                            rt::Stream stream) {
+  if constexpr (cols_regs_built(E, C)) {
+    skinny_cols_regs_kernel<E, C><<<grid_of(c), block_of(c), 0, stream>>>(
+        static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), d.rows, d.ld_out * E,
+        d.batch_stride_in * E, d.batch_stride_out * E, cols_regs_runs(d));
+    return check_launch("skinny_cols_regs_kernel", c, 0, stream);
+  } else {
+    return Status(StatusCode::internal, "skinny: the column-register kernel is not built for this shape");
+  }
+}
+
+template <int E>
+Status launch_cols_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  switch (d.cols) {
+    case 2: return launch_cols_regs_for<E, 2>(d, c, in, out, stream);
+    case 3: return launch_cols_regs_for<E, 3>(d, c, in, out, stream);
+    case 4: return launch_cols_regs_for<E, 4>(d, c, in, out, stream);
+    case 5: return launch_cols_regs_for<E, 5>(d, c, in, out, stream);
+    case 6: return launch_cols_regs_for<E, 6>(d, c, in, out, stream);
+    case 7: return launch_cols_regs_for<E, 7>(d, c, in, out, stream);
+    case 8: return launch_cols_regs_for<E, 8>(d, c, in, out, stream);
+    default: return Status(StatusCode::internal, "skinny: no column-register kernel for this many columns");
+  }
 }
 
 // Runs per thread of the register kernel: two, for 2 to 4 rows, where that fits the grid in one
@@ -430,9 +506,9 @@ Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   return launch(skinny_rows_vec_kernel<E, true, RowsVecStage::none>, false);
 }
 
-}  // namespace
-
-Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
+// The plan without the column-register kernel: also what runs where a plan for it meets pointers off
+// the 16-byte grid.
+Status configure_skinny_past_cols_regs(const TransposeDesc& d, LaunchConfig& c) {
   const std::int64_t short_n = std::min(d.rows, d.cols);
   const std::int64_t long_n = std::max(d.rows, d.cols);
   if (use_cols_vec(d)) {
@@ -466,7 +542,8 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
   return Status::ok_status();
 }
 
-Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+Status launch_skinny_past_cols_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
+                                   rt::Stream stream) {
   // 16-byte elements move as whole 16-byte words there, which needs 16-byte aligned pointers; on
   // 8-byte aligned ones they take the staged kernel below (its loops cover any grid).
   const bool words_aligned = (reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16 == 0;
@@ -518,6 +595,30 @@ Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* 
     skinny_staged_kernel<T><<<grid_of(staged), block_of(staged), 0, stream>>>(src, dst, g, slab_span(d));
     return check_launch("skinny_staged_kernel", staged, kSkinnySmemBytes, stream);
   });
+}
+
+}  // namespace
+
+Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
+  if (use_cols_regs(d)) {
+    c = cols_regs_config(d);
+    return Status::ok_status();
+  }
+  return configure_skinny_past_cols_regs(d, c);
+}
+
+Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (use_cols_regs(d)) {
+    if ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16 == 0)
+      return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
+        if constexpr (sizeof(decltype(tag)) <= 8) return launch_cols_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
+        else return Status(StatusCode::internal, "skinny: no column-register kernel for 16-byte elements");
+      });
+    LaunchConfig past{};
+    XPOSE_RETURN_IF_ERROR(configure_skinny_past_cols_regs(d, past));
+    return launch_skinny_past_cols_regs(d, past, in, out, stream);
+  }
+  return launch_skinny_past_cols_regs(d, c, in, out, stream);
 }
 
 }  // namespace xpose::gpu
