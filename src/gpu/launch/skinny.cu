@@ -80,27 +80,30 @@ std::int64_t cols_regs_runs(const TransposeDesc& d) {
   return ceil_div(d.rows, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)));
 }
 
-// Where the column-register kernel measured ahead of the slab kernel (skinny_cols_vec) or the direct
-// one (8-byte elements). H200, of memcpy, before -> after, two rounds alike
-// (bench/results/h200_2026-11-25zo_cols_regs_ab.txt): u8 1048576 rows x2 / x3 / x4 / x5 / x8 0.83 /
-// 0.84 / 0.86 / 0.86 / 0.87 -> 0.97 / 0.97 / 0.97 / 0.99 / 1.00, 64 MiB x2 0.92 -> 0.97, x8 0.93 -> 0.96,
-// a batch of 64 x 50176x3 0.83 -> 1.00; bf16 1048576 rows x2 / x3 / x4 / x8 0.89 / 0.95 / 0.95 / 0.91 ->
-// 0.97 / 0.99 / 1.00 / 0.97; f32 x2 0.96 -> 1.00, x4 0.94 -> 0.98; f64 x2 0.92 -> 0.97, 64 MiB too.
-// Level or behind it stay: odd column counts of 2-byte elements past two waves (bf16 64 MiB x3 1.04 ->
-// 1.03, x5 1.05 -> 1.03), odd ones of 4-byte elements (f32 1048576x3 1.00 -> 0.99, x5 0.93 -> 0.93, 64
-// MiB x3 / x5 1.04 -> 1.03), 8-byte elements past 2 columns (f64 1048576x3 0.97 -> 0.96, x4 0.96 -> 0.95).
-// The instances built: every column count of 1- and 2-byte elements, even ones of 4-byte elements, 2 of
-// 8-byte ones.
+// The column-register kernel's instances: every column count of 1- and 2-byte elements, even ones of
+// 4-byte elements, 2 of 8-byte ones.
 constexpr bool cols_regs_built(std::int64_t e, std::int64_t cols) {
   return e <= 2 || (cols % 2 == 0 && (e == 4 || (e == 8 && cols == 2)));
 }
 
+// Where the column-register kernel measured ahead of the slab kernel (skinny_cols_vec) or the direct
+// one (8-byte elements). H200, of memcpy, before -> after, three rounds alike
+// (bench/results/h200_2026-11-25zo_cols_regs_ab.txt): u8 1048576 rows x2 / x3 / x4 / x5 / x8 0.83 /
+// 0.84 / 0.86 / 0.86 / 0.87 -> 0.97 / 0.97 / 0.97 / 0.99 / 1.00, 64 MiB x2 0.92 -> 0.97, x8 0.93 -> 0.96,
+// a batch of 64 x 50176x3 0.83 -> 1.00; bf16 1048576 rows x2 / x3 / x4 / x8 0.89 / 0.95 / 0.95 / 0.91 ->
+// 0.97 / 0.99 / 1.00 / 0.97; f32 x2 0.96 -> 1.00, x4 0.94 -> 0.98; f64 x2 0.92 -> 0.97, 64 MiB too.
+// Level or behind it, the others stay: odd column counts of 4-byte elements (f32 1048576x3 1.00 ->
+// 0.99, x5 0.93 -> 0.93, x7 0.93 -> 0.93), 8-byte elements past 2 columns (f64 1048576x3 0.97 -> 0.96,
+// x4 0.96 -> 0.95), and past two waves of blocks (64 MiB) all but 2 columns, 4 and 8 of 1- and 2-byte
+// elements and 3 of 1-byte ones (bf16 x3 1.04 -> 1.03, x5 1.05 -> 1.03; u8 x5 1.02 -> 1.01; f32 x4 0.950
+// -> 0.943, x8 0.955 -> 0.952).
 bool cols_regs_ahead(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (!cols_regs_built(e, d.cols)) return false;
-  if (e == 1 || d.cols % 2 == 0) return true;
+  const bool ahead_at_any_size = d.cols == 2 || (e <= 2 && (d.cols == 4 || d.cols == 8)) || (e == 1 && d.cols == 3);
   const std::int64_t blocks = d.batch * ceil_div(cols_regs_runs(d), std::int64_t{kSkinnyColsRegsThreads});
-  return blocks <= 2 * std::int64_t{skinny_cols_regs_blocks(static_cast<int>(d.cols))} * multiprocessor_count();
+  return ahead_at_any_size ||
+         blocks <= 2 * std::int64_t{skinny_cols_regs_blocks(static_cast<int>(d.cols))} * multiprocessor_count();
 }
 
 // 2 to 8 columns of 1- to 8-byte elements with packed input rows and output rows on the 16-byte grid
