@@ -99,24 +99,27 @@ constexpr bool cols_regs_built(std::int64_t e, std::int64_t cols) {
 // -> 0.943, x8 0.955 -> 0.952).
 bool cols_regs_ahead(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  if (!cols_regs_built(e, d.cols)) return false;
   const bool ahead_at_any_size = d.cols == 2 || (e <= 2 && (d.cols == 4 || d.cols == 8)) || (e == 1 && d.cols == 3);
   const std::int64_t blocks = d.batch * ceil_div(cols_regs_runs(d), std::int64_t{kSkinnyColsRegsThreads});
   return ahead_at_any_size ||
          blocks <= 2 * std::int64_t{skinny_cols_regs_blocks(static_cast<int>(d.cols))} * multiprocessor_count();
 }
 
-// 2 to 8 columns of 1- to 8-byte elements with packed input rows and output rows on the 16-byte grid
-// (pointers are checked at launch; off the grid the kernels below run), where it measured ahead:
-// transposed in registers, 16 / E rows a thread (skinny_cols_regs.cuh). XPOSE_SKINNY_COLS_REGS=0
-// turns it off, to measure against it.
+// Whether the column-register kernel can run `d`: 2 to 8 columns (of the instances built) with packed
+// input rows and output rows on the 16-byte grid (pointers are checked at launch).
+bool cols_regs_runs_on(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return d.cols >= 2 && d.cols <= kSkinnyColsRegsMaxCols && d.cols < d.rows && cols_regs_built(e, d.cols) &&
+         d.ld_in == d.cols && d.ld_out * e % 16 == 0 && d.batch <= kMaxGridYZ &&
+         (d.batch == 1 || (d.batch_stride_in * e % 16 == 0 && d.batch_stride_out * e % 16 == 0));
+}
+
+// The column-register kernel, transposing 16 / E rows a thread in registers (skinny_cols_regs.cuh),
+// where it can run and measured ahead; off the 16-byte grid at launch the kernels below run.
+// XPOSE_SKINNY_COLS_REGS=0 turns it off, to measure against it.
 bool use_cols_regs(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_REGS", '0');
-  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  return enabled && e <= 8 && d.cols >= 2 && d.cols <= kSkinnyColsRegsMaxCols && d.cols < d.rows &&
-         d.ld_in == d.cols && d.ld_out * e % 16 == 0 && d.batch <= kMaxGridYZ &&
-         (d.batch == 1 || (d.batch_stride_in * e % 16 == 0 && d.batch_stride_out * e % 16 == 0)) &&
-         cols_regs_ahead(d);
+  return enabled && cols_regs_runs_on(d) && cols_regs_ahead(d);
 }
 
 // Output bytes per slab; XPOSE_SKINNY_SLAB_BYTES overrides it to measure alternatives on a new GPU.
@@ -611,7 +614,14 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
 }
 
 Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  if (use_cols_regs(d)) {
+  // Decided by the plan's config, not the rule again, which counts the current device's SMs: a plan made
+  // for another device still launches the grid it was sized for.
+  const auto planned_for_regs = [&] {
+    const LaunchConfig regs = cols_regs_config(d);
+    return c.tile_rows == regs.tile_rows && c.tile_cols == regs.tile_cols && c.grid_x == regs.grid_x &&
+           c.grid_y == regs.grid_y;
+  };
+  if (cols_regs_runs_on(d) && planned_for_regs()) {
     if ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16 == 0)
       return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
         if constexpr (sizeof(decltype(tag)) <= 8) return launch_cols_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
