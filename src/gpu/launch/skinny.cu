@@ -292,6 +292,16 @@ LaunchConfig cols_regs_config(const TransposeDesc& d) {
   return c;
 }
 
+// Whether a plan's config is the column-register kernel's for `d`. The launch goes by this rather than
+// by the rule again, which counts the current device's SMs: a plan made for another device still
+// launches the grid it was sized for.
+bool planned_for_cols_regs(const TransposeDesc& d, const LaunchConfig& c) {
+  if (!cols_regs_runs_on(d)) return false;
+  const LaunchConfig regs = cols_regs_config(d);
+  return c.tile_rows == regs.tile_rows && c.tile_cols == regs.tile_cols && c.grid_x == regs.grid_x &&
+         c.grid_y == regs.grid_y;
+}
+
 template <int E, int C>
 Status launch_cols_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
                             rt::Stream stream) {
@@ -614,14 +624,7 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
 }
 
 Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  // Decided by the plan's config, not the rule again, which counts the current device's SMs: a plan made
-  // for another device still launches the grid it was sized for.
-  const auto planned_for_regs = [&] {
-    const LaunchConfig regs = cols_regs_config(d);
-    return c.tile_rows == regs.tile_rows && c.tile_cols == regs.tile_cols && c.grid_x == regs.grid_x &&
-           c.grid_y == regs.grid_y;
-  };
-  if (cols_regs_runs_on(d) && planned_for_regs()) {
+  if (planned_for_cols_regs(d, c)) {
     if ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16 == 0)
       return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
         if constexpr (sizeof(decltype(tag)) <= 8) return launch_cols_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
