@@ -701,6 +701,42 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes, int alignme
 
 }  // namespace
 
+// The kernel reads 8 (up to 16 rows) or 4 bytes of every row per thread, realigning rows off that
+// grid in registers, and stores through a per-warp stage. From 8 MiB (large_matrix): a thread moves
+// only 72-128 bytes, and smaller matrices make too few of them (H200, of memcpy, the plan before ->
+// the kernel, h200_2026-11-26a_rows_regs_wide_ab.txt: bf16 32x8193 0.89 -> 0.33 (gather), 16x65538
+// 1.41 -> 1.08 (gather), u8 16x16016 0.80 -> 0.75 (tiled_vec), 32x1001 0.62 -> 0.42 (slabs); though u8
+// 12x262144 gained, 0.72 -> 0.96). XPOSE_SKINNY_ROWS_REGS_WIDE=0 turns it off (in the planner's rule
+// too), to measure against it.
+bool skinny_rows_regs_wide_runs(const TransposeDesc& d) {
+  static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_REGS_WIDE", '0');
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return enabled && e <= 2 && d.rows >= kSkinnyRegsWideMinRows && d.rows <= kSkinnyRegsWideMaxRows &&
+         d.rows < d.cols && d.ld_out == d.rows && (d.batch == 1 || d.batch_stride_out * e % kVecBytes == 0) &&
+         large_matrix(d);
+}
+
+// Where the wide-rows register kernel runs, ahead of skinny's slabs and of tiled_vec's 16-row tiles
+// of 1-byte elements and tiles on its 8-byte grid. Measured on an H200 (of memcpy, about 64 MiB, the
+// plan before -> the kernel, two rounds alike; bench/results/h200_2026-11-26a_rows_regs_wide_ab.txt),
+// input rows on the kernel's grid: u8 16x4194304 (tiled_vec) 0.85 -> 0.96, 17x3947580 0.74 -> 0.99,
+// 24x2796200 (tiled_vec at 8 bytes) 0.83 -> 0.98, 12x262144 0.72 -> 0.96, a batch of 16 x 16x65536
+// 0.82 -> 0.98; bf16 17x1973790 0.88 -> 0.97, 12x262144 0.82 -> 0.98. Off it, realigned: u8 9x7456540
+// 0.76 -> 0.99, 12x5592405 0.87 -> 1.00, 13x5162220 0.66 -> 0.96, 16x4194303 0.84 -> 0.94, 24x2796202
+// 0.89 -> 0.95, 31x2164802 0.69 -> 0.92, 32x2097151 0.87 -> 0.88; bf16 9x3728270 0.91 -> 1.00,
+// 12x2796202 0.91 -> 1.01, 16x2097151 0.92 -> 0.96, 24x1398101 0.91 -> 0.97, 32x1048575 0.91 -> 0.92;
+// bf16 input rows on the 4-byte grid, which gather read as words: 16x2097154 0.94 -> 0.98, 32x1048578
+// 0.97 -> 0.98; batches: u8 8 x 20x1000000 0.87 -> 0.98, 100 x 24x5000 (tiled_vec) 0.98 -> 1.23.
+// tiled_vec keeps its 16-byte grid where the output rows are a sector or more (u8 32x2097152 0.93 /
+// 0.94, bf16 16x2097152 0.97 / 0.96, a batch of 16 x 16x32768 0.98 / 0.98, bf16 32x1048576 0.96 /
+// 0.93, tiled_vec / the kernel).
+bool few_rows_take_wide_registers(const TransposeDesc& d, int alignment) {
+  constexpr std::int64_t kSectorBytes = 32;
+  const std::int64_t out_row_bytes = d.rows * static_cast<std::int64_t>(dtype_size(d.dtype));
+  return alignment >= kVecBytes && skinny_rows_regs_wide_runs(d) &&
+         !(tiled_vec_vector_bytes(d, alignment) == kVecBytes && out_row_bytes >= kSectorBytes);
+}
+
 // 10 to 16 rows on the 16-byte grid, in whole output vectors (a multiple of 16 / E rows): tiled_vec's
 // 16-row tiles (8 KiB of 512-byte rows for large matrices) beat skinny's slabs, whose store phase
 // gathers each 16-byte chunk element by element. Measured on an H200 (of memcpy, skinny -> tiled_vec, one process,
@@ -851,6 +887,7 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64
   if (vector_bytes == kVecBytes &&
       (gather_fills_short_rows(d) || gather_fills_short_columns(d) || gather_fills_batch_tiles(d)))
     return Algorithm::gather;
+  if (few_rows_take_wide_registers(d, alignment)) return Algorithm::skinny;
   if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;
   if (gather_takes_few_rows(d, alignment)) return Algorithm::gather;
   if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;

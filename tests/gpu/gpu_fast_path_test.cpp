@@ -787,6 +787,44 @@ TEST_P(GpuFastPath, FewColumnsTakeColumnRegisterKernel) {
   EXPECT_GT(taken, 0) << "some shapes take the register kernel";
 }
 
+// 9 to 32 rows of 1- and 2-byte elements into packed output rows on the 16-byte grid, from 8 MiB:
+// skinny's wide-rows register kernel, 8 / E columns per thread up to 16 rows, 4 / E past that, and the
+// automatic plan takes skinny for them. Input rows on and off the 8- and 4-byte grids (realigned), a
+// last run cut by the matrix's edge, a last warp cut short, packed batches and batches with gaps
+// match the reference; on pointers off the 16-byte grid the slab kernel runs the same plan.
+TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "built for 1- and 2-byte elements";
+  for (std::int64_t rows : {9, 13, 16, 17, 22, 32}) {
+    const std::int64_t v = (rows <= 16 ? 8 : 4) / e;  // columns per thread
+    const std::int64_t fill = (std::int64_t{8} << 20) / (rows * e) + 2;  // columns of just past 8 MiB
+    const std::int64_t whole = (fill / (256 * v) + 1) * 256 * v, third = fill / 3 + v, half = fill / 2 + 1;
+    const std::vector<xpose::TransposeDesc> cases = {
+        {t, rows, fill | 1},                                   // rows off the grid, a last run cut short
+        {t, rows, whole + 3 * v},                              // a last warp cut short
+        {t, rows, whole, 1, whole + 1},                        // padded rows off the grid
+        {t, rows, third, 3},                                   // a packed batch
+        {t, rows, half, 2, half + v, rows, rows * (half + v) + v, rows * half + 16 / e},  // gaps
+    };
+    for (const xpose::TransposeDesc& d : cases) {
+      xpose::Plan plan;
+      ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
+      EXPECT_EQ(plan.config().tile_rows, rows) << plan;
+      EXPECT_EQ(plan.config().tile_cols, v) << plan;
+      if (d.batch == 1) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, Algorithm::skinny));
+      for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(e)})
+        ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
+    }
+  }
+  // Under 8 MiB the plans from before: the slab kernel.
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {t, 12, 100003}, {Backend::cuda, Algorithm::skinny}).ok());
+  EXPECT_NE(plan.config().tile_cols, 8 / e) << plan;
+  ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 12, 100003}, Algorithm::skinny, 0));
+}
+
 // vector_copy asked for by name: row and column vectors packed on both sides, alone and in packed
 // batches, on pointers aligned only to their element; vectors with gaps between their elements or
 // between the matrices of a batch, and anything with two rows and columns, are refused at plan time.

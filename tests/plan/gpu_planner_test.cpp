@@ -71,11 +71,16 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
                  !(full_width && xpose::plan::small_tiles_fill_batch(d))) {
         ADD_FAILURE() << "batches of small matrices take small_batch, got " << xpose::algorithm_name(a);
       }
-      if (xpose::plan::few_rows_take_tiles(d, alignment))
+      const bool wide_registers = xpose::plan::few_rows_take_wide_registers(d, alignment);
+      if (wide_registers) {
+        EXPECT_EQ(a, Algorithm::skinny) << "9 to 32 rows of 1- and 2-byte elements: skinny's register kernel";
+        EXPECT_TRUE(e <= 2 && alignment >= 16 && d.ld_out == d.rows && d.rows >= 9 && d.rows <= 32);
+      }
+      if (xpose::plan::few_rows_take_tiles(d, alignment) && !wide_registers)
         EXPECT_EQ(a, Algorithm::tiled_vec) << "10 to 16 rows in whole output vectors take 16-row tiles";
       if (a == Algorithm::skinny) {
         EXPECT_TRUE(std::min(d.rows, d.cols) <= xpose::plan::kSkinnyMaxShort ||
-                    xpose::plan::short_side_takes_skinny(d, alignment))
+                    xpose::plan::short_side_takes_skinny(d, alignment) || wide_registers)
             << "skinny only for a short side";
         continue;
       }
@@ -652,8 +657,10 @@ TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   };
   const auto words = [](std::int64_t rows) { return 33554432 / rows / 4 * 4 + 2; };  // input rows on the 4-byte grid
   const auto halves = [](std::int64_t rows) { return 33554432 / rows | 1; };         // and off it
-  for (std::int64_t rows : {16, 32, 48, 64, 80, 96})
+  for (std::int64_t rows : {48, 64, 80, 96})
     EXPECT_EQ(choice(DType::bf16, rows, words(rows)), Algorithm::gather) << rows << " rows, words";
+  for (std::int64_t rows : {16, 32})  // skinny's wide-rows register kernel
+    EXPECT_EQ(choice(DType::bf16, rows, words(rows)), Algorithm::skinny) << rows << " rows, words";
   for (std::int64_t rows : {24, 40, 56, 72})  // output rows mid-sector: skinny
     EXPECT_EQ(choice(DType::bf16, rows, words(rows)), Algorithm::skinny) << rows << " rows, words";
   EXPECT_EQ(choice(DType::bf16, 88, words(88)), Algorithm::tiled_unaligned) << "past skinny's 84 rows";
@@ -868,7 +875,7 @@ TEST(GpuPlanner, FewRowsOnTheGridTakeSixteenRowTiles) {
   EXPECT_EQ(choice(DType::f64, 10, 1000000), Algorithm::tiled_vec);
   EXPECT_EQ(choice(DType::c128, 11, 500000), Algorithm::tiled_vec);
   EXPECT_EQ(choice(DType::c128, 9, 500000), Algorithm::skinny) << "7 of 16 tile rows empty";
-  EXPECT_EQ(choice(DType::u8, 16, 4194304), Algorithm::tiled_vec);
+  EXPECT_EQ(choice(DType::u8, 16, 4194304), Algorithm::skinny) << "16-byte output rows: the register kernel";
   EXPECT_EQ(choice(DType::u8, 12, 4194304), Algorithm::skinny) << "12 one-byte rows fill no 16-byte vector";
   EXPECT_EQ(choice(DType::f16, 12, 2097152), Algorithm::skinny) << "a half-filled second vector";
   EXPECT_EQ(choice(DType::f32, 10, 1048576), Algorithm::skinny);
@@ -882,6 +889,43 @@ TEST(GpuPlanner, FewRowsOnTheGridTakeSixteenRowTiles) {
     EXPECT_EQ(config.tile_rows, 16) << xpose::dtype_name(t) << ": one tile row of 16 rows";
     EXPECT_EQ(config.tile_cols * static_cast<int>(xpose::dtype_size(t)), 512) << xpose::dtype_name(t);
   }
+}
+
+// 9 to 32 rows of 1- and 2-byte elements into packed output rows on the 16-byte grid take skinny's
+// wide-rows register kernel (8 / E columns per thread up to 16 rows, 4 / E past that), on or off the
+// input's grid, from 8 MiB; tiled_vec keeps its 16-byte grid where the output rows are a sector or more.
+TEST(GpuPlanner, FewRowsOfSmallElementsTakeWideRegisterKernel) {
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, int alignment = 16, std::int64_t ld_out = 0) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, 0, ld_out}), alignment);
+  };
+  for (std::int64_t rows : {9, 12, 16, 17, 24, 31, 32}) {
+    EXPECT_EQ(choice(DType::u8, rows, 2000001), Algorithm::skinny) << rows << " rows, input off the grid";
+    EXPECT_EQ(choice(DType::bf16, rows, 1000001), Algorithm::skinny) << rows << " rows, input off the grid";
+    EXPECT_TRUE(xpose::plan::few_rows_take_wide_registers(xpose::resolved({DType::u8, rows, 2000001}), 16));
+  }
+  EXPECT_EQ(choice(DType::u8, 16, 4194304), Algorithm::skinny) << "16-byte output rows";
+  EXPECT_EQ(choice(DType::u8, 24, 2796200), Algorithm::skinny) << "tiled_vec's 8-byte grid";
+  EXPECT_EQ(choice(DType::u8, 32, 2097152), Algorithm::tiled_vec) << "32-byte output rows on the grid";
+  EXPECT_EQ(choice(DType::bf16, 16, 2097152), Algorithm::tiled_vec) << "32-byte output rows on the grid";
+  EXPECT_EQ(choice(DType::bf16, 32, 1048576), Algorithm::tiled_vec) << "64-byte output rows on the grid";
+  EXPECT_FALSE(xpose::plan::few_rows_take_wide_registers(xpose::resolved({DType::u8, 12, 2000001}), 8))
+      << "a pointer off the 16-byte grid";
+  EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 33, 2000001}))) << "33 rows";
+  EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 8, 2000001})))
+      << "8 rows: the 16-byte register kernel";
+  EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::f32, 12, 2000001}))) << "4 bytes";
+  EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 12, 2000001, 1, 0, 13})))
+      << "padded output rows";
+  EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 12, 699050})))
+      << "under 8 MiB: too few threads";
+  EXPECT_EQ(choice(DType::u8, 12, 4001), Algorithm::skinny) << "small: the slabs";
+  EXPECT_EQ(choice(DType::bf16, 32, 8193), Algorithm::gather) << "small: gather";
+  EXPECT_EQ(choice(DType::u8, 16, 16016), Algorithm::tiled_vec) << "small: tiled_vec's 16-row tiles";
+  EXPECT_TRUE(
+      xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 12, 400000, 3, 400001, 12, 0, 4800016})));
+  EXPECT_FALSE(
+      xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 12, 400000, 3, 400001, 12, 0, 4800008})))
+      << "an output batch stride off the 16-byte grid";
 }
 
 TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {

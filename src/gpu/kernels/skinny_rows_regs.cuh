@@ -32,11 +32,12 @@ __host__ __device__ constexpr int stage_slot(int p) {
   return R % 2 == 0 ? p + p / 8 : p;
 }
 
-// Output word `ow` (of 4 * R) of a thread's run: output element m = (column m / R, row m % R) is
-// element m / R of input chunk m % R. x[s][i] is word i of input row s's chunk. All indices are
-// compile-time constants once the callers' loops are unrolled.
-template <int E, int R>
-__device__ __forceinline__ std::uint32_t run_word(const std::uint32_t (&x)[R][4], int ow) {
+// Output word `ow` (of N * R) of a thread's run: output element m = (column m / R, row m % R) is
+// element m / R of input piece m % R. x[s][i] is word i of input row s's piece of N words (a 16-byte
+// chunk here; 8 or 4 bytes in skinny_rows_regs_wide). All indices are compile-time constants once
+// the callers' loops are unrolled.
+template <int E, int R, int N>
+__device__ __forceinline__ std::uint32_t run_word(const std::uint32_t (&x)[R][N], int ow) {
   if constexpr (E >= 4) {
     const int m = 4 * ow / E;            // the element holding this word
     const int s = m % R, j = m / R;      // its input row and column within the chunk
@@ -60,9 +61,9 @@ __device__ __forceinline__ std::uint32_t run_word(const std::uint32_t (&x)[R][4]
   }
 }
 
-// Chunk k (of R) of a thread's output run.
-template <int E, int R>
-__device__ __forceinline__ uint4 run_chunk(const std::uint32_t (&x)[R][4], int k) {
+// Chunk k (of N * R / 4) of a thread's output run.
+template <int E, int R, int N>
+__device__ __forceinline__ uint4 run_chunk(const std::uint32_t (&x)[R][N], int k) {
   return make_uint4(run_word<E, R>(x, 4 * k), run_word<E, R>(x, 4 * k + 1), run_word<E, R>(x, 4 * k + 2),
                     run_word<E, R>(x, 4 * k + 3));
 }

@@ -5,6 +5,7 @@
 #include "gpu/kernels/skinny_cols_vec.cuh"
 #include "gpu/kernels/skinny_rows_padded.cuh"
 #include "gpu/kernels/skinny_rows_regs.cuh"
+#include "gpu/kernels/skinny_rows_regs_wide.cuh"
 #include "gpu/kernels/skinny_rows_vec.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
@@ -62,6 +63,25 @@ bool use_rows_regs(const TransposeDesc& d) {
 // Threads of the register kernel per matrix: one per 16-byte chunk of columns.
 std::int64_t rows_regs_runs(const TransposeDesc& d) {
   return ceil_div(d.cols, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)));
+}
+
+// 9 to 32 rows of 1- and 2-byte elements with packed output rows on the 16-byte grid: the wide-rows
+// register kernel (plan::skinny_rows_regs_wide_runs; a matrix per row of its grid).
+bool use_rows_regs_wide(const TransposeDesc& d) {
+  return plan::skinny_rows_regs_wide_runs(d) && d.batch <= kMaxGridYZ;
+}
+
+// Columns per thread of the wide-rows register kernel (its piece of every row) and its threads per matrix.
+std::int64_t rows_regs_wide_columns(const TransposeDesc& d) {
+  return rows_regs_wide_piece_bytes(static_cast<int>(d.rows)) / static_cast<std::int64_t>(dtype_size(d.dtype));
+}
+std::int64_t rows_regs_wide_runs(const TransposeDesc& d) { return ceil_div(d.cols, rows_regs_wide_columns(d)); }
+
+LaunchConfig rows_regs_wide_config(const TransposeDesc& d) {
+  LaunchConfig c = linear_config(static_cast<int>(d.rows), static_cast<int>(rows_regs_wide_columns(d)), 16,
+                                 kSkinnyRegsThreads, ceil_div(rows_regs_wide_runs(d), kSkinnyRegsThreads));
+  c.grid_y = d.batch;
+  return c;
 }
 
 // A few columns with packed input rows: the input of a slab is one run, read in 16-byte chunks.
@@ -480,6 +500,26 @@ Status launch_rows_regs(const TransposeDesc& d, const LaunchConfig& c, const voi
   }
 }
 
+// The instance for d.rows (R, up to 32): aligned where every row's pieces lie on their own grid.
+template <int E, int R = 9>
+Status launch_rows_regs_wide(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
+                             rt::Stream stream) {
+  if constexpr (R > 32) {
+    return Status(StatusCode::internal, "skinny: no wide-rows register kernel for this many rows");
+  } else {
+    if (d.rows != R) return launch_rows_regs_wide<E, R + 1>(d, c, in, out, stream);
+    constexpr int kPiece = rows_regs_wide_piece_bytes(R);
+    const auto* src = static_cast<const unsigned char*>(in);
+    const bool on_grid = reinterpret_cast<std::uintptr_t>(in) % kPiece == 0 && d.ld_in * E % kPiece == 0 &&
+                         (d.batch == 1 || d.batch_stride_in * E % kPiece == 0);
+    const auto kernel = on_grid ? skinny_rows_regs_wide_kernel<E, R, false> : skinny_rows_regs_wide_kernel<E, R, true>;
+    kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out),
+                                                   d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols,
+                                                   rows_regs_wide_runs(d));
+    return check_launch("skinny_rows_regs_wide_kernel", c, 0, stream);
+  }
+}
+
 LaunchConfig rows_vec_config(const TransposeDesc& d) {
   const SkinnyVecSlab s = rows_vec_slab(d);
   return linear_config(static_cast<int>(d.rows), s.span, 16, kSkinnyVecThreads, d.batch * ceil_div(d.cols, s.span));
@@ -536,6 +576,10 @@ Status configure_skinny_past_cols_regs(const TransposeDesc& d, LaunchConfig& c) 
     c = rows_regs_config(d);
     return Status::ok_status();
   }
+  if (use_rows_regs_wide(d)) {
+    c = rows_regs_wide_config(d);
+    return Status::ok_status();
+  }
   if (use_rows_vec(d) || use_rows_padded(d)) {
     c = rows_vec_config(d);
     return Status::ok_status();
@@ -578,8 +622,14 @@ Status launch_skinny_past_cols_regs(const TransposeDesc& d, const LaunchConfig& 
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
       return launch_rows_regs<sizeof(decltype(tag))>(d, c, in, out, stream, regs_input_aligned);
     });
-  // A plan for the register kernel run on pointers off the 16-byte grid: the slab kernel, its own grid.
-  const LaunchConfig slab_config = use_rows_regs(d) ? rows_vec_config(d) : c;
+  const bool out_on_grid = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  if (use_rows_regs_wide(d) && out_on_grid)
+    return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
+      if constexpr (sizeof(decltype(tag)) <= 2) return launch_rows_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
+      else return Status(StatusCode::internal, "skinny: the wide-rows register kernel takes 1- and 2-byte elements");
+    });
+  // A plan for a register kernel run on pointers off the 16-byte grid: the slab kernel, its own grid.
+  const LaunchConfig slab_config = use_rows_regs(d) || use_rows_regs_wide(d) ? rows_vec_config(d) : c;
   if (use_rows_vec(d) && (dtype_size(d.dtype) < 16 || words_aligned))
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
       return launch_rows_vec<sizeof(decltype(tag))>(d, slab_config, in, out, stream);
