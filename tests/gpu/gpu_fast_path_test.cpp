@@ -800,7 +800,9 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
   for (std::int64_t rows : {9, 13, 16, 17, 22, 32}) {
     const std::int64_t v = (rows <= 16 ? 8 : 4) / e;  // columns per thread
     const std::int64_t fill = (std::int64_t{8} << 20) / (rows * e) + 2;  // columns of just past 8 MiB
-    const std::int64_t whole = (fill / (256 * v) + 1) * 256 * v, third = fill / 3 + v, half = fill / 2 + 1;
+    // Batches: a multiple of 16 columns, so that the output matrices start on the 16-byte grid.
+    const std::int64_t whole = (fill / (256 * v) + 1) * 256 * v;
+    const std::int64_t third = (fill / 48 + 1) * 16, half = (fill / 32 + 1) * 16;
     const std::vector<xpose::TransposeDesc> cases = {
         {t, rows, fill | 1},                                   // rows off the grid, a last run cut short
         {t, rows, whole + 3 * v},                              // a last warp cut short

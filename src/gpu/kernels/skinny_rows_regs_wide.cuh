@@ -5,8 +5,8 @@
 // byte permutes, and its group of 32 writes its 32 runs, one contiguous stretch, through a
 // shared-memory stage in 16-byte stores of 512 contiguous bytes each. Input rows off the W-byte grid
 // are read as the two aligned pieces each run straddles and realigned. One run per thread, no loop:
-// grid (runs / block, batch). Before it, these shapes ran the slab kernel, whose store phase builds
-// every output chunk element by element from shared memory.
+// grid (runs / block, batch). Before it, these shapes ran skinny's slabs (whose store phase builds
+// every output chunk element by element from shared memory), tiled_vec's tiles or gather.
 #pragma once
 
 #include <cstdint>
@@ -14,14 +14,16 @@
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/skinny_rows_regs.cuh"  // run_word, run_chunk, stage_slot, kRegsLaneGroup
 #include "gpu/runtime.hpp"                   // rt::warp_all, rt::warp_sync
+#include "plan/gpu_planner.hpp"              // kSkinnyRegsWideMinRows / MaxRows, shared with the planner
 
 namespace xpose::gpu {
 
 // Bytes of every input row one thread reads: W * R <= 128.
 constexpr int rows_regs_wide_piece_bytes(int rows) { return rows <= 16 ? 8 : 4; }
 
-// Blocks per SM the kernel is built for (its registers under that cap without spills).
-constexpr int skinny_rows_regs_wide_blocks(int /*e*/, int /*rows*/) { return 4; }
+// Blocks per SM the kernel is built for: every instance holds its registers under that cap (40-64)
+// without spills.
+constexpr int kSkinnyRegsWideBlocksPerSm = 4;
 
 // W aligned bytes at a (W = 8 or 4) as words.
 template <int W>
@@ -92,11 +94,12 @@ __device__ __forceinline__ void load_run_pieces(const unsigned char* src, std::i
 // Block kSkinnyRegsThreads, grid (ceil(runs / block), batch); `runs` = ceil(cols / (W / E)) per
 // matrix. Strides in bytes; in_end bounds the realigning reads.
 template <int E, int R, bool kShifted>
-__global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_wide_blocks(E, R))
+__global__ void __launch_bounds__(kSkinnyRegsThreads, kSkinnyRegsWideBlocksPerSm)
     skinny_rows_regs_wide_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                                  unsigned char* __restrict__ out, std::int64_t ld_in, std::int64_t bs_in,
                                  std::int64_t bs_out, std::int64_t cols, std::int64_t runs) {
-  static_assert(E <= 2 && R > kSkinnyRegsMaxRows && R <= 32, "9 to 32 rows of 1- or 2-byte elements");
+  static_assert(E <= 2 && R >= plan::kSkinnyRegsWideMinRows && R <= plan::kSkinnyRegsWideMaxRows,
+                "9 to 32 rows of 1- or 2-byte elements");
   constexpr int W = rows_regs_wide_piece_bytes(R);
   constexpr int V = W / E;           // columns per run
   constexpr int kRunBytes = W * R;   // a multiple of 4
@@ -126,7 +129,8 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_wide_bloc
     } else if constexpr (U == 8) {
       auto* units = reinterpret_cast<uint2*>(stage[group]);
 #pragma unroll
-      for (int k = 0; k < Q; ++k) units[Q * lane + k] = make_uint2(run_word<E, R>(x, 2 * k), run_word<E, R>(x, 2 * k + 1));
+      for (int k = 0; k < Q; ++k)
+        units[Q * lane + k] = make_uint2(run_word<E, R>(x, 2 * k), run_word<E, R>(x, 2 * k + 1));
     } else {
       auto* units = reinterpret_cast<std::uint32_t*>(stage[group]);
 #pragma unroll

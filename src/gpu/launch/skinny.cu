@@ -71,7 +71,8 @@ bool use_rows_regs_wide(const TransposeDesc& d) {
   return plan::skinny_rows_regs_wide_runs(d) && d.batch <= kMaxGridYZ;
 }
 
-// Columns per thread of the wide-rows register kernel (its piece of every row) and its threads per matrix.
+// Columns per thread of the wide-rows register kernel (its piece of every row), and its threads per
+// matrix.
 std::int64_t rows_regs_wide_columns(const TransposeDesc& d) {
   return rows_regs_wide_piece_bytes(static_cast<int>(d.rows)) / static_cast<std::int64_t>(dtype_size(d.dtype));
 }
@@ -500,11 +501,11 @@ Status launch_rows_regs(const TransposeDesc& d, const LaunchConfig& c, const voi
   }
 }
 
-// The instance for d.rows (R, up to 32): aligned where every row's pieces lie on their own grid.
-template <int E, int R = 9>
+// The instance for d.rows (R): aligned where every row's pieces lie on their own grid.
+template <int E, int R = plan::kSkinnyRegsWideMinRows>
 Status launch_rows_regs_wide(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
                              rt::Stream stream) {
-  if constexpr (R > 32) {
+  if constexpr (R > plan::kSkinnyRegsWideMaxRows) {
     return Status(StatusCode::internal, "skinny: no wide-rows register kernel for this many rows");
   } else {
     if (d.rows != R) return launch_rows_regs_wide<E, R + 1>(d, c, in, out, stream);
@@ -512,9 +513,11 @@ Status launch_rows_regs_wide(const TransposeDesc& d, const LaunchConfig& c, cons
     const auto* src = static_cast<const unsigned char*>(in);
     const bool on_grid = reinterpret_cast<std::uintptr_t>(in) % kPiece == 0 && d.ld_in * E % kPiece == 0 &&
                          (d.batch == 1 || d.batch_stride_in * E % kPiece == 0);
-    const auto kernel = on_grid ? skinny_rows_regs_wide_kernel<E, R, false> : skinny_rows_regs_wide_kernel<E, R, true>;
-    kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src + input_span_elements(d) * E, static_cast<unsigned char*>(out),
-                                                   d.ld_in * E, d.batch_stride_in * E, d.batch_stride_out * E, d.cols,
+    const auto kernel =
+        on_grid ? skinny_rows_regs_wide_kernel<E, R, false> : skinny_rows_regs_wide_kernel<E, R, true>;
+    kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src + input_span_elements(d) * E,
+                                                   static_cast<unsigned char*>(out), d.ld_in * E,
+                                                   d.batch_stride_in * E, d.batch_stride_out * E, d.cols,
                                                    rows_regs_wide_runs(d));
     return check_launch("skinny_rows_regs_wide_kernel", c, 0, stream);
   }
@@ -625,8 +628,10 @@ Status launch_skinny_past_cols_regs(const TransposeDesc& d, const LaunchConfig& 
   const bool out_on_grid = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   if (use_rows_regs_wide(d) && out_on_grid)
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
-      if constexpr (sizeof(decltype(tag)) <= 2) return launch_rows_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
-      else return Status(StatusCode::internal, "skinny: the wide-rows register kernel takes 1- and 2-byte elements");
+      if constexpr (sizeof(decltype(tag)) <= 2)
+        return launch_rows_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
+      else
+        return Status(StatusCode::internal, "skinny: the wide-rows register kernel takes 1- and 2-byte elements");
     });
   // A plan for a register kernel run on pointers off the 16-byte grid: the slab kernel, its own grid.
   const LaunchConfig slab_config = use_rows_regs(d) || use_rows_regs_wide(d) ? rows_vec_config(d) : c;
