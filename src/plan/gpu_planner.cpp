@@ -726,7 +726,14 @@ bool skinny_rows_regs_wide_runs(const TransposeDesc& d) {
 // 0.89 -> 0.95, 31x2164802 0.69 -> 0.92, 32x2097151 0.87 -> 0.88; bf16 9x3728270 0.91 -> 1.00,
 // 12x2796202 0.91 -> 1.01, 16x2097151 0.92 -> 0.96, 24x1398101 0.91 -> 0.97, 32x1048575 0.91 -> 0.92;
 // bf16 input rows on the 4-byte grid, which gather read as words: 16x2097154 0.94 -> 0.98, 32x1048578
-// 0.97 -> 0.98; batches: u8 8 x 20x1000000 0.87 -> 0.98, 100 x 24x5000 (tiled_vec) 0.98 -> 1.23.
+// 0.97 -> 0.98; batches: u8 8 x 20x1000000 0.87 -> 0.98, 100 x 24x5000 (tiled_vec) 0.98 -> 1.23. 33 to
+// 48 rows (part 4): on the kernel's grid u8 40x1677720 (tiled_vec at 8 bytes) 0.77 -> 0.99, 48x1398104
+// 0.85 -> 0.98, 16 x 40x100000 0.72 -> 0.95, bf16 33x1016800 0.85 -> 0.98, 40x838860 0.80 -> 0.98,
+// 48x699050 (gather) 0.90 -> 0.97; off it u8 33x2033601 0.71 -> 0.88, 40x1677721 0.81 -> 0.90,
+// 48x1398101 0.78 -> 0.89, bf16 40x838861 0.84 -> 0.90. Past 48 rows the realigning instance (150-170
+// registers, three blocks of 128 per SM) lost (u8 64x1048575 0.84 -> 0.74, bf16 56x599187 0.92 -> 0.84,
+// 64x524287 0.97 -> 0.80), and so it did level where tiled_unaligned's whole-chunk tiles run (bf16
+// 48x699051 0.90 / 0.89), which keep those shapes.
 // tiled_vec keeps its 16-byte grid where the output rows are a sector or more (u8 32x2097152 0.93 /
 // 0.94, bf16 16x2097152 0.97 / 0.96, a batch of 16 x 16x32768 0.98 / 0.98, bf16 32x1048576 0.96 /
 // 0.93, tiled_vec / the kernel).
@@ -734,7 +741,8 @@ bool few_rows_take_wide_registers(const TransposeDesc& d, int alignment) {
   constexpr std::int64_t kSectorBytes = 32;
   const std::int64_t out_row_bytes = d.rows * static_cast<std::int64_t>(dtype_size(d.dtype));
   return alignment >= kVecBytes && skinny_rows_regs_wide_runs(d) &&
-         !(tiled_vec_vector_bytes(d, alignment) == kVecBytes && out_row_bytes >= kSectorBytes);
+         !(tiled_vec_vector_bytes(d, alignment) == kVecBytes && out_row_bytes >= kSectorBytes) &&
+         !few_rows_take_whole_chunks(d, alignment);
 }
 
 // 10 to 16 rows on the 16-byte grid, in whole output vectors (a multiple of 16 / E rows): tiled_vec's

@@ -141,14 +141,14 @@ bool short_side_takes_skinny(const TransposeDesc& resolved_desc, int alignment);
 // rather than skinny or gather.
 bool few_rows_take_whole_chunks(const TransposeDesc& resolved_desc, int alignment);
 
-// 9 to 32 rows of 1- and 2-byte elements into packed output rows on the 16-byte grid (by the strides;
+// 9 to 48 rows of 1- and 2-byte elements into packed output rows on the 16-byte grid (by the strides;
 // the pointers are checked at launch), from 8 MiB: skinny's wide-rows register kernel runs them, and
 // the planner gives them skinny (see gpu_planner.cpp).
 constexpr std::int64_t kSkinnyRegsWideMinRows = 9;
-constexpr std::int64_t kSkinnyRegsWideMaxRows = 32;
+constexpr std::int64_t kSkinnyRegsWideMaxRows = 48;
 bool skinny_rows_regs_wide_runs(const TransposeDesc& resolved_desc);
 // Where the planner gives those rows skinny: on 16-byte aligned pointers, except where tiled_vec runs
-// on its 16-byte grid with output rows of a sector or more.
+// on its 16-byte grid with output rows of a sector or more, or tiled_unaligned's whole-chunk tiles do.
 bool few_rows_take_wide_registers(const TransposeDesc& resolved_desc, int alignment);
 
 // Matrices of 10 to 16 rows on the 16-byte grid, in whole 16-byte output vectors, that tiled_vec's

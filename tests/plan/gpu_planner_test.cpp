@@ -657,9 +657,9 @@ TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   };
   const auto words = [](std::int64_t rows) { return 33554432 / rows / 4 * 4 + 2; };  // input rows on the 4-byte grid
   const auto halves = [](std::int64_t rows) { return 33554432 / rows | 1; };         // and off it
-  for (std::int64_t rows : {48, 64, 80, 96})
+  for (std::int64_t rows : {64, 80, 96})
     EXPECT_EQ(choice(DType::bf16, rows, words(rows)), Algorithm::gather) << rows << " rows, words";
-  for (std::int64_t rows : {16, 32})  // skinny's wide-rows register kernel
+  for (std::int64_t rows : {16, 32, 48})  // skinny's wide-rows register kernel
     EXPECT_EQ(choice(DType::bf16, rows, words(rows)), Algorithm::skinny) << rows << " rows, words";
   for (std::int64_t rows : {24, 40, 56, 72})  // output rows mid-sector: skinny
     EXPECT_EQ(choice(DType::bf16, rows, words(rows)), Algorithm::skinny) << rows << " rows, words";
@@ -682,7 +682,7 @@ TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   EXPECT_EQ(choice(DType::bf16, 48, 699050, 8), Algorithm::skinny) << "gather needs 16-byte pointers";
   EXPECT_EQ(choice(DType::bf16, 48, 699050, 16, 56), Algorithm::skinny) << "padded output rows off the grid";
   EXPECT_EQ(choice(DType::bf16, 99, 84733, 16, 104), Algorithm::skinny) << "padded output rows ending mid-chunk";
-  EXPECT_EQ(choice(DType::bf16, 40, 838860), Algorithm::tiled_vec) << "input rows on the 8-byte grid";
+  EXPECT_EQ(choice(DType::bf16, 40, 838860), Algorithm::skinny) << "input rows on the 8-byte grid: registers";
   EXPECT_EQ(choice(DType::u8, 48, 1398101), Algorithm::skinny) << "1-byte loads";
   EXPECT_EQ(choice(DType::u8, 32, 2097155), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 16, 1048577), Algorithm::skinny) << "large: 4-byte elements on skinny";
@@ -891,16 +891,18 @@ TEST(GpuPlanner, FewRowsOnTheGridTakeSixteenRowTiles) {
   }
 }
 
-// 9 to 32 rows of 1- and 2-byte elements into packed output rows on the 16-byte grid take skinny's
+// 9 to 48 rows of 1- and 2-byte elements into packed output rows on the 16-byte grid take skinny's
 // wide-rows register kernel (8 / E columns per thread up to 16 rows, 4 / E past that), on or off the
-// input's grid, from 8 MiB; tiled_vec keeps its 16-byte grid where the output rows are a sector or more.
+// input's grid, from 8 MiB; tiled_vec keeps its 16-byte grid where the output rows are a sector or
+// more, and tiled_unaligned the rows its whole-chunk tiles fill.
 TEST(GpuPlanner, FewRowsOfSmallElementsTakeWideRegisterKernel) {
   const auto choice = [](DType t, std::int64_t r, std::int64_t c, int alignment = 16, std::int64_t ld_out = 0) {
     return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, 0, ld_out}), alignment);
   };
-  for (std::int64_t rows : {9, 12, 16, 17, 24, 31, 32}) {
+  for (std::int64_t rows : {9, 12, 16, 17, 24, 31, 32, 33, 40, 48}) {
     EXPECT_EQ(choice(DType::u8, rows, 2000001), Algorithm::skinny) << rows << " rows, input off the grid";
-    EXPECT_EQ(choice(DType::bf16, rows, 1000001), Algorithm::skinny) << rows << " rows, input off the grid";
+    if (rows < 48)  // (48 rows of 2-byte elements fill tiled_unaligned's whole-chunk tiles)
+      EXPECT_EQ(choice(DType::bf16, rows, 1000001), Algorithm::skinny) << rows << " rows, input off the grid";
     EXPECT_TRUE(xpose::plan::few_rows_take_wide_registers(xpose::resolved({DType::u8, rows, 2000001}), 16));
   }
   EXPECT_EQ(choice(DType::u8, 16, 4194304), Algorithm::skinny) << "16-byte output rows";
@@ -910,7 +912,9 @@ TEST(GpuPlanner, FewRowsOfSmallElementsTakeWideRegisterKernel) {
   EXPECT_EQ(choice(DType::bf16, 32, 1048576), Algorithm::tiled_vec) << "64-byte output rows on the grid";
   EXPECT_FALSE(xpose::plan::few_rows_take_wide_registers(xpose::resolved({DType::u8, 12, 2000001}), 8))
       << "a pointer off the 16-byte grid";
-  EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 33, 2000001}))) << "33 rows";
+  EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 49, 2000001}))) << "49 rows";
+  EXPECT_EQ(choice(DType::bf16, 48, 699051), Algorithm::tiled_unaligned) << "whole-chunk tiles";
+  EXPECT_TRUE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::bf16, 48, 699051})));
   EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 8, 2000001})))
       << "8 rows: the 16-byte register kernel";
   EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::f32, 12, 2000001}))) << "4 bytes";

@@ -1,7 +1,7 @@
-// A matrix of 9 to 32 rows of 1- or 2-byte elements with packed output rows (ld_out == rows) on the
-// 16-byte grid: skinny_rows_regs with narrower pieces, so that a thread's run still fits 32 registers
-// and its group's stage 4 KiB. Each thread loads W bytes of every input row (8 for up to 16 rows, 4
-// for more), which make W * R contiguous output bytes, transposes them in registers with the same
+// A matrix of 9 to 48 rows of 1- or 2-byte elements with packed output rows (ld_out == rows) on the
+// 16-byte grid: skinny_rows_regs with narrower pieces, so that a thread's run fits 32 registers (48
+// past 32 rows) and its group's stage 4 KiB (6). Each thread loads W bytes of every input row (8 for
+// up to 16 rows, 4 for more), which make W * R contiguous output bytes, transposes them in registers with the same
 // byte permutes, and its group of 32 writes its 32 runs, one contiguous stretch, through a
 // shared-memory stage in 16-byte stores of 512 contiguous bytes each. Input rows off the W-byte grid
 // are read as the two aligned pieces each run straddles and realigned. One run per thread, no loop:
@@ -18,12 +18,16 @@
 
 namespace xpose::gpu {
 
-// Bytes of every input row one thread reads: W * R <= 128.
+// Bytes of every input row one thread reads: W * R <= 128 up to 32 rows, 192 past that.
 constexpr int rows_regs_wide_piece_bytes(int rows) { return rows <= 16 ? 8 : 4; }
 
-// Blocks per SM the kernel is built for: every instance holds its registers under that cap (40-64)
-// without spills.
-constexpr int kSkinnyRegsWideBlocksPerSm = 4;
+// Threads per block: 256 up to 32 rows; 128 past that, so that the block's stages (4 KiB or more a
+// group) fit the static shared memory.
+constexpr int rows_regs_wide_threads(int rows) { return rows <= 32 ? 256 : 128; }
+
+// Blocks per SM the kernel is built for: every instance holds its registers under that cap without
+// spills (40-64 up to 32 rows; past that 56-112 aligned, 152-168 realigning).
+constexpr int rows_regs_wide_blocks(int rows) { return rows <= 32 ? 4 : 3; }
 
 // W aligned bytes at a (W = 8 or 4) as words.
 template <int W>
@@ -91,15 +95,15 @@ __device__ __forceinline__ void load_run_pieces(const unsigned char* src, std::i
   }
 }
 
-// Block kSkinnyRegsThreads, grid (ceil(runs / block), batch); `runs` = ceil(cols / (W / E)) per
+// Block rows_regs_wide_threads(R), grid (ceil(runs / block), batch); `runs` = ceil(cols / (W / E)) per
 // matrix. Strides in bytes; in_end bounds the realigning reads.
 template <int E, int R, bool kShifted>
-__global__ void __launch_bounds__(kSkinnyRegsThreads, kSkinnyRegsWideBlocksPerSm)
+__global__ void __launch_bounds__(rows_regs_wide_threads(R), rows_regs_wide_blocks(R))
     skinny_rows_regs_wide_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                                  unsigned char* __restrict__ out, std::int64_t ld_in, std::int64_t bs_in,
                                  std::int64_t bs_out, std::int64_t cols, std::int64_t runs) {
   static_assert(E <= 2 && R >= plan::kSkinnyRegsWideMinRows && R <= plan::kSkinnyRegsWideMaxRows,
-                "9 to 32 rows of 1- or 2-byte elements");
+                "9 to 48 rows of 1- or 2-byte elements");
   constexpr int W = rows_regs_wide_piece_bytes(R);
   constexpr int V = W / E;           // columns per run
   constexpr int kRunBytes = W * R;   // a multiple of 4
@@ -110,11 +114,11 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads, kSkinnyRegsWideBlocksPerSm
   constexpr int Q = kRunBytes / U;                               // units per run
   constexpr int kChunks = kRegsLaneGroup * kRunBytes / 16;       // 16-byte chunks of a group's stretch
   constexpr int kSlots = U == 16 ? stage_slot<Q>(kChunks - 1) + 1 : kChunks;
-  constexpr int kGroups = kSkinnyRegsThreads / kRegsLaneGroup;
+  constexpr int kThreads = rows_regs_wide_threads(R), kGroups = kThreads / kRegsLaneGroup;
   __shared__ uint4 stage[kGroups][kSlots];
   const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
   const std::uint32_t b = blockIdx.y;  // the matrix
-  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kSkinnyRegsThreads + threadIdx.x;
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kThreads + threadIdx.x;
   out += b * bs_out;
   const std::int64_t c0 = t * V;
   const bool whole = t < runs && c0 + V <= cols;

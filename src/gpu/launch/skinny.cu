@@ -79,8 +79,9 @@ std::int64_t rows_regs_wide_columns(const TransposeDesc& d) {
 std::int64_t rows_regs_wide_runs(const TransposeDesc& d) { return ceil_div(d.cols, rows_regs_wide_columns(d)); }
 
 LaunchConfig rows_regs_wide_config(const TransposeDesc& d) {
-  LaunchConfig c = linear_config(static_cast<int>(d.rows), static_cast<int>(rows_regs_wide_columns(d)), 16,
-                                 kSkinnyRegsThreads, ceil_div(rows_regs_wide_runs(d), kSkinnyRegsThreads));
+  const int threads = rows_regs_wide_threads(static_cast<int>(d.rows));
+  LaunchConfig c = linear_config(static_cast<int>(d.rows), static_cast<int>(rows_regs_wide_columns(d)), 16, threads,
+                                 ceil_div(rows_regs_wide_runs(d), threads));
   c.grid_y = d.batch;
   return c;
 }
