@@ -745,6 +745,33 @@ bool few_rows_take_wide_registers(const TransposeDesc& d, int alignment) {
          !few_rows_take_whole_chunks(d, alignment);
 }
 
+// The kernel reads each group's input through a stage, 512 contiguous bytes per load, and writes 8
+// (up to 16 columns) or 4 bytes of every output row per thread. Measured on an H200 (of memcpy, about
+// 64 MiB, the slabs or tiled_vec -> the kernel, two rounds alike; part 5 of
+// bench/results/h200_2026-11-26a_rows_regs_wide_ab.txt): u8 4194304x16 0.90 -> 0.95, 1048576x16 0.86 ->
+// 0.99, 5592400x12 0.87 -> 0.98, 2097152x24 0.86 -> 0.92, 16 x 262144x16 0.92 -> 0.97; bf16 2097152x16
+// 0.92 -> 0.95, 1048576x16 0.92 -> 0.95. Level at 9, 10, 17 and 20 columns (u8 7456544x9 1.01 / 1.00,
+// 6710880x10 1.02 / 1.02, 3947584x17 0.98 / 0.99, bf16 1973792x17 0.99 / 0.99, 2097152x20 0.90 / 0.90),
+// and behind at 32 against tiled_vec (u8 1048576x32 0.93 / 0.93, bf16 0.96 / 0.91), so those keep
+// their kernels. Output rows off the 32-byte sector grid lost where a thread writes 4 bytes to each or
+// the elements are 2 bytes (u8 2796200x24 0.87 -> 0.77, bf16 2796200x12 1.01 -> 0.98), not for 8 bytes
+// of 1-byte elements (u8 5592400x12, above). XPOSE_SKINNY_COLS_REGS_WIDE=0 turns it off (in the
+// planner's rule too), to measure against it.
+bool skinny_cols_regs_wide_runs(const TransposeDesc& d) {
+  static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_REGS_WIDE", '0');
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const std::int64_t piece = skinny_cols_regs_wide_piece_bytes(d.cols);
+  const bool sector_rows = output_rows_sector_aligned(d) || (e == 1 && piece == 8);
+  return enabled && e <= 2 && d.cols >= kSkinnyColsRegsWideMinCols && d.cols <= kSkinnyColsRegsWideMaxCols &&
+         d.cols < d.rows && d.ld_in == d.cols && d.ld_out * e % piece == 0 && sector_rows &&
+         (d.batch == 1 || (d.batch_stride_in * e % kVecBytes == 0 && d.batch_stride_out * e % piece == 0)) &&
+         large_matrix(d);
+}
+
+bool few_cols_take_wide_registers(const TransposeDesc& d, int alignment) {
+  return alignment >= kVecBytes && skinny_cols_regs_wide_runs(d);
+}
+
 // 10 to 16 rows on the 16-byte grid, in whole output vectors (a multiple of 16 / E rows): tiled_vec's
 // 16-row tiles (8 KiB of 512-byte rows for large matrices) beat skinny's slabs, whose store phase
 // gathers each 16-byte chunk element by element. Measured on an H200 (of memcpy, skinny -> tiled_vec, one process,
@@ -895,7 +922,8 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64
   if (vector_bytes == kVecBytes &&
       (gather_fills_short_rows(d) || gather_fills_short_columns(d) || gather_fills_batch_tiles(d)))
     return Algorithm::gather;
-  if (few_rows_take_wide_registers(d, alignment)) return Algorithm::skinny;
+  if (few_rows_take_wide_registers(d, alignment) || few_cols_take_wide_registers(d, alignment))
+    return Algorithm::skinny;
   if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;
   if (gather_takes_few_rows(d, alignment)) return Algorithm::gather;
   if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;

@@ -151,6 +151,16 @@ bool skinny_rows_regs_wide_runs(const TransposeDesc& resolved_desc);
 // on its 16-byte grid with output rows of a sector or more, or tiled_unaligned's whole-chunk tiles do.
 bool few_rows_take_wide_registers(const TransposeDesc& resolved_desc, int alignment);
 
+// The mirror: 12 to 24 columns of 1- and 2-byte elements with packed input rows, output rows on the
+// grid of the bytes a thread writes to each (skinny_cols_regs_wide_piece_bytes) and, but for 8 bytes
+// of 1-byte elements, on the 32-byte sector grid, from 8 MiB: skinny's wide-columns register kernel
+// runs them, and the planner gives them skinny on 16-byte aligned pointers (see gpu_planner.cpp).
+constexpr std::int64_t kSkinnyColsRegsWideMinCols = 12;
+constexpr std::int64_t kSkinnyColsRegsWideMaxCols = 24;
+constexpr int skinny_cols_regs_wide_piece_bytes(std::int64_t cols) { return cols <= 16 ? 8 : 4; }
+bool skinny_cols_regs_wide_runs(const TransposeDesc& resolved_desc);
+bool few_cols_take_wide_registers(const TransposeDesc& resolved_desc, int alignment);
+
 // Matrices of 10 to 16 rows on the 16-byte grid, in whole 16-byte output vectors, that tiled_vec's
 // 16-row tiles serve better than the skinny kernel (see gpu_planner.cpp).
 bool few_rows_take_tiles(const TransposeDesc& resolved_desc, int alignment);

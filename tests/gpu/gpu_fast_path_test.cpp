@@ -829,6 +829,45 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
   ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 12, 100003}, Algorithm::skinny, 0));
 }
 
+// 12 to 24 columns of 1- and 2-byte elements with packed input rows into output rows on the sector
+// grid, from 8 MiB: skinny's wide-columns register kernel, 8 / E rows per thread up to 16 columns, 4 / E
+// past that, and the automatic plan takes skinny for them. A last run cut short (padded output rows), a
+// last warp cut short, a packed batch and a batch with gaps match the reference; on pointers off the
+// 16-byte grid the slab kernel runs the same plan; output rows off the sector grid with 4-byte pieces
+// keep the slabs.
+TEST_P(GpuFastPath, FewColumnsTakeWideColumnRegisterKernel) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "built for 1- and 2-byte elements";
+  const std::int64_t sector = 32 / e;  // output row elements per sector
+  const auto up = [](std::int64_t n, std::int64_t m) { return (n + m - 1) / m * m; };
+  for (std::int64_t cols : {12, 13, 16, 17, 24}) {
+    const std::int64_t v = (cols <= 16 ? 8 : 4) / e;                               // rows per thread
+    const std::int64_t fill = up((std::int64_t{8} << 20) / (cols * e) + 1, 256 * v);  // rows of 8 MiB or more
+    const std::vector<xpose::TransposeDesc> cases = {
+        {t, fill + 3, cols, 1, cols, up(fill + 3, sector)},        // a last run cut short
+        {t, fill + up(5 * v, sector), cols},                       // a last warp cut short
+        {t, up(fill / 3 + 1, sector), cols, 3},                    // a packed batch
+        {t, fill / 2, cols, 2, cols, fill / 2, (fill / 2) * cols + 16 / e, cols * (fill / 2) + sector},  // gaps
+    };
+    for (const xpose::TransposeDesc& d : cases) {
+      xpose::Plan plan;
+      ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
+      EXPECT_EQ(plan.config().tile_rows, v) << plan;
+      EXPECT_EQ(plan.config().tile_cols, cols) << plan;
+      if (d.batch == 1) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, Algorithm::skinny));
+      for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(e)})
+        ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
+    }
+  }
+  const xpose::TransposeDesc off_sectors{t, up((std::int64_t{8} << 20) / (24 * e), 32) + 16 / e, 24};
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, off_sectors, {Backend::cuda, Algorithm::skinny}).ok());
+  EXPECT_NE(plan.config().tile_rows, 4 / e) << plan;
+  ASSERT_NO_FATAL_FAILURE(expect_matches_reference(off_sectors, Algorithm::skinny, 0));
+}
+
 // vector_copy asked for by name: row and column vectors packed on both sides, alone and in packed
 // batches, on pointers aligned only to their element; vectors with gaps between their elements or
 // between the matrices of a batch, and anything with two rows and columns, are refused at plan time.

@@ -932,6 +932,39 @@ TEST(GpuPlanner, FewRowsOfSmallElementsTakeWideRegisterKernel) {
       << "an output batch stride off the 16-byte grid";
 }
 
+// 12 to 24 columns of 1- and 2-byte elements with packed input rows into output rows on the sector
+// grid (any 8-byte grid for 8-byte pieces of 1-byte elements), from 8 MiB, take skinny's wide-columns
+// register kernel; 9 to 11, 25 to 32 columns and wider elements keep their kernels.
+TEST(GpuPlanner, FewColumnsOfSmallElementsTakeWideRegisterKernel) {
+  const auto runs = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in = 0) {
+    return xpose::plan::skinny_cols_regs_wide_runs(xpose::resolved({t, r, c, 1, ld_in}));
+  };
+  EXPECT_TRUE(runs(DType::u8, 4194304, 16));
+  EXPECT_TRUE(runs(DType::u8, 2097152, 24));
+  EXPECT_TRUE(runs(DType::u8, 5592400, 12)) << "8 bytes of 1-byte elements off the sector grid";
+  EXPECT_TRUE(runs(DType::bf16, 2097152, 16));
+  EXPECT_FALSE(runs(DType::u8, 2796200, 24)) << "4-byte pieces off the sector grid";
+  EXPECT_FALSE(runs(DType::bf16, 2796200, 12)) << "2-byte elements off the sector grid";
+  EXPECT_FALSE(runs(DType::u8, 5592401, 12)) << "output rows off the 8-byte grid";
+  EXPECT_FALSE(runs(DType::u8, 7456544, 9)) << "9 columns: level with the slabs";
+  EXPECT_FALSE(runs(DType::u8, 1048576, 32)) << "32 columns: tiled_vec";
+  EXPECT_FALSE(runs(DType::f32, 2097152, 16)) << "4-byte elements";
+  EXPECT_FALSE(runs(DType::u8, 4194304, 16, 17)) << "padded input rows";
+  EXPECT_FALSE(runs(DType::u8, 262144, 16)) << "under 8 MiB";
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, int alignment = 16) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c}), alignment);
+  };
+  EXPECT_EQ(choice(DType::u8, 2097152, 24), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::bf16, 2097152, 16), Algorithm::skinny);
+  EXPECT_TRUE(xpose::plan::few_cols_take_wide_registers(xpose::resolved({DType::u8, 4194304, 16}), 16));
+  EXPECT_FALSE(xpose::plan::few_cols_take_wide_registers(xpose::resolved({DType::u8, 4194304, 16}), 8))
+      << "a pointer off the 16-byte grid";
+  EXPECT_TRUE(xpose::plan::skinny_cols_regs_wide_runs(xpose::resolved({DType::u8, 262144, 16, 16, 16, 262144})));
+  EXPECT_FALSE(
+      xpose::plan::skinny_cols_regs_wide_runs(xpose::resolved({DType::u8, 262144, 16, 16, 16, 262144, 4194312})))
+      << "an input batch stride off the 16-byte grid";
+}
+
 TEST(GpuPlanner, SkinnyWhereStridesRuleOutVectors) {
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 1048576, 3}), 16), Algorithm::skinny);
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::u8, 3, 1048576}), 16), Algorithm::skinny);

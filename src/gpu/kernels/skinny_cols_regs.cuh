@@ -19,10 +19,10 @@ constexpr int kSkinnyColsRegsThreads = 256;
 constexpr int kSkinnyColsRegsMaxCols = 8;
 
 // Word `ow` (of 4) of output chunk c: output element j (input row j of the run) is input element
-// j * C + c of the run, whose words are w[0 .. 4C). Indices are compile-time constants once the
-// callers' loops are unrolled.
-template <int E, int C>
-__device__ __forceinline__ std::uint32_t column_word(const std::uint32_t (&w)[4 * C], int c, int ow) {
+// j * C + c of the run, whose words are w[0 .. M) (M = 4C here; narrower runs in
+// skinny_cols_regs_wide). Indices are compile-time constants once the callers' loops are unrolled.
+template <int E, int C, int M>
+__device__ __forceinline__ std::uint32_t column_word(const std::uint32_t (&w)[M], int c, int ow) {
   if constexpr (E >= 4) {
     const int j = 4 * ow / E;                      // the element holding this word
     const int byte = (j * C + c) * E + 4 * ow % E;  // its bytes in the run

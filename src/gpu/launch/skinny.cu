@@ -2,6 +2,7 @@
 #include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/skinny.cuh"
 #include "gpu/kernels/skinny_cols_regs.cuh"
+#include "gpu/kernels/skinny_cols_regs_wide.cuh"
 #include "gpu/kernels/skinny_cols_vec.cuh"
 #include "gpu/kernels/skinny_rows_padded.cuh"
 #include "gpu/kernels/skinny_rows_regs.cuh"
@@ -143,6 +144,18 @@ bool use_cols_regs(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_REGS", '0');
   return enabled && cols_regs_runs_on(d) && cols_regs_ahead(d);
 }
+
+// The wide-columns register kernel (12 to 24 columns of 1- and 2-byte elements): where the planner's
+// rule says it runs (plan::skinny_cols_regs_wide_runs; a matrix per row of its grid).
+bool use_cols_regs_wide(const TransposeDesc& d) {
+  return plan::skinny_cols_regs_wide_runs(d) && d.batch <= kMaxGridYZ;
+}
+
+// Its rows per thread and threads per matrix.
+std::int64_t cols_regs_wide_rows(const TransposeDesc& d) {
+  return plan::skinny_cols_regs_wide_piece_bytes(d.cols) / static_cast<std::int64_t>(dtype_size(d.dtype));
+}
+std::int64_t cols_regs_wide_runs(const TransposeDesc& d) { return ceil_div(d.rows, cols_regs_wide_rows(d)); }
 
 // Output bytes per slab; XPOSE_SKINNY_SLAB_BYTES overrides it to measure alternatives on a new GPU.
 int rows_vec_slab_bytes() {
@@ -322,6 +335,37 @@ bool planned_for_cols_regs(const TransposeDesc& d, const LaunchConfig& c) {
   const LaunchConfig regs = cols_regs_config(d);
   return c.tile_rows == regs.tile_rows && c.tile_cols == regs.tile_cols && c.grid_x == regs.grid_x &&
          c.grid_y == regs.grid_y;
+}
+
+LaunchConfig cols_regs_wide_config(const TransposeDesc& d) {
+  LaunchConfig c =
+      linear_config(static_cast<int>(cols_regs_wide_rows(d)), static_cast<int>(d.cols), 16,
+                    kSkinnyColsRegsWideThreads, ceil_div(cols_regs_wide_runs(d), kSkinnyColsRegsWideThreads));
+  c.grid_y = d.batch;
+  return c;
+}
+
+// Whether a plan's config is the wide-columns register kernel's for `d` (as planned_for_cols_regs).
+bool planned_for_cols_regs_wide(const TransposeDesc& d, const LaunchConfig& c) {
+  if (!use_cols_regs_wide(d)) return false;
+  const LaunchConfig regs = cols_regs_wide_config(d);
+  return c.tile_rows == regs.tile_rows && c.tile_cols == regs.tile_cols && c.grid_x == regs.grid_x &&
+         c.grid_y == regs.grid_y;
+}
+
+// The instance for d.cols (C).
+template <int E, int C = plan::kSkinnyColsRegsWideMinCols>
+Status launch_cols_regs_wide(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
+                             rt::Stream stream) {
+  if constexpr (C > plan::kSkinnyColsRegsWideMaxCols) {
+    return Status(StatusCode::internal, "skinny: no wide-columns register kernel for this many columns");
+  } else {
+    if (d.cols != C) return launch_cols_regs_wide<E, C + 1>(d, c, in, out, stream);
+    skinny_cols_regs_wide_kernel<E, C><<<grid_of(c), block_of(c), 0, stream>>>(
+        static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), d.rows, d.ld_out * E,
+        d.batch_stride_in * E, d.batch_stride_out * E, cols_regs_wide_runs(d));
+    return check_launch("skinny_cols_regs_wide_kernel", c, 0, stream);
+  }
 }
 
 template <int E, int C>
@@ -676,10 +720,27 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
     c = cols_regs_config(d);
     return Status::ok_status();
   }
+  if (use_cols_regs_wide(d)) {
+    c = cols_regs_wide_config(d);
+    return Status::ok_status();
+  }
   return configure_skinny_past_cols_regs(d, c);
 }
 
 Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (planned_for_cols_regs_wide(d, c)) {
+    const int piece = plan::skinny_cols_regs_wide_piece_bytes(d.cols);
+    if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % piece == 0)
+      return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
+        if constexpr (sizeof(decltype(tag)) <= 2)
+          return launch_cols_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
+        else
+          return Status(StatusCode::internal, "skinny: the wide-columns kernel takes 1- and 2-byte elements");
+      });
+    LaunchConfig past{};
+    XPOSE_RETURN_IF_ERROR(configure_skinny_past_cols_regs(d, past));
+    return launch_skinny_past_cols_regs(d, past, in, out, stream);
+  }
   if (planned_for_cols_regs(d, c)) {
     if ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16 == 0)
       return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {

@@ -1,0 +1,107 @@
+// A matrix of 12 to 24 columns of 1- or 2-byte elements with packed input rows (ld_in == cols), output
+// rows on the grid of the thread's piece: skinny_cols_regs with narrower pieces, so that a thread's
+// run fits 32 registers and its group's stage 4 KiB. Each thread takes W / E consecutive input rows
+// (W = 8 up to 16 columns, 4 past that), one contiguous run of W * C bytes, and writes W bytes of each
+// of the C output rows, transposed in registers with the same byte or halfword permutes. A group of 32
+// reads its 32 runs, one contiguous stretch, through a shared-memory stage, each load instruction
+// covering 512 contiguous bytes; each store instruction writes 32 * W contiguous bytes of one output
+// row. One run per thread, no loop: grid (runs / block, batch).
+#pragma once
+
+#include <cstdint>
+
+#include "gpu/kernels/element.cuh"
+#include "gpu/kernels/skinny_cols_regs.cuh"  // column_word, stage_slot, kRegsLaneGroup
+#include "gpu/runtime.hpp"                   // rt::warp_all, rt::warp_sync
+#include "plan/gpu_planner.hpp"              // skinny_cols_regs_wide_piece_bytes, shared with the planner
+
+namespace xpose::gpu {
+
+constexpr int kSkinnyColsRegsWideThreads = 256;
+constexpr int kSkinnyColsRegsWideBlocksPerSm = 4;
+
+// Block kSkinnyColsRegsWideThreads; grid (ceil(runs / block), batch). Run t of matrix b: input rows
+// [t * W / E, (t + 1) * W / E). Needs `in` and the input batch stride on the 16-byte grid, `out`, the
+// output batch stride and ld_out * E on the W-byte grid (the launcher checks). Strides in bytes.
+template <int E, int C>
+__global__ void __launch_bounds__(kSkinnyColsRegsWideThreads, kSkinnyColsRegsWideBlocksPerSm)
+    skinny_cols_regs_wide_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
+                                 std::int64_t rows, std::int64_t ld_out, std::int64_t bs_in, std::int64_t bs_out,
+                                 std::int64_t runs) {
+  static_assert(E <= 2 && C >= plan::kSkinnyColsRegsWideMinCols && C <= plan::kSkinnyColsRegsWideMaxCols,
+                "12 to 24 columns of 1- or 2-byte elements");
+  constexpr int W = plan::skinny_cols_regs_wide_piece_bytes(C);  // W * C <= 128
+  constexpr int V = W / E;          // input rows per run
+  constexpr int kRunBytes = W * C;  // a multiple of 4
+  // The stage is read back in units of the largest power of two that divides a run (up to 16 bytes),
+  // as skinny_rows_regs_wide writes it.
+  constexpr int U = kRunBytes % 16 == 0 ? 16 : kRunBytes % 8 == 0 ? 8 : 4;
+  constexpr int Q = kRunBytes / U;                          // units per run
+  constexpr int kChunks = kRegsLaneGroup * kRunBytes / 16;  // 16-byte chunks of a group's stretch
+  constexpr int kLoads = (kChunks + kRegsLaneGroup - 1) / kRegsLaneGroup;
+  constexpr int kSlots = U == 16 ? stage_slot<Q>(kChunks - 1) + 1 : kChunks;
+  constexpr int kGroups = kSkinnyColsRegsWideThreads / kRegsLaneGroup;
+  __shared__ uint4 stage[kGroups][kSlots];
+  const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
+  const std::uint32_t b = blockIdx.y;  // the matrix
+  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kSkinnyColsRegsWideThreads + threadIdx.x;
+  in += b * bs_in;
+  out += b * bs_out;
+  const std::int64_t r0 = t * V;
+  const bool whole = t < runs && r0 + V <= rows;
+  std::uint32_t w[kRunBytes / 4];
+  if (rt::warp_all(whole)) {
+    const unsigned char* stretch = in + (t - lane) * kRunBytes;
+    uint4 v[kLoads];
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) {
+      const int c = kRegsLaneGroup * i + lane;
+      if (kChunks % kRegsLaneGroup == 0 || c < kChunks) v[i] = *reinterpret_cast<const uint4*>(stretch + 16 * c);
+    }
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) {
+      const int c = kRegsLaneGroup * i + lane;
+      if (kChunks % kRegsLaneGroup == 0 || c < kChunks) stage[group][U == 16 ? stage_slot<Q>(c) : c] = v[i];
+    }
+    rt::warp_sync();
+    if constexpr (U == 16) {
+#pragma unroll
+      for (int k = 0; k < Q; ++k) {
+        const uint4 x = stage[group][stage_slot<Q>(Q * lane + k)];
+        w[4 * k] = x.x, w[4 * k + 1] = x.y, w[4 * k + 2] = x.z, w[4 * k + 3] = x.w;
+      }
+    } else if constexpr (U == 8) {
+      const auto* units = reinterpret_cast<const uint2*>(stage[group]);
+#pragma unroll
+      for (int k = 0; k < Q; ++k) {
+        const uint2 x = units[Q * lane + k];
+        w[2 * k] = x.x, w[2 * k + 1] = x.y;
+      }
+    } else {
+      const auto* units = reinterpret_cast<const std::uint32_t*>(stage[group]);
+#pragma unroll
+      for (int k = 0; k < Q; ++k) w[k] = units[Q * lane + k];
+    }
+  } else if (whole) {
+    // A group cut by the matrix's end: each whole run word by word.
+    const auto* run = reinterpret_cast<const std::uint32_t*>(in + t * kRunBytes);
+#pragma unroll
+    for (int k = 0; k < kRunBytes / 4; ++k) w[k] = run[k];
+  }
+  if (whole) {
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      unsigned char* dst = out + c * ld_out + r0 * E;
+      if constexpr (W == 8)
+        *reinterpret_cast<uint2*>(dst) = make_uint2(column_word<E, C>(w, c, 0), column_word<E, C>(w, c, 1));
+      else
+        *reinterpret_cast<std::uint32_t*>(dst) = column_word<E, C>(w, c, 0);
+    }
+  } else if (t < runs) {
+    // The matrix's last rows: fewer than a run, element by element.
+    for (std::int64_t r = r0; r < rows; ++r)
+      for (int c = 0; c < C; ++c) copy_element<E>(out + c * ld_out + r * E, in + (r * C + c) * E);
+  }
+}
+
+}  // namespace xpose::gpu
