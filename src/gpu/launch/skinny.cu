@@ -79,13 +79,6 @@ std::int64_t rows_regs_wide_columns(const TransposeDesc& d) {
 }
 std::int64_t rows_regs_wide_runs(const TransposeDesc& d) { return ceil_div(d.cols, rows_regs_wide_columns(d)); }
 
-LaunchConfig rows_regs_wide_config(const TransposeDesc& d) {
-  const int threads = rows_regs_wide_threads(static_cast<int>(d.rows));
-  LaunchConfig c = linear_config(static_cast<int>(d.rows), static_cast<int>(rows_regs_wide_columns(d)), 16, threads,
-                                 ceil_div(rows_regs_wide_runs(d), threads));
-  c.grid_y = d.batch;
-  return c;
-}
 
 // A few columns with packed input rows: the input of a slab is one run, read in 16-byte chunks.
 // For 1- to 4-byte elements (H200, 1048576x3: u8 0.53 -> 1.00 of memcpy, bf16 0.69 -> 0.93, f32
@@ -320,37 +313,44 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
   return launch(skinny_cols_vec_kernel<E, false, 2>);
 }
 
-LaunchConfig cols_regs_config(const TransposeDesc& d) {
-  LaunchConfig c = linear_config(16 / static_cast<int>(dtype_size(d.dtype)), static_cast<int>(d.cols), 16,
-                                 kSkinnyColsRegsThreads, ceil_div(cols_regs_runs(d), kSkinnyColsRegsThreads));
+// A register kernel's one-run grid: `runs` threads per matrix in blocks along x, the matrices along y;
+// the tile is the rows and columns one thread moves.
+LaunchConfig one_run_config(const TransposeDesc& d, std::int64_t tile_rows, std::int64_t tile_cols, int threads,
+                            std::int64_t runs) {
+  LaunchConfig c = linear_config(static_cast<int>(tile_rows), static_cast<int>(tile_cols), 16, threads,
+                                 ceil_div(runs, threads));
   c.grid_y = d.batch;
   return c;
 }
 
-// Whether a plan's config is the column-register kernel's for `d`. The launch goes by this rather than
-// by the rule again, which counts the current device's SMs: a plan made for another device still
-// launches the grid it was sized for.
+// Whether a plan's config has the tile and grid of a kernel's config. The launch goes by this rather
+// than by that kernel's rule again, which may count the current device's SMs: a plan made for another
+// device still launches the grid it was sized for.
+bool same_tile_and_grid(const LaunchConfig& c, const LaunchConfig& kernel) {
+  return c.tile_rows == kernel.tile_rows && c.tile_cols == kernel.tile_cols && c.grid_x == kernel.grid_x &&
+         c.grid_y == kernel.grid_y;
+}
+
+LaunchConfig cols_regs_config(const TransposeDesc& d) {
+  return one_run_config(d, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)), d.cols, kSkinnyColsRegsThreads,
+                        cols_regs_runs(d));
+}
+
 bool planned_for_cols_regs(const TransposeDesc& d, const LaunchConfig& c) {
-  if (!cols_regs_runs_on(d)) return false;
-  const LaunchConfig regs = cols_regs_config(d);
-  return c.tile_rows == regs.tile_rows && c.tile_cols == regs.tile_cols && c.grid_x == regs.grid_x &&
-         c.grid_y == regs.grid_y;
+  return cols_regs_runs_on(d) && same_tile_and_grid(c, cols_regs_config(d));
 }
 
 LaunchConfig cols_regs_wide_config(const TransposeDesc& d) {
-  LaunchConfig c =
-      linear_config(static_cast<int>(cols_regs_wide_rows(d)), static_cast<int>(d.cols), 16,
-                    kSkinnyColsRegsWideThreads, ceil_div(cols_regs_wide_runs(d), kSkinnyColsRegsWideThreads));
-  c.grid_y = d.batch;
-  return c;
+  return one_run_config(d, cols_regs_wide_rows(d), d.cols, kSkinnyColsRegsWideThreads, cols_regs_wide_runs(d));
 }
 
-// Whether a plan's config is the wide-columns register kernel's for `d` (as planned_for_cols_regs).
 bool planned_for_cols_regs_wide(const TransposeDesc& d, const LaunchConfig& c) {
-  if (!use_cols_regs_wide(d)) return false;
-  const LaunchConfig regs = cols_regs_wide_config(d);
-  return c.tile_rows == regs.tile_rows && c.tile_cols == regs.tile_cols && c.grid_x == regs.grid_x &&
-         c.grid_y == regs.grid_y;
+  return use_cols_regs_wide(d) && same_tile_and_grid(c, cols_regs_wide_config(d));
+}
+
+LaunchConfig rows_regs_wide_config(const TransposeDesc& d) {
+  return one_run_config(d, d.rows, rows_regs_wide_columns(d), rows_regs_wide_threads(static_cast<int>(d.rows)),
+                        rows_regs_wide_runs(d));
 }
 
 // The instance for d.cols (C).
@@ -467,12 +467,9 @@ bool rows_regs_one_run_planned(const TransposeDesc& d) {
 
 // The grid gives each thread `runs per thread` runs (the kernel loops past 2^30 blocks).
 LaunchConfig rows_regs_config(const TransposeDesc& d) {
-  if (rows_regs_one_run_planned(d)) {
-    LaunchConfig c = linear_config(static_cast<int>(d.rows), 16 / static_cast<int>(dtype_size(d.dtype)), 16,
-                                   kSkinnyRegsThreads, rows_regs_one_run_blocks_per_matrix(d));
-    c.grid_y = d.batch;
-    return c;
-  }
+  if (rows_regs_one_run_planned(d))
+    return one_run_config(d, d.rows, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)), kSkinnyRegsThreads,
+                          rows_regs_runs(d));
   int per_thread = 1;
   (void)dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
     per_thread = rows_regs_runs_per_thread<sizeof(decltype(tag))>(d);
