@@ -703,7 +703,7 @@ bool skinny_cols_vec_takes(const TransposeDesc& d, int vector_bytes, int alignme
 
 // The kernel reads 8 (up to 16 rows) or 4 bytes of every row per thread, realigning rows off that
 // grid in registers, and stores through a per-warp stage. From 8 MiB (large_matrix): a thread moves
-// only 72-128 bytes, and smaller matrices make too few of them (H200, of memcpy, the plan before ->
+// only 72-192 bytes, and smaller matrices make too few of them (H200, of memcpy, the plan before ->
 // the kernel, h200_2026-11-26a_rows_regs_wide_ab.txt: bf16 32x8193 0.89 -> 0.33 (gather), 16x65538
 // 1.41 -> 1.08 (gather), u8 16x16016 0.80 -> 0.75 (tiled_vec), 32x1001 0.62 -> 0.42 (slabs); though u8
 // 12x262144 gained, 0.72 -> 0.96). XPOSE_SKINNY_ROWS_REGS_WIDE=0 turns it off (in the planner's rule
@@ -732,9 +732,8 @@ bool skinny_rows_regs_wide_runs(const TransposeDesc& d) {
 // 48x699050 (gather) 0.90 -> 0.97; off it u8 33x2033601 0.71 -> 0.88, 40x1677721 0.81 -> 0.90,
 // 48x1398101 0.78 -> 0.89, bf16 40x838861 0.84 -> 0.90. Past 48 rows the realigning instance (150-170
 // registers, three blocks of 128 per SM) lost (u8 64x1048575 0.84 -> 0.74, bf16 56x599187 0.92 -> 0.84,
-// 64x524287 0.97 -> 0.80), and so it did level where tiled_unaligned's whole-chunk tiles run (bf16
-// 48x699051 0.90 / 0.89), which keep those shapes.
-// tiled_vec keeps its 16-byte grid where the output rows are a sector or more (u8 32x2097152 0.93 /
+// 64x524287 0.97 -> 0.80), so it is built up to 48; it ran level where tiled_unaligned's whole-chunk
+// tiles run (bf16 48x699051 0.90 / 0.89), which keep those shapes. tiled_vec keeps its 16-byte grid where the output rows are a sector or more (u8 32x2097152 0.93 /
 // 0.94, bf16 16x2097152 0.97 / 0.96, a batch of 16 x 16x32768 0.98 / 0.98, bf16 32x1048576 0.96 /
 // 0.93, tiled_vec / the kernel).
 bool few_rows_take_wide_registers(const TransposeDesc& d, int alignment) {
@@ -750,10 +749,10 @@ bool few_rows_take_wide_registers(const TransposeDesc& d, int alignment) {
 // 64 MiB, the slabs or tiled_vec -> the kernel, two rounds alike; part 5 of
 // bench/results/h200_2026-11-26a_rows_regs_wide_ab.txt): u8 4194304x16 0.90 -> 0.95, 1048576x16 0.86 ->
 // 0.99, 5592400x12 0.87 -> 0.98, 2097152x24 0.86 -> 0.92, 16 x 262144x16 0.92 -> 0.97; bf16 2097152x16
-// 0.92 -> 0.95, 1048576x16 0.92 -> 0.95. Level at 9, 10, 17 and 20 columns (u8 7456544x9 1.01 / 1.00,
-// 6710880x10 1.02 / 1.02, 3947584x17 0.98 / 0.99, bf16 1973792x17 0.99 / 0.99, 2097152x20 0.90 / 0.90),
-// and behind at 32 against tiled_vec (u8 1048576x32 0.93 / 0.93, bf16 0.96 / 0.91), so those keep
-// their kernels. Output rows off the 32-byte sector grid lost where a thread writes 4 bytes to each or
+// 0.92 -> 0.95, 1048576x16 0.92 -> 0.95. Level at 9 and 10 columns (u8 7456544x9 1.01 / 1.00, 6710880x10
+// 1.02 / 1.02) and behind tiled_vec at 32 (u8 1048576x32 0.93 / 0.93, bf16 0.96 / 0.91), so it is built
+// for 12 to 24; level in between too, at 17 and 20 (u8 3947584x17 0.98 / 0.99, bf16 1973792x17 0.99 /
+// 0.99, 2097152x20 0.90 / 0.90), which it takes. Output rows off the 32-byte sector grid lost where a thread writes 4 bytes to each or
 // the elements are 2 bytes (u8 2796200x24 0.87 -> 0.77, bf16 2796200x12 1.01 -> 0.98), not for 8 bytes
 // of 1-byte elements (u8 5592400x12, above). XPOSE_SKINNY_COLS_REGS_WIDE=0 turns it off (in the
 // planner's rule too), to measure against it.

@@ -149,7 +149,7 @@ __global__ void __launch_bounds__(rows_regs_wide_threads(R), rows_regs_wide_bloc
         *reinterpret_cast<uint4*>(stretch + 16 * c) = stage[group][U == 16 ? stage_slot<Q>(c) : c];
     }
   } else if (whole) {
-    // A group cut by the matrix's end: each whole run straight from registers, unit by unit.
+    // A group cut by the matrix's end: each whole run straight from registers, word by word.
 #pragma unroll
     for (int k = 0; k < kRunBytes / 4; ++k)
       *reinterpret_cast<std::uint32_t*>(dst + 4 * k) = run_word<E, R>(x, k);

@@ -66,7 +66,7 @@ std::int64_t rows_regs_runs(const TransposeDesc& d) {
   return ceil_div(d.cols, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)));
 }
 
-// 9 to 32 rows of 1- and 2-byte elements with packed output rows on the 16-byte grid: the wide-rows
+// 9 to 48 rows of 1- and 2-byte elements with packed output rows on the 16-byte grid: the wide-rows
 // register kernel (plan::skinny_rows_regs_wide_runs; a matrix per row of its grid).
 bool use_rows_regs_wide(const TransposeDesc& d) {
   return plan::skinny_rows_regs_wide_runs(d) && d.batch <= kMaxGridYZ;
@@ -78,7 +78,6 @@ std::int64_t rows_regs_wide_columns(const TransposeDesc& d) {
   return rows_regs_wide_piece_bytes(static_cast<int>(d.rows)) / static_cast<std::int64_t>(dtype_size(d.dtype));
 }
 std::int64_t rows_regs_wide_runs(const TransposeDesc& d) { return ceil_div(d.cols, rows_regs_wide_columns(d)); }
-
 
 // A few columns with packed input rows: the input of a slab is one run, read in 16-byte chunks.
 // For 1- to 4-byte elements (H200, 1048576x3: u8 0.53 -> 1.00 of memcpy, bf16 0.69 -> 0.93, f32
