@@ -122,6 +122,35 @@ __device__ __forceinline__ void load_run(const unsigned char* p, const unsigned 
   }
 }
 
+// One run's 16 bytes of each of the R input rows, the first at src, ld bytes apart. kShifted: where
+// the aligned chunks around every row lie inside [in, in_end) (one check per thread), both chunks of
+// every row are loaded before the first realignment; a branch per row (whether its shift is 0, whether
+// its chunks are inside) kept each row's loads waiting on the one before (H200, of memcpy, before ->
+// after, two rounds alike; bench/results/h200_2026-11-26a_rows_regs_realigned_loads.txt: u8 4x16777215
+// 0.88 -> 1.02, 6x11184810 0.84 -> 0.94, 8x8388607 0.84 -> 0.96; bf16 3x11184811 0.89 -> 1.04,
+// 7x4793490 0.87 -> 0.97, 8x4194303 0.87 -> 0.99). Elsewhere (at the input's first or last bytes) row
+// by row, as load_run reads them.
+template <int R, bool kShifted>
+__device__ __forceinline__ void load_runs(const unsigned char* src, std::int64_t ld, const unsigned char* in,
+                                          const unsigned char* in_end, std::uint32_t (&x)[R][4]) {
+  const auto align_down = [](const unsigned char* p) { return p - (reinterpret_cast<std::uintptr_t>(p) & 15); };
+  if (kShifted && align_down(src) >= in && align_down(src + (R - 1) * ld) + 32 <= in_end) {
+    uint4 lo[R], hi[R];
+#pragma unroll
+    for (int s = 0; s < R; ++s) {
+      const unsigned char* a = align_down(src + s * ld);
+      lo[s] = *reinterpret_cast<const uint4*>(a);
+      hi[s] = *reinterpret_cast<const uint4*>(a + 16);
+    }
+#pragma unroll
+    for (int s = 0; s < R; ++s)
+      realign_chunk(lo[s], hi[s], static_cast<int>(reinterpret_cast<std::uintptr_t>(src + s * ld) & 15), x[s]);
+  } else {
+#pragma unroll
+    for (int s = 0; s < R; ++s) load_run<kShifted>(src + s * ld, in, in_end, x[s]);
+  }
+}
+
 // Block (kSkinnyRegsThreads); one thread per 16 / E columns of one matrix, grid (threads / block / U),
 // looping past the grid. `runs` = ceil(cols / (16 / E)) per matrix. A thread takes U runs a grid
 // apart per iteration, every load issued before the first store. kShifted: input rows (and base)
@@ -144,11 +173,7 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
 #pragma unroll
     for (int u = 0; u < U; ++u) {
       const RegsRun run = regs_run(t0 + u * step, lane, g, runs, V);
-      if (run.whole) {
-        const unsigned char* src = in + (run.b * g.bs_in + run.c0) * E;
-#pragma unroll
-        for (int s = 0; s < R; ++s) load_run<kShifted>(src + s * ld_in_bytes, in, in_end, x[u][s]);
-      }
+      if (run.whole) load_runs<R, kShifted>(in + (run.b * g.bs_in + run.c0) * E, ld_in_bytes, in, in_end, x[u]);
     }
 #pragma unroll
     for (int u = 0; u < U; ++u) {
@@ -215,10 +240,7 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_one_run_b
   const bool whole = t < runs && c0 + V <= cols;
   const unsigned char* src = in + b * bs_in + c0 * E;
   std::uint32_t x[R][4];
-  if (whole) {
-#pragma unroll
-    for (int s = 0; s < R; ++s) load_run<kShifted>(src + s * ld_in, in, in_end, x[s]);
-  }
+  if (whole) load_runs<R, kShifted>(src, ld_in, in, in_end, x);
   unsigned char* dst = out + c0 * R * E;
   if (rt::warp_all(whole)) {
 #pragma unroll
