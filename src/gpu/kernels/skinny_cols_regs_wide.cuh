@@ -18,6 +18,7 @@
 namespace xpose::gpu {
 
 constexpr int kSkinnyColsRegsWideThreads = 256;
+// Every instance holds its registers (42-64) under this cap without spills.
 constexpr int kSkinnyColsRegsWideBlocksPerSm = 4;
 
 // Block kSkinnyColsRegsWideThreads; grid (ceil(runs / block), batch). Run t of matrix b: input rows
