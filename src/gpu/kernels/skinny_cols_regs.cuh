@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "gpu/kernels/element.cuh"
-#include "gpu/kernels/skinny_rows_regs.cuh"  // stage_slot, kRegsLaneGroup
+#include "gpu/kernels/skinny_rows_regs.cuh"  // RunStage, one_run_thread, kRegsLaneGroup
 #include "gpu/runtime.hpp"                   // rt::warp_all, rt::warp_sync
 
 namespace xpose::gpu {
@@ -61,31 +61,21 @@ __global__ void __launch_bounds__(kSkinnyColsRegsThreads, skinny_cols_regs_block
                             std::int64_t ld_out, std::int64_t bs_in, std::int64_t bs_out, std::int64_t runs) {
   static_assert(C >= 2 && C <= kSkinnyColsRegsMaxCols && E <= 8, "2 to 8 columns of 1- to 8-byte elements");
   constexpr int V = 16 / E;  // input rows per run
-  constexpr int kGroups = kSkinnyColsRegsThreads / kRegsLaneGroup;
-  constexpr int kSlots = stage_slot<C>(kRegsLaneGroup * C - 1) + 1;
-  __shared__ uint4 stage[kGroups][kSlots];
-  const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
-  const std::uint32_t b = blockIdx.y;  // the matrix
-  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kSkinnyColsRegsThreads + threadIdx.x;
-  in += b * bs_in;
-  out += b * bs_out;
+  using Stage = RunStage<16 * C>;
+  __shared__ uint4 stage[kSkinnyColsRegsThreads / kRegsLaneGroup][Stage::kSlots];
+  const OneRunThread me = one_run_thread<kSkinnyColsRegsThreads>();
+  const int lane = me.lane;
+  const std::int64_t t = me.run;
+  in += me.matrix * bs_in;
+  out += me.matrix * bs_out;
   const std::int64_t r0 = t * V;
   const bool whole = t < runs && r0 + V <= rows;
   std::uint32_t w[4 * C];
   if (rt::warp_all(whole)) {
     // The group's 32 runs are one stretch of 32 * C chunks: read chunk 32k + lane, keep chunk C * lane + k.
-    const unsigned char* stretch = in + (r0 - static_cast<std::int64_t>(lane) * V) * C * E;
-    uint4 v[C];
-#pragma unroll
-    for (int k = 0; k < C; ++k) v[k] = *reinterpret_cast<const uint4*>(stretch + 16 * (kRegsLaneGroup * k + lane));
-#pragma unroll
-    for (int k = 0; k < C; ++k) stage[group][stage_slot<C>(kRegsLaneGroup * k + lane)] = v[k];
+    Stage::load_stretch(stage[me.group], in + (t - lane) * 16 * C, lane);
     rt::warp_sync();
-#pragma unroll
-    for (int k = 0; k < C; ++k) {
-      const uint4 x = stage[group][stage_slot<C>(C * lane + k)];
-      w[4 * k] = x.x, w[4 * k + 1] = x.y, w[4 * k + 2] = x.z, w[4 * k + 3] = x.w;
-    }
+    Stage::read_run(stage[me.group], lane, w);
   } else if (whole) {
     const unsigned char* run = in + r0 * C * E;
 #pragma unroll

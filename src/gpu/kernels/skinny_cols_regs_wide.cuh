@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "gpu/kernels/element.cuh"
-#include "gpu/kernels/skinny_cols_regs.cuh"  // column_word, stage_slot, kRegsLaneGroup
+#include "gpu/kernels/skinny_cols_regs.cuh"  // column_word, RunStage, kRegsLaneGroup
 #include "gpu/runtime.hpp"                   // rt::warp_all, rt::warp_sync
 #include "plan/gpu_planner.hpp"              // skinny_cols_regs_wide_piece_bytes, shared with the planner
 
@@ -32,57 +32,22 @@ __global__ void __launch_bounds__(kSkinnyColsRegsWideThreads, kSkinnyColsRegsWid
   static_assert(E <= 2 && C >= plan::kSkinnyColsRegsWideMinCols && C <= plan::kSkinnyColsRegsWideMaxCols,
                 "12 to 24 columns of 1- or 2-byte elements");
   constexpr int W = plan::skinny_cols_regs_wide_piece_bytes(C);  // W * C <= 128
-  constexpr int V = W / E;          // input rows per run
-  constexpr int kRunBytes = W * C;  // a multiple of 4
-  // The stage is read back in units of the largest power of two that divides a run (up to 16 bytes),
-  // as skinny_rows_regs_wide writes it.
-  constexpr int U = kRunBytes % 16 == 0 ? 16 : kRunBytes % 8 == 0 ? 8 : 4;
-  constexpr int Q = kRunBytes / U;                          // units per run
-  constexpr int kChunks = kRegsLaneGroup * kRunBytes / 16;  // 16-byte chunks of a group's stretch
-  constexpr int kLoads = (kChunks + kRegsLaneGroup - 1) / kRegsLaneGroup;
-  constexpr int kSlots = U == 16 ? stage_slot<Q>(kChunks - 1) + 1 : kChunks;
-  constexpr int kGroups = kSkinnyColsRegsWideThreads / kRegsLaneGroup;
-  __shared__ uint4 stage[kGroups][kSlots];
-  const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
-  const std::uint32_t b = blockIdx.y;  // the matrix
-  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kSkinnyColsRegsWideThreads + threadIdx.x;
-  in += b * bs_in;
-  out += b * bs_out;
+  constexpr int V = W / E;                                         // input rows per run
+  constexpr int kRunBytes = W * C;                                 // a multiple of 4
+  using Stage = RunStage<kRunBytes>;
+  __shared__ uint4 stage[kSkinnyColsRegsWideThreads / kRegsLaneGroup][Stage::kSlots];
+  const OneRunThread me = one_run_thread<kSkinnyColsRegsWideThreads>();
+  const int lane = me.lane;
+  const std::int64_t t = me.run;
+  in += me.matrix * bs_in;
+  out += me.matrix * bs_out;
   const std::int64_t r0 = t * V;
   const bool whole = t < runs && r0 + V <= rows;
   std::uint32_t w[kRunBytes / 4];
   if (rt::warp_all(whole)) {
-    const unsigned char* stretch = in + (t - lane) * kRunBytes;
-    uint4 v[kLoads];
-#pragma unroll
-    for (int i = 0; i < kLoads; ++i) {
-      const int c = kRegsLaneGroup * i + lane;
-      if (kChunks % kRegsLaneGroup == 0 || c < kChunks) v[i] = *reinterpret_cast<const uint4*>(stretch + 16 * c);
-    }
-#pragma unroll
-    for (int i = 0; i < kLoads; ++i) {
-      const int c = kRegsLaneGroup * i + lane;
-      if (kChunks % kRegsLaneGroup == 0 || c < kChunks) stage[group][U == 16 ? stage_slot<Q>(c) : c] = v[i];
-    }
+    Stage::load_stretch(stage[me.group], in + (t - lane) * kRunBytes, lane);
     rt::warp_sync();
-    if constexpr (U == 16) {
-#pragma unroll
-      for (int k = 0; k < Q; ++k) {
-        const uint4 x = stage[group][stage_slot<Q>(Q * lane + k)];
-        w[4 * k] = x.x, w[4 * k + 1] = x.y, w[4 * k + 2] = x.z, w[4 * k + 3] = x.w;
-      }
-    } else if constexpr (U == 8) {
-      const auto* units = reinterpret_cast<const uint2*>(stage[group]);
-#pragma unroll
-      for (int k = 0; k < Q; ++k) {
-        const uint2 x = units[Q * lane + k];
-        w[2 * k] = x.x, w[2 * k + 1] = x.y;
-      }
-    } else {
-      const auto* units = reinterpret_cast<const std::uint32_t*>(stage[group]);
-#pragma unroll
-      for (int k = 0; k < Q; ++k) w[k] = units[Q * lane + k];
-    }
+    Stage::read_run(stage[me.group], lane, w);
   } else if (whole) {
     // A group cut by the matrix's end: each whole run word by word.
     const auto* run = reinterpret_cast<const std::uint32_t*>(in + t * kRunBytes);

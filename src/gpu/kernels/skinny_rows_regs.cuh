@@ -11,7 +11,6 @@
 
 #include <cstdint>
 
-#include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
@@ -84,85 +83,186 @@ __device__ __forceinline__ RegsRun regs_run(std::int64_t t_group, int lane, cons
   return run;
 }
 
-// Bytes [shift, shift + 16) of the 32 bytes lo, hi (an input row's 16 bytes that start `shift` bytes
-// into an aligned chunk), as four words. The word offset shift / 4 picks words by selects in two
-// stages; a register array indexed at run time would live in local memory.
-__device__ __forceinline__ void realign_chunk(const uint4& lo, const uint4& hi, int shift, std::uint32_t (&out)[4]) {
-  const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  std::uint32_t a[6], t[5];
+// W aligned bytes at a (W = 16, 8 or 4) as words.
+template <int W>
+__device__ __forceinline__ void load_aligned_piece(const unsigned char* a, std::uint32_t* w) {
+  static_assert(W == 16 || W == 8 || W == 4, "pieces of 16, 8 or 4 bytes");
+  if constexpr (W == 16) {
+    const uint4 v = *reinterpret_cast<const uint4*>(a);
+    w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+  } else if constexpr (W == 8) {
+    const uint2 v = *reinterpret_cast<const uint2*>(a);
+    w[0] = v.x, w[1] = v.y;
+  } else {
+    w[0] = *reinterpret_cast<const std::uint32_t*>(a);
+  }
+}
+
+// Bytes [shift, shift + W) of the 2 * W bytes in w (a row's W bytes that start `shift` bytes into an
+// aligned piece), as W / 4 words. The word offset shift / 4 picks words by selects, a stage per bit;
+// a register array indexed at run time would live in local memory.
+template <int W>
+__device__ __forceinline__ void realign_piece(const std::uint32_t (&w)[2 * W / 4], int shift,
+                                              std::uint32_t (&x)[W / 4]) {
+  constexpr int N = W / 4;
+  std::uint32_t t[N + 1];  // words shift / 4 .. shift / 4 + N
+  if constexpr (W == 16) {
+    std::uint32_t a[6];
 #pragma unroll
-  for (int j = 0; j < 6; ++j) a[j] = (shift & 8) ? w[j + 2] : w[j];
+    for (int j = 0; j < 6; ++j) a[j] = (shift & 8) ? w[j + 2] : w[j];
 #pragma unroll
-  for (int j = 0; j < 5; ++j) t[j] = (shift & 4) ? a[j + 1] : a[j];
+    for (int j = 0; j < 5; ++j) t[j] = (shift & 4) ? a[j + 1] : a[j];
+  } else if constexpr (W == 8) {
+#pragma unroll
+    for (int j = 0; j < 3; ++j) t[j] = (shift & 4) ? w[j + 1] : w[j];
+  } else {
+    t[0] = w[0], t[1] = w[1];
+  }
   const unsigned bits = 8 * (shift & 3);
 #pragma unroll
-  for (int i = 0; i < 4; ++i) out[i] = __funnelshift_r(t[i], t[i + 1], bits);
+  for (int i = 0; i < N; ++i) x[i] = __funnelshift_r(t[i], t[i + 1], bits);
 }
 
-// One run's 16 bytes of an input row starting at p. kShifted: p anywhere (input rows off the 16-byte
-// grid): the two aligned chunks it straddles, realigned; reads outside [in, in_end) are left out.
-template <bool kShifted>
-__device__ __forceinline__ void load_run(const unsigned char* p, const unsigned char* in, const unsigned char* in_end,
-                                         std::uint32_t (&x)[4]) {
-  if constexpr (kShifted) {
-    const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(p) & 15);
-    const unsigned char* a = p - shift;
-    uint4 lo, hi = make_uint4(0, 0, 0, 0);
-    if (a >= in && a + 32 <= in_end) {
-      lo = *reinterpret_cast<const uint4*>(a);
-      if (shift != 0) hi = *reinterpret_cast<const uint4*>(a + 16);
+// A run's W bytes of each of the R input rows, the first at src, ld bytes apart. kShifted: rows
+// anywhere (off the W-byte grid): each row's two aligned pieces around its W bytes, every load issued
+// before the first realignment, with one bounds check per thread; a branch per row (whether its
+// shift is 0, whether its pieces are inside) kept each row's loads waiting on the one before (H200, of
+// memcpy, before -> after, two rounds alike; W = 16,
+// bench/results/h200_2026-11-26a_rows_regs_realigned_loads.txt: u8 4x16777215 0.88 -> 1.02,
+// 6x11184810 0.84 -> 0.94, 8x8388607 0.84 -> 0.96; bf16 3x11184811 0.89 -> 1.04, 7x4793490 0.87 -> 0.97,
+// 8x4194303 0.87 -> 0.99; W = 8 and 4 ran at 0.52-0.74 with the branch, part 1 of
+// h200_2026-11-26a_rows_regs_wide_ab.txt). Only a thread whose pieces would reach outside [in, in_end)
+// (at the input's first or last bytes) reads byte by byte what it needs.
+template <int W, int R, bool kShifted>
+__device__ __forceinline__ void load_run_pieces(const unsigned char* src, std::int64_t ld, const unsigned char* in,
+                                                const unsigned char* in_end, std::uint32_t (&x)[R][W / 4]) {
+  if constexpr (!kShifted) {
+#pragma unroll
+    for (int s = 0; s < R; ++s) load_aligned_piece<W>(src + s * ld, x[s]);
+  } else {
+    const auto align_down = [](const unsigned char* p) {
+      return p - (reinterpret_cast<std::uintptr_t>(p) & (W - 1));
+    };
+    if (align_down(src) >= in && align_down(src + (R - 1) * ld) + 2 * W <= in_end) {
+      std::uint32_t w[R][2 * W / 4];
+#pragma unroll
+      for (int s = 0; s < R; ++s) {
+        const unsigned char* a = align_down(src + s * ld);
+        load_aligned_piece<W>(a, w[s]);
+        load_aligned_piece<W>(a + W, w[s] + W / 4);
+      }
+#pragma unroll
+      for (int s = 0; s < R; ++s)
+        realign_piece<W>(w[s], static_cast<int>(reinterpret_cast<std::uintptr_t>(src + s * ld) & (W - 1)), x[s]);
     } else {
-      lo = load_chunk(a, in, in_end, p, p + 16);
-      if (shift != 0) hi = load_chunk(a + 16, in, in_end, p, p + 16);
+#pragma unroll
+      for (int s = 0; s < R; ++s) {
+#pragma unroll
+        for (int i = 0; i < W / 4; ++i) x[s][i] = 0;
+        for (int q = 0; q < W; ++q) x[s][q / 4] |= static_cast<std::uint32_t>(src[s * ld + q]) << (8 * (q % 4));
+      }
     }
-    realign_chunk(lo, hi, shift, x);
-  } else {
-    const uint4 v = *reinterpret_cast<const uint4*>(p);
-    x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
   }
 }
 
-// One run's 16 bytes of each of the R input rows, the first at src, ld bytes apart. kShifted: where
-// the aligned chunks around every row lie inside [in, in_end) (one check per thread), both chunks of
-// every row are loaded before the first realignment; a branch per row (whether its shift is 0, whether
-// its chunks are inside) kept each row's loads waiting on the one before (H200, of memcpy, before ->
-// after, two rounds alike; bench/results/h200_2026-11-26a_rows_regs_realigned_loads.txt: u8 4x16777215
-// 0.88 -> 1.02, 6x11184810 0.84 -> 0.94, 8x8388607 0.84 -> 0.96; bf16 3x11184811 0.89 -> 1.04,
-// 7x4793490 0.87 -> 0.97, 8x4194303 0.87 -> 0.99). Elsewhere (at the input's first or last bytes) row
-// by row, as load_run reads them.
-template <int R, bool kShifted>
-__device__ __forceinline__ void load_runs(const unsigned char* src, std::int64_t ld, const unsigned char* in,
-                                          const unsigned char* in_end, std::uint32_t (&x)[R][4]) {
-  const auto align_down = [](const unsigned char* p) { return p - (reinterpret_cast<std::uintptr_t>(p) & 15); };
-  if (kShifted && align_down(src) >= in && align_down(src + (R - 1) * ld) + 32 <= in_end) {
-    uint4 lo[R], hi[R];
-#pragma unroll
-    for (int s = 0; s < R; ++s) {
-      const unsigned char* a = align_down(src + s * ld);
-      lo[s] = *reinterpret_cast<const uint4*>(a);
-      hi[s] = *reinterpret_cast<const uint4*>(a + 16);
-    }
-#pragma unroll
-    for (int s = 0; s < R; ++s)
-      realign_chunk(lo[s], hi[s], static_cast<int>(reinterpret_cast<std::uintptr_t>(src + s * ld) & 15), x[s]);
-  } else {
-#pragma unroll
-    for (int s = 0; s < R; ++s) load_run<kShifted>(src + s * ld, in, in_end, x[s]);
+// The shared-memory stage of a group's 32 runs of kRunBytes each (a multiple of 4), one contiguous
+// stretch of global memory moved as 16-byte chunks, lane c % 32 taking chunk c. Each thread writes or
+// reads its own run in units of the largest power of two that divides a run (up to 16 bytes): a run
+// of an odd number of units puts the lanes of one shared-memory access in different banks, and an
+// even number of 16-byte units takes stage_slot's spare slot per 8.
+template <int kRunBytes>
+struct RunStage {
+  static constexpr int kUnit = kRunBytes % 16 == 0 ? 16 : kRunBytes % 8 == 0 ? 8 : 4;
+  static constexpr int kUnitsPerRun = kRunBytes / kUnit;
+  static constexpr int kWordsPerUnit = kUnit / 4;
+  static constexpr int kChunks = kRegsLaneGroup * kRunBytes / 16;  // of the stretch
+  static constexpr int kChunksPerLane = (kChunks + kRegsLaneGroup - 1) / kRegsLaneGroup;
+  static constexpr int kSlots = kUnit == 16 ? stage_slot<kUnitsPerRun>(kChunks - 1) + 1 : kChunks;
+
+  // Where the stretch's chunk c lies in the stage, and whether lane's i-th chunk exists.
+  __device__ static int slot(int c) { return kUnit == 16 ? stage_slot<kUnitsPerRun>(c) : c; }
+  __device__ static bool has_chunk(int i, int lane) {
+    return kChunks % kRegsLaneGroup == 0 || kRegsLaneGroup * i + lane < kChunks;
   }
+
+  // The thread's run into the stage, word k being word(k).
+  template <class Word>
+  __device__ static void write_run(uint4* stage, int lane, const Word& word) {
+#pragma unroll
+    for (int k = 0; k < kUnitsPerRun; ++k) {
+      const int u = kUnitsPerRun * lane + k, w0 = kWordsPerUnit * k;
+      if constexpr (kUnit == 16)
+        stage[slot(u)] = make_uint4(word(w0), word(w0 + 1), word(w0 + 2), word(w0 + 3));
+      else if constexpr (kUnit == 8)
+        reinterpret_cast<uint2*>(stage)[u] = make_uint2(word(w0), word(w0 + 1));
+      else
+        reinterpret_cast<std::uint32_t*>(stage)[u] = word(w0);
+    }
+  }
+
+  // The group's stretch (its lane's chunks) from global memory into the stage: every load first.
+  __device__ static void load_stretch(uint4* stage, const unsigned char* stretch, int lane) {
+    uint4 v[kChunksPerLane];
+#pragma unroll
+    for (int i = 0; i < kChunksPerLane; ++i)
+      if (has_chunk(i, lane)) v[i] = *reinterpret_cast<const uint4*>(stretch + 16 * (kRegsLaneGroup * i + lane));
+#pragma unroll
+    for (int i = 0; i < kChunksPerLane; ++i)
+      if (has_chunk(i, lane)) stage[slot(kRegsLaneGroup * i + lane)] = v[i];
+  }
+
+  // The stage out to the group's stretch in global memory, 512 contiguous bytes per store instruction.
+  __device__ static void store_stretch(const uint4* stage, unsigned char* stretch, int lane) {
+#pragma unroll
+    for (int i = 0; i < kChunksPerLane; ++i)
+      if (has_chunk(i, lane))
+        *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * i + lane)) = stage[slot(kRegsLaneGroup * i + lane)];
+  }
+
+  // The thread's run out of the stage, as words.
+  __device__ static void read_run(const uint4* stage, int lane, std::uint32_t (&w)[kRunBytes / 4]) {
+#pragma unroll
+    for (int k = 0; k < kUnitsPerRun; ++k) {
+      const int u = kUnitsPerRun * lane + k, w0 = kWordsPerUnit * k;
+      if constexpr (kUnit == 16) {
+        const uint4 v = stage[slot(u)];
+        w[w0] = v.x, w[w0 + 1] = v.y, w[w0 + 2] = v.z, w[w0 + 3] = v.w;
+      } else if constexpr (kUnit == 8) {
+        const uint2 v = reinterpret_cast<const uint2*>(stage)[u];
+        w[w0] = v.x, w[w0 + 1] = v.y;
+      } else {
+        w[w0] = reinterpret_cast<const std::uint32_t*>(stage)[u];
+      }
+    }
+  }
+};
+
+// A one-run kernel's thread (blocks of kThreads along x, the matrices along y): its lane and group of
+// 32, its matrix and its run within the matrix.
+struct OneRunThread {
+  int lane, group;
+  std::uint32_t matrix;
+  std::int64_t run;
+};
+template <int kThreads>
+__device__ __forceinline__ OneRunThread one_run_thread() {
+  const unsigned tid = threadIdx.x;  // unsigned: the lane and group are a mask and a shift
+  return {static_cast<int>(tid % kRegsLaneGroup), static_cast<int>(tid / kRegsLaneGroup), blockIdx.y,
+          static_cast<std::int64_t>(blockIdx.x) * kThreads + tid};
 }
 
 // Block (kSkinnyRegsThreads); one thread per 16 / E columns of one matrix, grid (threads / block / U),
 // looping past the grid. `runs` = ceil(cols / (16 / E)) per matrix. A thread takes U runs a grid
 // apart per iteration, every load issued before the first store. kShifted: input rows (and base)
-// off the 16-byte grid, read through load_run's realignment; in_end bounds those reads.
+// off the 16-byte grid, read through load_run_pieces' realignment; in_end bounds those reads.
 template <int E, int R, int U, bool kShifted = false>
 __global__ void __launch_bounds__(kSkinnyRegsThreads)
     skinny_rows_regs_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                             unsigned char* __restrict__ out, MatrixGeometry g, std::int64_t runs) {
   constexpr int V = 16 / E;  // columns per chunk
+  using Stage = RunStage<16 * R>;
   constexpr int kGroups = kSkinnyRegsThreads / kRegsLaneGroup;
-  constexpr int kSlots = stage_slot<R>(kRegsLaneGroup * R - 1) + 1;
-  __shared__ uint4 stage[kGroups][kSlots];
+  __shared__ uint4 stage[kGroups][Stage::kSlots];
   const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
   const std::int64_t ld_in_bytes = g.ld_in * E;
   const std::int64_t total = g.batch * runs, step = static_cast<std::int64_t>(gridDim.x) * kSkinnyRegsThreads;
@@ -173,7 +273,8 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
 #pragma unroll
     for (int u = 0; u < U; ++u) {
       const RegsRun run = regs_run(t0 + u * step, lane, g, runs, V);
-      if (run.whole) load_runs<R, kShifted>(in + (run.b * g.bs_in + run.c0) * E, ld_in_bytes, in, in_end, x[u]);
+      if (run.whole)
+        load_run_pieces<16, R, kShifted>(in + (run.b * g.bs_in + run.c0) * E, ld_in_bytes, in, in_end, x[u]);
     }
 #pragma unroll
     for (int u = 0; u < U; ++u) {
@@ -181,14 +282,9 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
       unsigned char* dst = out + (run.b * g.bs_out + run.c0 * R) * E;
       // The group's 32 runs are one stretch when every one is whole and they share one matrix.
       if (rt::warp_all(run.whole && run.same_matrix)) {
-#pragma unroll
-        for (int k = 0; k < R; ++k) stage[group][stage_slot<R>(R * lane + k)] = run_chunk<E, R>(x[u], k);
+        Stage::write_run(stage[group], lane, [&x, u](int k) { return run_word<E, R>(x[u], k); });
         rt::warp_sync();
-        unsigned char* stretch = dst - 16 * R * lane;  // the group's first run
-#pragma unroll
-        for (int k = 0; k < R; ++k)
-          *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * k + lane)) =
-              stage[group][stage_slot<R>(kRegsLaneGroup * k + lane)];
+        Stage::store_stretch(stage[group], dst - 16 * R * lane, lane);  // from the group's first run
         rt::warp_sync();  // the stage is refilled next
       } else if (run.whole) {
 #pragma unroll
@@ -229,28 +325,23 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_one_run_b
                                     std::int64_t bs_out, std::int64_t cols, std::int64_t runs) {
   static_assert(skinny_rows_regs_one_run_blocks(E, R, kShifted) > 0, "not built for this many rows");
   constexpr int V = 16 / E;
-  constexpr int kGroups = kSkinnyRegsThreads / kRegsLaneGroup;
-  constexpr int kSlots = stage_slot<R>(kRegsLaneGroup * R - 1) + 1;
-  __shared__ uint4 stage[kGroups][kSlots];
-  const int lane = threadIdx.x % kRegsLaneGroup, group = threadIdx.x / kRegsLaneGroup;
-  const std::uint32_t b = blockIdx.y;  // the matrix
-  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * kSkinnyRegsThreads + threadIdx.x;
+  using Stage = RunStage<16 * R>;
+  __shared__ uint4 stage[kSkinnyRegsThreads / kRegsLaneGroup][Stage::kSlots];
+  const OneRunThread me = one_run_thread<kSkinnyRegsThreads>();
+  const int lane = me.lane;
+  const std::int64_t t = me.run;
+  const std::uint32_t b = me.matrix;
   out += b * bs_out;
   const std::int64_t c0 = t * V;
   const bool whole = t < runs && c0 + V <= cols;
   const unsigned char* src = in + b * bs_in + c0 * E;
   std::uint32_t x[R][4];
-  if (whole) load_runs<R, kShifted>(src, ld_in, in, in_end, x);
+  if (whole) load_run_pieces<16, R, kShifted>(src, ld_in, in, in_end, x);
   unsigned char* dst = out + c0 * R * E;
   if (rt::warp_all(whole)) {
-#pragma unroll
-    for (int k = 0; k < R; ++k) stage[group][stage_slot<R>(R * lane + k)] = run_chunk<E, R>(x, k);
+    Stage::write_run(stage[me.group], lane, [&x](int k) { return run_word<E, R>(x, k); });
     rt::warp_sync();
-    unsigned char* stretch = dst - 16 * R * lane;
-#pragma unroll
-    for (int k = 0; k < R; ++k)
-      *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * k + lane)) =
-          stage[group][stage_slot<R>(kRegsLaneGroup * k + lane)];
+    Stage::store_stretch(stage[me.group], dst - 16 * R * lane, lane);
   } else if (whole) {
 #pragma unroll
     for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);

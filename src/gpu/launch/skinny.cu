@@ -1,4 +1,8 @@
 // Launcher for the skinny family: the direct kernel, or slabs of the whole short side in shared memory.
+#include <string>
+#include <type_traits>  // std::integral_constant
+#include <utility>
+
 #include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/skinny.cuh"
 #include "gpu/kernels/skinny_cols_regs.cuh"
@@ -21,6 +25,29 @@ namespace {
 int slab_span(const TransposeDesc& d) {
   const std::int64_t fit = kSkinnySmemBytes / (d.rows * static_cast<std::int64_t>(dtype_size(d.dtype)));
   return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(fit, 1024)));
+}
+
+// f(std::integral_constant<int, N>{}) for the extent n = N in [Lo, Hi]: the compile-time instance of a
+// kernel built for each extent of that range (`what` names it where n is outside).
+template <int Lo, int Hi, typename F>
+Status dispatch_extent(std::int64_t n, const char* what, F&& f) {
+  if constexpr (Lo > Hi) {
+    return Status(StatusCode::internal, std::string("skinny: no ") + what + " for this extent");
+  } else {
+    if (n == Lo) return f(std::integral_constant<int, Lo>{});
+    return dispatch_extent<Lo + 1, Hi>(n, what, std::forward<F>(f));
+  }
+}
+
+// dispatch_element_size for a kernel built for elements of at most kMaxBytes bytes.
+template <std::size_t kMaxBytes, typename F>
+Status dispatch_element_size_up_to(std::size_t bytes, const char* what, F&& f) {
+  return dispatch_element_size(bytes, [&](auto tag) -> Status {
+    if constexpr (sizeof(decltype(tag)) <= kMaxBytes)
+      return f(tag);
+    else
+      return Status(StatusCode::internal, std::string("skinny: ") + what + " is not built for this element size");
+  });
 }
 
 // One row into a column whose elements lie a sector or more apart: each element is a partial write
@@ -352,46 +379,31 @@ LaunchConfig rows_regs_wide_config(const TransposeDesc& d) {
                         rows_regs_wide_runs(d));
 }
 
-// The instance for d.cols (C).
-template <int E, int C = plan::kSkinnyColsRegsWideMinCols>
+template <int E>
 Status launch_cols_regs_wide(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
                              rt::Stream stream) {
-  if constexpr (C > plan::kSkinnyColsRegsWideMaxCols) {
-    return Status(StatusCode::internal, "skinny: no wide-columns register kernel for this many columns");
-  } else {
-    if (d.cols != C) return launch_cols_regs_wide<E, C + 1>(d, c, in, out, stream);
-    skinny_cols_regs_wide_kernel<E, C><<<grid_of(c), block_of(c), 0, stream>>>(
-        static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), d.rows, d.ld_out * E,
-        d.batch_stride_in * E, d.batch_stride_out * E, cols_regs_wide_runs(d));
-    return check_launch("skinny_cols_regs_wide_kernel", c, 0, stream);
-  }
-}
-
-template <int E, int C>
-Status launch_cols_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
-                            rt::Stream stream) {
-  if constexpr (cols_regs_built(E, C)) {
-    skinny_cols_regs_kernel<E, C><<<grid_of(c), block_of(c), 0, stream>>>(
-        static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), d.rows, d.ld_out * E,
-        d.batch_stride_in * E, d.batch_stride_out * E, cols_regs_runs(d));
-    return check_launch("skinny_cols_regs_kernel", c, 0, stream);
-  } else {
-    return Status(StatusCode::internal, "skinny: the column-register kernel is not built for this shape");
-  }
+  return dispatch_extent<plan::kSkinnyColsRegsWideMinCols, plan::kSkinnyColsRegsWideMaxCols>(
+      d.cols, "wide-columns register kernel", [&](auto cols) {
+        skinny_cols_regs_wide_kernel<E, decltype(cols)::value><<<grid_of(c), block_of(c), 0, stream>>>(
+            static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), d.rows, d.ld_out * E,
+            d.batch_stride_in * E, d.batch_stride_out * E, cols_regs_wide_runs(d));
+        return check_launch("skinny_cols_regs_wide_kernel", c, 0, stream);
+      });
 }
 
 template <int E>
 Status launch_cols_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  switch (d.cols) {
-    case 2: return launch_cols_regs_for<E, 2>(d, c, in, out, stream);
-    case 3: return launch_cols_regs_for<E, 3>(d, c, in, out, stream);
-    case 4: return launch_cols_regs_for<E, 4>(d, c, in, out, stream);
-    case 5: return launch_cols_regs_for<E, 5>(d, c, in, out, stream);
-    case 6: return launch_cols_regs_for<E, 6>(d, c, in, out, stream);
-    case 7: return launch_cols_regs_for<E, 7>(d, c, in, out, stream);
-    case 8: return launch_cols_regs_for<E, 8>(d, c, in, out, stream);
-    default: return Status(StatusCode::internal, "skinny: no column-register kernel for this many columns");
-  }
+  return dispatch_extent<2, kSkinnyColsRegsMaxCols>(d.cols, "column-register kernel", [&](auto cols) -> Status {
+    constexpr int C = decltype(cols)::value;
+    if constexpr (cols_regs_built(E, C)) {
+      skinny_cols_regs_kernel<E, C><<<grid_of(c), block_of(c), 0, stream>>>(
+          static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), d.rows, d.ld_out * E,
+          d.batch_stride_in * E, d.batch_stride_out * E, cols_regs_runs(d));
+      return check_launch("skinny_cols_regs_kernel", c, 0, stream);
+    } else {
+      return Status(StatusCode::internal, "skinny: the column-register kernel is not built for this shape");
+    }
+  });
 }
 
 // Runs per thread of the register kernel: two, for 2 to 4 rows, where that fits the grid in one
@@ -530,38 +542,29 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
 template <int E>
 Status launch_rows_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream,
                         bool input_aligned) {
-  switch (d.rows) {
-    case 2: return launch_rows_regs_for<E, 2>(d, c, in, out, stream, input_aligned);
-    case 3: return launch_rows_regs_for<E, 3>(d, c, in, out, stream, input_aligned);
-    case 4: return launch_rows_regs_for<E, 4>(d, c, in, out, stream, input_aligned);
-    case 5: return launch_rows_regs_for<E, 5>(d, c, in, out, stream, input_aligned);
-    case 6: return launch_rows_regs_for<E, 6>(d, c, in, out, stream, input_aligned);
-    case 7: return launch_rows_regs_for<E, 7>(d, c, in, out, stream, input_aligned);
-    case 8: return launch_rows_regs_for<E, 8>(d, c, in, out, stream, input_aligned);
-    default: return Status(StatusCode::internal, "skinny: no register kernel for this many rows");
-  }
+  return dispatch_extent<2, kSkinnyRegsMaxRows>(d.rows, "register kernel", [&](auto rows) {
+    return launch_rows_regs_for<E, decltype(rows)::value>(d, c, in, out, stream, input_aligned);
+  });
 }
 
-// The instance for d.rows (R): aligned where every row's pieces lie on their own grid.
-template <int E, int R = plan::kSkinnyRegsWideMinRows>
+// The instance for d.rows: aligned where every row's pieces lie on their own grid.
+template <int E>
 Status launch_rows_regs_wide(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
                              rt::Stream stream) {
-  if constexpr (R > plan::kSkinnyRegsWideMaxRows) {
-    return Status(StatusCode::internal, "skinny: no wide-rows register kernel for this many rows");
-  } else {
-    if (d.rows != R) return launch_rows_regs_wide<E, R + 1>(d, c, in, out, stream);
-    constexpr int kPiece = rows_regs_wide_piece_bytes(R);
-    const auto* src = static_cast<const unsigned char*>(in);
-    const bool on_grid = reinterpret_cast<std::uintptr_t>(in) % kPiece == 0 && d.ld_in * E % kPiece == 0 &&
-                         (d.batch == 1 || d.batch_stride_in * E % kPiece == 0);
-    const auto kernel =
-        on_grid ? skinny_rows_regs_wide_kernel<E, R, false> : skinny_rows_regs_wide_kernel<E, R, true>;
-    kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src + input_span_elements(d) * E,
-                                                   static_cast<unsigned char*>(out), d.ld_in * E,
-                                                   d.batch_stride_in * E, d.batch_stride_out * E, d.cols,
-                                                   rows_regs_wide_runs(d));
-    return check_launch("skinny_rows_regs_wide_kernel", c, 0, stream);
-  }
+  return dispatch_extent<plan::kSkinnyRegsWideMinRows, plan::kSkinnyRegsWideMaxRows>(
+      d.rows, "wide-rows register kernel", [&](auto rows) {
+        constexpr int R = decltype(rows)::value, kPiece = rows_regs_wide_piece_bytes(R);
+        const auto* src = static_cast<const unsigned char*>(in);
+        const bool on_grid = reinterpret_cast<std::uintptr_t>(in) % kPiece == 0 && d.ld_in * E % kPiece == 0 &&
+                             (d.batch == 1 || d.batch_stride_in * E % kPiece == 0);
+        const auto kernel =
+            on_grid ? skinny_rows_regs_wide_kernel<E, R, false> : skinny_rows_regs_wide_kernel<E, R, true>;
+        kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src + input_span_elements(d) * E,
+                                                       static_cast<unsigned char*>(out), d.ld_in * E,
+                                                       d.batch_stride_in * E, d.batch_stride_out * E, d.cols,
+                                                       rows_regs_wide_runs(d));
+        return check_launch("skinny_rows_regs_wide_kernel", c, 0, stream);
+      });
 }
 
 LaunchConfig rows_vec_config(const TransposeDesc& d) {
@@ -668,11 +671,8 @@ Status launch_skinny_past_cols_regs(const TransposeDesc& d, const LaunchConfig& 
     });
   const bool out_on_grid = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   if (use_rows_regs_wide(d) && out_on_grid)
-    return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
-      if constexpr (sizeof(decltype(tag)) <= 2)
-        return launch_rows_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
-      else
-        return Status(StatusCode::internal, "skinny: the wide-rows register kernel takes 1- and 2-byte elements");
+    return dispatch_element_size_up_to<2>(dtype_size(d.dtype), "the wide-rows register kernel", [&](auto tag) {
+      return launch_rows_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
     });
   // A plan for a register kernel run on pointers off the 16-byte grid: the slab kernel, its own grid.
   const LaunchConfig slab_config = use_rows_regs(d) || use_rows_regs_wide(d) ? rows_vec_config(d) : c;
@@ -724,25 +724,18 @@ Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
 }
 
 Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  if (planned_for_cols_regs_wide(d, c)) {
-    const int piece = plan::skinny_cols_regs_wide_piece_bytes(d.cols);
-    if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % piece == 0)
-      return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
-        if constexpr (sizeof(decltype(tag)) <= 2)
-          return launch_cols_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
-        else
-          return Status(StatusCode::internal, "skinny: the wide-columns kernel takes 1- and 2-byte elements");
-      });
-    LaunchConfig past{};
-    XPOSE_RETURN_IF_ERROR(configure_skinny_past_cols_regs(d, past));
-    return launch_skinny_past_cols_regs(d, past, in, out, stream);
-  }
-  if (planned_for_cols_regs(d, c)) {
-    if ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16 == 0)
-      return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) -> Status {
-        if constexpr (sizeof(decltype(tag)) <= 8) return launch_cols_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
-        else return Status(StatusCode::internal, "skinny: no column-register kernel for 16-byte elements");
-      });
+  const auto in_at = reinterpret_cast<std::uintptr_t>(in), out_at = reinterpret_cast<std::uintptr_t>(out);
+  const bool wide = planned_for_cols_regs_wide(d, c), narrow = !wide && planned_for_cols_regs(d, c);
+  if (wide && in_at % 16 == 0 && out_at % plan::skinny_cols_regs_wide_piece_bytes(d.cols) == 0)
+    return dispatch_element_size_up_to<2>(dtype_size(d.dtype), "the wide-columns register kernel", [&](auto tag) {
+      return launch_cols_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
+    });
+  if (narrow && (in_at | out_at) % 16 == 0)
+    return dispatch_element_size_up_to<8>(dtype_size(d.dtype), "the column-register kernel", [&](auto tag) {
+      return launch_cols_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
+    });
+  if (wide || narrow) {
+    // A plan for a column-register kernel on pointers off its grid: the kernels past them, their own plan.
     LaunchConfig past{};
     XPOSE_RETURN_IF_ERROR(configure_skinny_past_cols_regs(d, past));
     return launch_skinny_past_cols_regs(d, past, in, out, stream);
