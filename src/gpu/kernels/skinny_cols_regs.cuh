@@ -3,8 +3,11 @@
 // contiguous run of 16 * C bytes, and writes one 16-byte chunk of each of the C output rows,
 // transposed in registers. A group of 32 threads reads its 32 runs, one contiguous stretch, through a
 // small shared-memory stage, so that each load instruction covers 512 contiguous bytes; each store
-// instruction writes 512 contiguous bytes of one output row. One run per thread, no loop: grid
-// (runs / block, batch).
+// instruction writes 512 contiguous bytes of one output row. 12 to 24 columns of 1- and 2-byte
+// elements the same way with narrower pieces: W / E input rows a thread (W = 8 up to 16 columns, 4
+// past that, so that a run fits 32 registers and a group's stage 4 KiB), W bytes of every output row,
+// 32 * W contiguous bytes per store instruction. One run per thread, no loop: grid (runs / block,
+// batch).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +15,7 @@
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/skinny_rows_regs.cuh"  // RunStage, one_run_thread, kRegsLaneGroup
 #include "gpu/runtime.hpp"                   // rt::warp_all, rt::warp_sync
+#include "plan/gpu_planner.hpp"              // the wide columns' bounds and pieces, shared with the planner
 
 namespace xpose::gpu {
 
@@ -19,8 +23,8 @@ constexpr int kSkinnyColsRegsThreads = 256;
 constexpr int kSkinnyColsRegsMaxCols = 8;
 
 // Word `ow` (of 4) of output chunk c: output element j (input row j of the run) is input element
-// j * C + c of the run, whose words are w[0 .. M) (M = 4C here; narrower runs in
-// skinny_cols_regs_wide). Indices are compile-time constants once the callers' loops are unrolled.
+// j * C + c of the run, whose words are w[0 .. M) (M = 4C up to 8 columns, narrower runs past that).
+// Indices are compile-time constants once the callers' loops are unrolled.
 template <int E, int C, int M>
 __device__ __forceinline__ std::uint32_t column_word(const std::uint32_t (&w)[M], int c, int ow) {
   if constexpr (E >= 4) {
@@ -43,25 +47,36 @@ __device__ __forceinline__ std::uint32_t column_word(const std::uint32_t (&w)[M]
   }
 }
 
-template <int E, int C>
-__device__ __forceinline__ uint4 column_chunk(const std::uint32_t (&w)[4 * C], int c) {
-  return make_uint4(column_word<E, C>(w, c, 0), column_word<E, C>(w, c, 1), column_word<E, C>(w, c, 2),
-                    column_word<E, C>(w, c, 3));
+// Bytes of every output row one thread writes: 16 up to 8 columns, then
+// plan::skinny_cols_regs_wide_piece_bytes (8 or 4).
+constexpr int cols_regs_piece_bytes(int cols) {
+  return cols <= kSkinnyColsRegsMaxCols ? 16 : plan::skinny_cols_regs_wide_piece_bytes(cols);
 }
 
-// Blocks per SM the kernel is built for with C columns of E-byte elements (the register cap).
-constexpr int skinny_cols_regs_blocks(int cols) { return cols <= 4 ? 8 : cols <= 6 ? 6 : 5; }
+// The kernel's instances: 2 to 8 columns of 1- and 2-byte elements, even ones of 4-byte elements, 2 of
+// 8-byte ones; and the wide columns of 1- and 2-byte elements.
+constexpr bool cols_regs_built(int e, int cols) {
+  if (cols > kSkinnyColsRegsMaxCols)
+    return e <= 2 && cols >= plan::kSkinnyColsRegsWideMinCols && cols <= plan::kSkinnyColsRegsWideMaxCols;
+  return cols >= 2 && (e <= 2 || (cols % 2 == 0 && (e == 4 || (e == 8 && cols == 2))));
+}
+
+// Blocks per SM the kernel is built for with C columns (the register cap; the wide columns hold 42-64
+// registers under 4 without spills).
+constexpr int skinny_cols_regs_blocks(int cols) { return cols <= 4 ? 8 : cols <= 6 ? 6 : cols <= 8 ? 5 : 4; }
 
 // Block (kSkinnyColsRegsThreads); grid (ceil(runs / block), batch). Run t of matrix b: input rows
-// [t * 16 / E, (t + 1) * 16 / E). Needs `in`, `out`, the batch strides and ld_out * E on the 16-byte
-// grid (the launcher checks). Strides in bytes.
+// [t * W / E, (t + 1) * W / E), W = cols_regs_piece_bytes(C). Needs `in` and the input batch stride on
+// the 16-byte grid, `out`, the output batch stride and ld_out * E on the W-byte grid (the launcher
+// checks). Strides in bytes.
 template <int E, int C>
 __global__ void __launch_bounds__(kSkinnyColsRegsThreads, skinny_cols_regs_blocks(C))
     skinny_cols_regs_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, std::int64_t rows,
                             std::int64_t ld_out, std::int64_t bs_in, std::int64_t bs_out, std::int64_t runs) {
-  static_assert(C >= 2 && C <= kSkinnyColsRegsMaxCols && E <= 8, "2 to 8 columns of 1- to 8-byte elements");
-  constexpr int V = 16 / E;  // input rows per run
-  using Stage = RunStage<16 * C>;
+  static_assert(cols_regs_built(E, C), "not built for this many columns of this element size");
+  constexpr int W = cols_regs_piece_bytes(C);
+  constexpr int V = W / E;  // input rows per run
+  using Stage = RunStage<W * C>;
   __shared__ uint4 stage[kSkinnyColsRegsThreads / kRegsLaneGroup][Stage::kSlots];
   const OneRunThread me = one_run_thread<kSkinnyColsRegsThreads>();
   const int lane = me.lane;
@@ -70,23 +85,27 @@ __global__ void __launch_bounds__(kSkinnyColsRegsThreads, skinny_cols_regs_block
   out += me.matrix * bs_out;
   const std::int64_t r0 = t * V;
   const bool whole = t < runs && r0 + V <= rows;
-  std::uint32_t w[4 * C];
+  std::uint32_t w[Stage::kWords];
   if (rt::warp_all(whole)) {
-    // The group's 32 runs are one stretch of 32 * C chunks: read chunk 32k + lane, keep chunk C * lane + k.
-    Stage::load_stretch(stage[me.group], in + (t - lane) * 16 * C, lane);
+    // The group's 32 runs are one stretch: lane reads chunk 32k + lane and keeps its own run.
+    Stage::load_stretch(stage[me.group], in + (t - lane) * W * C, lane);
     rt::warp_sync();
     Stage::read_run(stage[me.group], lane, w);
   } else if (whole) {
-    const unsigned char* run = in + r0 * C * E;
-#pragma unroll
-    for (int k = 0; k < C; ++k) {
-      const uint4 x = *reinterpret_cast<const uint4*>(run + 16 * k);
-      w[4 * k] = x.x, w[4 * k + 1] = x.y, w[4 * k + 2] = x.z, w[4 * k + 3] = x.w;
-    }
+    Stage::load_run(in + t * W * C, w);  // a group cut by the matrix's end
   }
   if (whole) {
 #pragma unroll
-    for (int c = 0; c < C; ++c) *reinterpret_cast<uint4*>(out + c * ld_out + r0 * E) = column_chunk<E, C>(w, c);
+    for (int c = 0; c < C; ++c) {
+      unsigned char* dst = out + c * ld_out + r0 * E;
+      const auto word = [&w, c](int ow) { return column_word<E, C>(w, c, ow); };
+      if constexpr (W == 16)
+        *reinterpret_cast<uint4*>(dst) = make_uint4(word(0), word(1), word(2), word(3));
+      else if constexpr (W == 8)
+        *reinterpret_cast<uint2*>(dst) = make_uint2(word(0), word(1));
+      else
+        *reinterpret_cast<std::uint32_t*>(dst) = word(0);
+    }
   } else if (t < runs) {
     // The matrix's last rows: fewer than a run, element by element.
     for (std::int64_t r = r0; r < rows; ++r)

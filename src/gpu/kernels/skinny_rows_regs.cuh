@@ -1,6 +1,7 @@
 // A matrix of 2 to 8 rows with packed output rows (ld_out == rows) on the 16-byte grid (aligned output
 // pointer, output batch stride a multiple of 16 bytes): each thread loads 16 bytes of every input row
-// (16 / E columns), which make 16 * R contiguous output bytes, and transposes them in registers.
+// (16 / E columns), which make 16 * R contiguous output bytes, and transposes them in registers; 9 to
+// 48 rows of 1- and 2-byte elements the same way with narrower pieces (the one-run kernel below).
 // Input rows on the 16-byte grid are read as one aligned chunk each; rows off it (or an input
 // pointer off it) as the two aligned chunks each run straddles, realigned in registers. A group of 32
 // threads then writes its 32 runs, one contiguous stretch, through a small shared-memory stage, so
@@ -10,10 +11,12 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>  // std::conditional_t
 
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
+#include "plan/gpu_planner.hpp"  // kSkinnyRegsWideMaxRows, shared with the planner
 
 namespace xpose::gpu {
 
@@ -33,7 +36,7 @@ __host__ __device__ constexpr int stage_slot(int p) {
 
 // Output word `ow` (of N * R) of a thread's run: output element m = (column m / R, row m % R) is
 // element m / R of input piece m % R. x[s][i] is word i of input row s's piece of N words (a 16-byte
-// chunk here; 8 or 4 bytes in skinny_rows_regs_wide). All indices are compile-time constants once
+// chunk up to 8 rows, rows_regs_piece_bytes past that). All indices are compile-time constants once
 // the callers' loops are unrolled.
 template <int E, int R, int N>
 __device__ __forceinline__ std::uint32_t run_word(const std::uint32_t (&x)[R][N], int ow) {
@@ -58,13 +61,6 @@ __device__ __forceinline__ std::uint32_t run_word(const std::uint32_t (&x)[R][N]
                                          (col[2] % 4) | (4 + col[3] % 4) << 4);
     return __byte_perm(lo, hi, 0x5410);
   }
-}
-
-// Chunk k (of N * R / 4) of a thread's output run.
-template <int E, int R, int N>
-__device__ __forceinline__ uint4 run_chunk(const std::uint32_t (&x)[R][N], int k) {
-  return make_uint4(run_word<E, R>(x, 4 * k), run_word<E, R>(x, 4 * k + 1), run_word<E, R>(x, 4 * k + 2),
-                    run_word<E, R>(x, 4 * k + 3));
 }
 
 // Where run t (of a group whose first run is t_group) lies and whether it is whole.
@@ -165,6 +161,13 @@ __device__ __forceinline__ void load_run_pieces(const unsigned char* src, std::i
   }
 }
 
+// Chunk k (of N * R / 4) of a thread's output run.
+template <int E, int R, int N>
+__device__ __forceinline__ uint4 run_chunk(const std::uint32_t (&x)[R][N], int k) {
+  return make_uint4(run_word<E, R>(x, 4 * k), run_word<E, R>(x, 4 * k + 1), run_word<E, R>(x, 4 * k + 2),
+                    run_word<E, R>(x, 4 * k + 3));
+}
+
 // The shared-memory stage of a group's 32 runs of kRunBytes each (a multiple of 4), one contiguous
 // stretch of global memory moved as 16-byte chunks, lane c % 32 taking chunk c. Each thread writes or
 // reads its own run in units of the largest power of two that divides a run (up to 16 bytes): a run
@@ -174,30 +177,55 @@ template <int kRunBytes>
 struct RunStage {
   static constexpr int kUnit = kRunBytes % 16 == 0 ? 16 : kRunBytes % 8 == 0 ? 8 : 4;
   static constexpr int kUnitsPerRun = kRunBytes / kUnit;
-  static constexpr int kWordsPerUnit = kUnit / 4;
+  static constexpr int kWords = kRunBytes / 4;
   static constexpr int kChunks = kRegsLaneGroup * kRunBytes / 16;  // of the stretch
   static constexpr int kChunksPerLane = (kChunks + kRegsLaneGroup - 1) / kRegsLaneGroup;
   static constexpr int kSlots = kUnit == 16 ? stage_slot<kUnitsPerRun>(kChunks - 1) + 1 : kChunks;
+  using Unit = std::conditional_t<kUnit == 16, uint4, std::conditional_t<kUnit == 8, uint2, std::uint32_t>>;
 
-  // Where the stretch's chunk c lies in the stage, and whether lane's i-th chunk exists.
+  // Where the stretch's chunk (or the stage's unit) c lies in the stage, and whether lane's i-th
+  // chunk of the stretch exists.
   __device__ static int slot(int c) { return kUnit == 16 ? stage_slot<kUnitsPerRun>(c) : c; }
   __device__ static bool has_chunk(int i, int lane) {
     return kChunks % kRegsLaneGroup == 0 || kRegsLaneGroup * i + lane < kChunks;
   }
 
-  // The thread's run into the stage, word k being word(k).
+  // Unit k of a run whose word i is word(i), and the words of unit k into w.
+  template <class Word>
+  __device__ static Unit unit(const Word& word, int k) {
+    const int w0 = kUnit / 4 * k;
+    if constexpr (kUnit == 16)
+      return make_uint4(word(w0), word(w0 + 1), word(w0 + 2), word(w0 + 3));
+    else if constexpr (kUnit == 8)
+      return make_uint2(word(w0), word(w0 + 1));
+    else
+      return word(w0);
+  }
+  __device__ static void unpack(const Unit& v, int k, std::uint32_t (&w)[kWords]) {
+    const int w0 = kUnit / 4 * k;
+    if constexpr (kUnit == 16)
+      w[w0] = v.x, w[w0 + 1] = v.y, w[w0 + 2] = v.z, w[w0 + 3] = v.w;
+    else if constexpr (kUnit == 8)
+      w[w0] = v.x, w[w0 + 1] = v.y;
+    else
+      w[w0] = v;
+  }
+
+  // The thread's run into the stage; word i is word(i).
   template <class Word>
   __device__ static void write_run(uint4* stage, int lane, const Word& word) {
 #pragma unroll
-    for (int k = 0; k < kUnitsPerRun; ++k) {
-      const int u = kUnitsPerRun * lane + k, w0 = kWordsPerUnit * k;
-      if constexpr (kUnit == 16)
-        stage[slot(u)] = make_uint4(word(w0), word(w0 + 1), word(w0 + 2), word(w0 + 3));
-      else if constexpr (kUnit == 8)
-        reinterpret_cast<uint2*>(stage)[u] = make_uint2(word(w0), word(w0 + 1));
-      else
-        reinterpret_cast<std::uint32_t*>(stage)[u] = word(w0);
-    }
+    for (int k = 0; k < kUnitsPerRun; ++k) reinterpret_cast<Unit*>(stage)[slot(kUnitsPerRun * lane + k)] = unit(word, k);
+  }
+  // The thread's run out of the stage, or straight from global memory at src, as words.
+  __device__ static void read_run(const uint4* stage, int lane, std::uint32_t (&w)[kWords]) {
+#pragma unroll
+    for (int k = 0; k < kUnitsPerRun; ++k)
+      unpack(reinterpret_cast<const Unit*>(stage)[slot(kUnitsPerRun * lane + k)], k, w);
+  }
+  __device__ static void load_run(const unsigned char* src, std::uint32_t (&w)[kWords]) {
+#pragma unroll
+    for (int k = 0; k < kUnitsPerRun; ++k) unpack(reinterpret_cast<const Unit*>(src)[k], k, w);
   }
 
   // The group's stretch (its lane's chunks) from global memory into the stage: every load first.
@@ -217,23 +245,6 @@ struct RunStage {
     for (int i = 0; i < kChunksPerLane; ++i)
       if (has_chunk(i, lane))
         *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * i + lane)) = stage[slot(kRegsLaneGroup * i + lane)];
-  }
-
-  // The thread's run out of the stage, as words.
-  __device__ static void read_run(const uint4* stage, int lane, std::uint32_t (&w)[kRunBytes / 4]) {
-#pragma unroll
-    for (int k = 0; k < kUnitsPerRun; ++k) {
-      const int u = kUnitsPerRun * lane + k, w0 = kWordsPerUnit * k;
-      if constexpr (kUnit == 16) {
-        const uint4 v = stage[slot(u)];
-        w[w0] = v.x, w[w0 + 1] = v.y, w[w0 + 2] = v.z, w[w0 + 3] = v.w;
-      } else if constexpr (kUnit == 8) {
-        const uint2 v = reinterpret_cast<const uint2*>(stage)[u];
-        w[w0] = v.x, w[w0 + 1] = v.y;
-      } else {
-        w[w0] = reinterpret_cast<const std::uint32_t*>(stage)[u];
-      }
-    }
   }
 };
 
@@ -280,15 +291,17 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
     for (int u = 0; u < U; ++u) {
       const RegsRun run = regs_run(t0 + u * step, lane, g, runs, V);
       unsigned char* dst = out + (run.b * g.bs_out + run.c0 * R) * E;
+      const std::uint32_t (&xu)[R][4] = x[u];
+      const auto word = [&xu](int k) { return run_word<E, R>(xu, k); };
       // The group's 32 runs are one stretch when every one is whole and they share one matrix.
       if (rt::warp_all(run.whole && run.same_matrix)) {
-        Stage::write_run(stage[group], lane, [&x, u](int k) { return run_word<E, R>(x[u], k); });
+        Stage::write_run(stage[group], lane, word);
         rt::warp_sync();
         Stage::store_stretch(stage[group], dst - 16 * R * lane, lane);  // from the group's first run
         rt::warp_sync();  // the stage is refilled next
       } else if (run.whole) {
 #pragma unroll
-        for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x[u], k);
+        for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(xu, k);
       } else if (run.t < total) {
         // The matrix's last columns: fewer than a chunk, element by element.
         const unsigned char* src = in + (run.b * g.bs_in + run.c0) * E;
@@ -299,35 +312,51 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
   }
 }
 
+// Bytes of every input row one thread of the one-run kernel reads: a 16-byte chunk up to 8 rows; past
+// that 8 up to 16 rows and 4 up to kSkinnyRegsWideMaxRows (1- and 2-byte elements), so that a run fits
+// 32 registers (48 past 32 rows) and its group's stage 4 KiB (6).
+constexpr int rows_regs_piece_bytes(int rows) { return rows <= kSkinnyRegsMaxRows ? 16 : rows <= 16 ? 8 : 4; }
+
+// Threads per block of the one-run kernel: 256 up to 32 rows; 128 past that, so that the block's
+// stages (4 KiB or more a group) fit the static shared memory.
+constexpr int rows_regs_one_run_threads(int rows) { return rows <= 32 ? 256 : 128; }
+
 // Blocks per SM the one-run kernel below is built for with R rows of E-byte elements: the most
 // that hold its registers without spilling (8 for 2 or 3 rows: 32 registers; 4 rows of 1- to
 // 4-byte elements spill 16-44 bytes at 7 blocks), 0 where it is not built (8 rows of 2- to 8-byte
 // elements spill at 5 blocks, and the loop kernel holds 4; 16-byte ones ran 1-2% slower at 5).
 // kShifted (1- and 2-byte rows off the 16-byte grid, realigned): only where that is more blocks
-// than the loop kernel's realigning instance holds (3-4).
+// than the loop kernel's realigning instance holds (3-4). Past 8 rows (1- and 2-byte elements, the
+// narrower pieces): 4 up to 32 rows (40-64 registers), 3 past that (56-112 aligned, 150-170
+// realigning).
 constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = false) {
+  if (rows > kSkinnyRegsMaxRows) return e > 2 || rows > plan::kSkinnyRegsWideMaxRows ? 0 : rows <= 32 ? 4 : 3;
   if (shifted) return e > 2 ? 0 : rows == 5 ? 5 : rows == 8 || (e == 2 && (rows == 6 || rows == 7)) ? 4 : 0;
   return rows <= 3 ? 8 : rows == 4 || (rows == 5 && e >= 2) ? 6 : rows <= 7 || e == 1 ? 5 : 0;
 }
 
-// One run per thread of matrices of 2 to 7 rows (8 of 1-byte elements) with aligned input rows
-// (kShifted: 5 to 8 rows of 1- and 2-byte elements anywhere, realigned as skinny_rows_regs_kernel
-// does; in_end bounds those reads): grid (runs / block, batch), so that no loop and no division is
-// needed and the 32 runs of a warp always share one matrix (an index from one dimension costs a
-// division, and 4-16 bytes of spills in some instances). Under the register cap of
-// skinny_rows_regs_one_run_blocks per SM: the same loads, transposition and staged stores as
-// skinny_rows_regs_kernel, with more threads in flight (that kernel holds 3-6 blocks). Strides in
-// bytes.
+// One run per thread: grid (runs / block, batch), so that no loop and no division is needed and the
+// 32 runs of a warp always share one matrix (an index from one dimension costs a division, and 4-16
+// bytes of spills in some instances). Built for 2 to 7 rows (8 of 1-byte elements) with aligned
+// input rows, for 5 to 8 rows of 1- and 2-byte elements anywhere (kShifted, realigned as
+// skinny_rows_regs_kernel does; in_end bounds those reads), and for 9 to kSkinnyRegsWideMaxRows rows
+// of 1- and 2-byte elements with the narrower pieces of rows_regs_piece_bytes, aligned or not. Under
+// the register cap of skinny_rows_regs_one_run_blocks per SM: the same loads, transposition and
+// staged stores as skinny_rows_regs_kernel, with more threads in flight (that kernel holds 3-6
+// blocks). Past 8 rows it replaced skinny's slabs (whose store phase builds every output chunk
+// element by element from shared memory), tiled_vec's tiles or gather there. Strides in bytes.
 template <int E, int R, bool kShifted = false>
-__global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_one_run_blocks(E, R, kShifted))
+__global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs_one_run_blocks(E, R, kShifted))
     skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                                     unsigned char* __restrict__ out, std::int64_t ld_in, std::int64_t bs_in,
                                     std::int64_t bs_out, std::int64_t cols, std::int64_t runs) {
   static_assert(skinny_rows_regs_one_run_blocks(E, R, kShifted) > 0, "not built for this many rows");
-  constexpr int V = 16 / E;
-  using Stage = RunStage<16 * R>;
-  __shared__ uint4 stage[kSkinnyRegsThreads / kRegsLaneGroup][Stage::kSlots];
-  const OneRunThread me = one_run_thread<kSkinnyRegsThreads>();
+  constexpr int W = rows_regs_piece_bytes(R);
+  constexpr int V = W / E;  // columns per run
+  constexpr int kThreads = rows_regs_one_run_threads(R);
+  using Stage = RunStage<W * R>;
+  __shared__ uint4 stage[kThreads / kRegsLaneGroup][Stage::kSlots];
+  const OneRunThread me = one_run_thread<kThreads>();
   const int lane = me.lane;
   const std::int64_t t = me.run;
   const std::uint32_t b = me.matrix;
@@ -335,17 +364,26 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads, skinny_rows_regs_one_run_b
   const std::int64_t c0 = t * V;
   const bool whole = t < runs && c0 + V <= cols;
   const unsigned char* src = in + b * bs_in + c0 * E;
-  std::uint32_t x[R][4];
-  if (whole) load_run_pieces<16, R, kShifted>(src, ld_in, in, in_end, x);
+  std::uint32_t x[R][W / 4];
+  if (whole) load_run_pieces<W, R, kShifted>(src, ld_in, in, in_end, x);
   unsigned char* dst = out + c0 * R * E;
+  const auto word = [&x](int k) { return run_word<E, R>(x, k); };
   if (rt::warp_all(whole)) {
-    Stage::write_run(stage[me.group], lane, [&x](int k) { return run_word<E, R>(x, k); });
+    Stage::write_run(stage[me.group], lane, word);
     rt::warp_sync();
-    Stage::store_stretch(stage[me.group], dst - 16 * R * lane, lane);
+    Stage::store_stretch(stage[me.group], dst - W * R * lane, lane);
   } else if (whole) {
+    // A group cut by the matrix's end: each whole run straight from registers, in chunks where the
+    // pieces are (as the stage stores them), word by word past 8 rows (fewer registers held there).
 #pragma unroll
-    for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);
+    for (int k = 0; k < (W == 16 ? R : W * R / 4); ++k) {
+      if constexpr (W == 16)
+        *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);
+      else
+        *reinterpret_cast<std::uint32_t*>(dst + 4 * k) = word(k);
+    }
   } else if (t < runs) {
+    // The matrix's last columns: fewer than a run, element by element.
     for (int j = 0; c0 + j < cols; ++j)
       for (int s = 0; s < R; ++s) copy_element<E>(dst + (j * R + s) * E, src + s * ld_in + j * E);
   }

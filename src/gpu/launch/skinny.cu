@@ -6,11 +6,9 @@
 #include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/skinny.cuh"
 #include "gpu/kernels/skinny_cols_regs.cuh"
-#include "gpu/kernels/skinny_cols_regs_wide.cuh"
 #include "gpu/kernels/skinny_cols_vec.cuh"
 #include "gpu/kernels/skinny_rows_padded.cuh"
 #include "gpu/kernels/skinny_rows_regs.cuh"
-#include "gpu/kernels/skinny_rows_regs_wide.cuh"
 #include "gpu/kernels/skinny_rows_vec.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
@@ -102,7 +100,7 @@ bool use_rows_regs_wide(const TransposeDesc& d) {
 // Columns per thread of the wide-rows register kernel (its piece of every row), and its threads per
 // matrix.
 std::int64_t rows_regs_wide_columns(const TransposeDesc& d) {
-  return rows_regs_wide_piece_bytes(static_cast<int>(d.rows)) / static_cast<std::int64_t>(dtype_size(d.dtype));
+  return rows_regs_piece_bytes(static_cast<int>(d.rows)) / static_cast<std::int64_t>(dtype_size(d.dtype));
 }
 std::int64_t rows_regs_wide_runs(const TransposeDesc& d) { return ceil_div(d.cols, rows_regs_wide_columns(d)); }
 
@@ -117,16 +115,12 @@ bool use_cols_vec(const TransposeDesc& d) {
   return enabled && plan::skinny_cols_vec_runs(d);
 }
 
-// Threads of the column-register kernel per matrix: one per 16 / E rows.
-std::int64_t cols_regs_runs(const TransposeDesc& d) {
-  return ceil_div(d.rows, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)));
+// Input rows per thread of the column-register kernel (its piece of every output row over E), and its
+// threads per matrix.
+std::int64_t cols_regs_rows(const TransposeDesc& d) {
+  return cols_regs_piece_bytes(static_cast<int>(d.cols)) / static_cast<std::int64_t>(dtype_size(d.dtype));
 }
-
-// The column-register kernel's instances: every column count of 1- and 2-byte elements, even ones of
-// 4-byte elements, 2 of 8-byte ones.
-constexpr bool cols_regs_built(std::int64_t e, std::int64_t cols) {
-  return e <= 2 || (cols % 2 == 0 && (e == 4 || (e == 8 && cols == 2)));
-}
+std::int64_t cols_regs_runs(const TransposeDesc& d) { return ceil_div(d.rows, cols_regs_rows(d)); }
 
 // Where the column-register kernel measured ahead of the slab kernel (skinny_cols_vec) or the direct
 // one (8-byte elements). H200, of memcpy, before -> after, three rounds alike
@@ -151,7 +145,8 @@ bool cols_regs_ahead(const TransposeDesc& d) {
 // input rows and output rows on the 16-byte grid (pointers are checked at launch).
 bool cols_regs_runs_on(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  return d.cols >= 2 && d.cols <= kSkinnyColsRegsMaxCols && d.cols < d.rows && cols_regs_built(e, d.cols) &&
+  return d.cols >= 2 && d.cols <= kSkinnyColsRegsMaxCols && d.cols < d.rows &&
+         cols_regs_built(static_cast<int>(e), static_cast<int>(d.cols)) &&
          d.ld_in == d.cols && d.ld_out * e % 16 == 0 && d.batch <= kMaxGridYZ &&
          (d.batch == 1 || (d.batch_stride_in * e % 16 == 0 && d.batch_stride_out * e % 16 == 0));
 }
@@ -164,17 +159,11 @@ bool use_cols_regs(const TransposeDesc& d) {
   return enabled && cols_regs_runs_on(d) && cols_regs_ahead(d);
 }
 
-// The wide-columns register kernel (12 to 24 columns of 1- and 2-byte elements): where the planner's
-// rule says it runs (plan::skinny_cols_regs_wide_runs; a matrix per row of its grid).
+// The column-register kernel with narrower pieces (12 to 24 columns of 1- and 2-byte elements): where
+// the planner's rule says it runs (plan::skinny_cols_regs_wide_runs; a matrix per row of its grid).
 bool use_cols_regs_wide(const TransposeDesc& d) {
   return plan::skinny_cols_regs_wide_runs(d) && d.batch <= kMaxGridYZ;
 }
-
-// Its rows per thread and threads per matrix.
-std::int64_t cols_regs_wide_rows(const TransposeDesc& d) {
-  return plan::skinny_cols_regs_wide_piece_bytes(d.cols) / static_cast<std::int64_t>(dtype_size(d.dtype));
-}
-std::int64_t cols_regs_wide_runs(const TransposeDesc& d) { return ceil_div(d.rows, cols_regs_wide_rows(d)); }
 
 // Output bytes per slab; XPOSE_SKINNY_SLAB_BYTES overrides it to measure alternatives on a new GPU.
 int rows_vec_slab_bytes() {
@@ -358,42 +347,22 @@ bool same_tile_and_grid(const LaunchConfig& c, const LaunchConfig& kernel) {
 }
 
 LaunchConfig cols_regs_config(const TransposeDesc& d) {
-  return one_run_config(d, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)), d.cols, kSkinnyColsRegsThreads,
-                        cols_regs_runs(d));
+  return one_run_config(d, cols_regs_rows(d), d.cols, kSkinnyColsRegsThreads, cols_regs_runs(d));
 }
 
+// Whether the plan's config is the column-register kernel's (either width of piece).
 bool planned_for_cols_regs(const TransposeDesc& d, const LaunchConfig& c) {
-  return cols_regs_runs_on(d) && same_tile_and_grid(c, cols_regs_config(d));
-}
-
-LaunchConfig cols_regs_wide_config(const TransposeDesc& d) {
-  return one_run_config(d, cols_regs_wide_rows(d), d.cols, kSkinnyColsRegsWideThreads, cols_regs_wide_runs(d));
-}
-
-bool planned_for_cols_regs_wide(const TransposeDesc& d, const LaunchConfig& c) {
-  return use_cols_regs_wide(d) && same_tile_and_grid(c, cols_regs_wide_config(d));
+  return (cols_regs_runs_on(d) || use_cols_regs_wide(d)) && same_tile_and_grid(c, cols_regs_config(d));
 }
 
 LaunchConfig rows_regs_wide_config(const TransposeDesc& d) {
-  return one_run_config(d, d.rows, rows_regs_wide_columns(d), rows_regs_wide_threads(static_cast<int>(d.rows)),
+  return one_run_config(d, d.rows, rows_regs_wide_columns(d), rows_regs_one_run_threads(static_cast<int>(d.rows)),
                         rows_regs_wide_runs(d));
 }
 
 template <int E>
-Status launch_cols_regs_wide(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
-                             rt::Stream stream) {
-  return dispatch_extent<plan::kSkinnyColsRegsWideMinCols, plan::kSkinnyColsRegsWideMaxCols>(
-      d.cols, "wide-columns register kernel", [&](auto cols) {
-        skinny_cols_regs_wide_kernel<E, decltype(cols)::value><<<grid_of(c), block_of(c), 0, stream>>>(
-            static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), d.rows, d.ld_out * E,
-            d.batch_stride_in * E, d.batch_stride_out * E, cols_regs_wide_runs(d));
-        return check_launch("skinny_cols_regs_wide_kernel", c, 0, stream);
-      });
-}
-
-template <int E>
 Status launch_cols_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  return dispatch_extent<2, kSkinnyColsRegsMaxCols>(d.cols, "column-register kernel", [&](auto cols) -> Status {
+  return dispatch_extent<2, plan::kSkinnyColsRegsWideMaxCols>(d.cols, "column-register kernel", [&](auto cols) {
     constexpr int C = decltype(cols)::value;
     if constexpr (cols_regs_built(E, C)) {
       skinny_cols_regs_kernel<E, C><<<grid_of(c), block_of(c), 0, stream>>>(
@@ -553,17 +522,17 @@ Status launch_rows_regs_wide(const TransposeDesc& d, const LaunchConfig& c, cons
                              rt::Stream stream) {
   return dispatch_extent<plan::kSkinnyRegsWideMinRows, plan::kSkinnyRegsWideMaxRows>(
       d.rows, "wide-rows register kernel", [&](auto rows) {
-        constexpr int R = decltype(rows)::value, kPiece = rows_regs_wide_piece_bytes(R);
+        constexpr int R = decltype(rows)::value, kPiece = rows_regs_piece_bytes(R);
         const auto* src = static_cast<const unsigned char*>(in);
         const bool on_grid = reinterpret_cast<std::uintptr_t>(in) % kPiece == 0 && d.ld_in * E % kPiece == 0 &&
                              (d.batch == 1 || d.batch_stride_in * E % kPiece == 0);
         const auto kernel =
-            on_grid ? skinny_rows_regs_wide_kernel<E, R, false> : skinny_rows_regs_wide_kernel<E, R, true>;
+            on_grid ? skinny_rows_regs_one_run_kernel<E, R, false> : skinny_rows_regs_one_run_kernel<E, R, true>;
         kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src + input_span_elements(d) * E,
                                                        static_cast<unsigned char*>(out), d.ld_in * E,
                                                        d.batch_stride_in * E, d.batch_stride_out * E, d.cols,
                                                        rows_regs_wide_runs(d));
-        return check_launch("skinny_rows_regs_wide_kernel", c, 0, stream);
+        return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
       });
 }
 
@@ -712,30 +681,21 @@ Status launch_skinny_past_cols_regs(const TransposeDesc& d, const LaunchConfig& 
 }  // namespace
 
 Status configure_skinny(const TransposeDesc& d, LaunchConfig& c) {
-  if (use_cols_regs(d)) {
+  if (use_cols_regs(d) || use_cols_regs_wide(d)) {
     c = cols_regs_config(d);
-    return Status::ok_status();
-  }
-  if (use_cols_regs_wide(d)) {
-    c = cols_regs_wide_config(d);
     return Status::ok_status();
   }
   return configure_skinny_past_cols_regs(d, c);
 }
 
 Status launch_skinny(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  const auto in_at = reinterpret_cast<std::uintptr_t>(in), out_at = reinterpret_cast<std::uintptr_t>(out);
-  const bool wide = planned_for_cols_regs_wide(d, c), narrow = !wide && planned_for_cols_regs(d, c);
-  if (wide && in_at % 16 == 0 && out_at % plan::skinny_cols_regs_wide_piece_bytes(d.cols) == 0)
-    return dispatch_element_size_up_to<2>(dtype_size(d.dtype), "the wide-columns register kernel", [&](auto tag) {
-      return launch_cols_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
-    });
-  if (narrow && (in_at | out_at) % 16 == 0)
-    return dispatch_element_size_up_to<8>(dtype_size(d.dtype), "the column-register kernel", [&](auto tag) {
-      return launch_cols_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
-    });
-  if (wide || narrow) {
-    // A plan for a column-register kernel on pointers off its grid: the kernels past them, their own plan.
+  if (planned_for_cols_regs(d, c)) {
+    const int piece = cols_regs_piece_bytes(static_cast<int>(d.cols));
+    if (reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % piece == 0)
+      return dispatch_element_size_up_to<8>(dtype_size(d.dtype), "the column-register kernel", [&](auto tag) {
+        return launch_cols_regs<sizeof(decltype(tag))>(d, c, in, out, stream);
+      });
+    // A plan for the column-register kernel on pointers off its grid: the kernels past it, their own plan.
     LaunchConfig past{};
     XPOSE_RETURN_IF_ERROR(configure_skinny_past_cols_regs(d, past));
     return launch_skinny_past_cols_regs(d, past, in, out, stream);
