@@ -5,7 +5,18 @@
 #                                       build-gpu/src/libxpose_c.so) and its peers -> $OUT/peers/
 #   bash scripts/gpu_session.sh scan    bench/shape_scan.py: 336 shapes beyond the suite, auto
 #                                       plan, worst first -> $OUT/scan.json, scan.txt
+#   bash scripts/gpu_session.sh pack    on the development machine, after building build-gpu/: the
+#                                       binaries the modes above run, into .carry/build-gpu.txz (the
+#                                       tree with build-gpu/ itself is past the device's 64 MiB);
+#                                       carry ".carry" and the modes unpack it first
 set -uo pipefail
+BINS="tests/xpose_gpu_tests tests/xpose_core_tests tests/xpose_plan_tests tests/xpose_cpu_tests tests/xpose_cli_tests
+      tests/xpose_profile_tests tests/xpose_profile_cli_tests apps/xpose/xpose src/libxpose_c.so"
+if [ "${1:-tests}" = pack ]; then
+  mkdir -p .carry && (cd build-gpu && tar cf - $BINS) | xz -T0 -3 > .carry/build-gpu.txz && ls -l .carry/build-gpu.txz
+  exit
+fi
+if [ -f .carry/build-gpu.txz ]; then mkdir -p build-gpu && tar xJf .carry/build-gpu.txz -C build-gpu; fi
 export XPOSE_CLI=$PWD/build-gpu/apps/xpose/xpose PYTHONUNBUFFERED=1
 B=build-gpu/tests; X=build-gpu/apps/xpose/xpose
 S=$SECONDS
@@ -30,5 +41,5 @@ peers)
 scan)
   timeout 570 python3 bench/shape_scan.py --xpose $X --out $OUT/scan.json > $OUT/scan.txt 2>&1
   echo "scan rc=$? t=$((SECONDS-S))"; head -20 $OUT/scan.txt; tail -1 $OUT/scan.txt ;;
-*) echo "usage: gpu_session.sh tests|peers|scan" >&2; exit 2 ;;
+*) echo "usage: gpu_session.sh tests|peers|scan|pack" >&2; exit 2 ;;
 esac
