@@ -16,7 +16,11 @@ if [ "${1:-tests}" = pack ]; then
   mkdir -p .carry && (cd build-gpu && tar cf - $BINS) | xz -T0 -3 > .carry/build-gpu.txz && ls -l .carry/build-gpu.txz
   exit
 fi
-if [ -f .carry/build-gpu.txz ]; then mkdir -p build-gpu && tar xJf .carry/build-gpu.txz -C build-gpu; fi
+# Unpacked only where the pack is newer than the binaries there (a bare or warm GPU machine), so that a
+# fresher build-gpu/ is never overwritten; -m stamps the unpacked files now, so later calls skip it.
+if [ .carry/build-gpu.txz -nt build-gpu/tests/xpose_gpu_tests ]; then
+  mkdir -p build-gpu && tar xmJf .carry/build-gpu.txz -C build-gpu
+fi
 export XPOSE_CLI=$PWD/build-gpu/apps/xpose/xpose PYTHONUNBUFFERED=1
 B=build-gpu/tests; X=build-gpu/apps/xpose/xpose
 S=$SECONDS
