@@ -13,8 +13,11 @@ set -uo pipefail
 BINS="tests/xpose_gpu_tests tests/xpose_core_tests tests/xpose_plan_tests tests/xpose_cpu_tests tests/xpose_cli_tests
       tests/xpose_profile_tests tests/xpose_profile_cli_tests apps/xpose/xpose src/libxpose_c.so"
 if [ "${1:-tests}" = pack ]; then
-  mkdir -p .carry && (cd build-gpu && tar cf - $BINS) | xz -T0 -3 > .carry/build-gpu.txz && ls -l .carry/build-gpu.txz
-  exit
+  # Packed to a temporary file and moved into place only whole, so that a pack run where build-gpu/
+  # is missing (such as on the GPU machine) cannot clobber the pack it was carried with.
+  mkdir -p .carry && (cd build-gpu && tar cf - $BINS) | xz -T0 -3 > .carry/build-gpu.txz.tmp &&
+    mv .carry/build-gpu.txz.tmp .carry/build-gpu.txz && ls -l .carry/build-gpu.txz
+  rc=$?; rm -f .carry/build-gpu.txz.tmp; exit $rc
 fi
 # Unpacked only where the pack is newer than the binaries there (a bare or warm GPU machine), so that a
 # fresher build-gpu/ is never overwritten; -m stamps the unpacked files now, so later calls skip it.
