@@ -1,55 +1,119 @@
-// Cache-blocked CPU transpose: tiles of kBlockedTile^2 elements, tile rows shared among threads.
+// Cache-blocked CPU transpose. Tiles of the matrix are cut into 16 x 16-byte blocks (K x K
+// elements), each transposed in registers. With 4 bytes or more per element a block writes K <= 4
+// output rows and goes straight to the output; 1- and 2-byte blocks write 16 or 8 rows at a time,
+// more partial lines than a core keeps open, so a strip of K output rows is gathered in an L1 buffer
+// and copied out whole. Large outputs are written with streaming stores.
 #include "cpu/blocked.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <thread>
 #include <vector>
+
+#include "cpu/register_transpose.hpp"
 
 namespace xpose::cpu {
 namespace {
 
-struct Bytes16 {
-  std::uint64_t lo, hi;
+// Outputs from this size on are streamed past the caches: past about half a 32 MiB L3, the lines a
+// plain store first reads in cost more than a later reader gains (on the development machine,
+// 4 MiB outputs ran faster with plain stores, 64 MiB ones with streaming stores).
+constexpr std::int64_t kStreamFromBytes = std::int64_t{16} << 20;
+
+// Row pitches in bytes of one tile's input and output.
+struct Pitches {
+  std::ptrdiff_t in, out;
 };
 
-// Transposes tile rows [first, last) of the (batch x tiles_r) grid of tile rows.
-template <typename T>
-void transpose_tile_rows(const TransposeDesc& d, const T* in, T* out, std::int64_t first, std::int64_t last) {
-  const std::int64_t tiles_r = (d.rows + kBlockedTile - 1) / kBlockedTile;
-  for (std::int64_t t = first; t < last; ++t) {
-    const std::int64_t b = t / tiles_r;
-    const std::int64_t r0 = (t % tiles_r) * kBlockedTile;
-    const std::int64_t r1 = std::min(r0 + kBlockedTile, d.rows);
-    const T* src = in + b * d.batch_stride_in;
-    T* dst = out + b * d.batch_stride_out;
-    for (std::int64_t c0 = 0; c0 < d.cols; c0 += kBlockedTile) {
-      const std::int64_t c1 = std::min(c0 + kBlockedTile, d.cols);
-      for (std::int64_t c = c0; c < c1; ++c)
-        for (std::int64_t r = r0; r < r1; ++r) dst[c * d.ld_out + r] = src[r * d.ld_in + c];
+// Element by element, for the edges that do not fill a block.
+template <int E>
+void transpose_elements(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols) {
+  for (int c = 0; c < cols; ++c)
+    for (int r = 0; r < rows; ++r) std::memcpy(dst + c * p.out + r * E, src + r * p.in + c * E, E);
+}
+
+template <int E, bool kStream>
+void transpose_tile_direct(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols) {
+  constexpr int K = block_edge<E>();
+  const int full_rows = rows / K * K, full_cols = cols / K * K;
+  for (int c = 0; c < full_cols; c += K) {
+    for (int r = 0; r < full_rows; r += K)
+      transpose_block<E, kStream>(src + r * p.in + c * E, p.in, dst + c * p.out + r * E, p.out);
+    transpose_elements<E>(src + full_rows * p.in + c * E, dst + c * p.out + full_rows * E, p, rows - full_rows, K);
+  }
+  transpose_elements<E>(src + full_cols * E, dst + full_cols * p.out, p, rows, cols - full_cols);
+}
+
+template <int E, bool kStream>
+void transpose_tile_staged(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols,
+                           unsigned char* strip) {
+  constexpr int K = block_edge<E>();
+  constexpr std::ptrdiff_t kStripPitch = std::ptrdiff_t{blocked_tile_edge(E)} * E;
+  const Pitches to_strip{p.in, kStripPitch};
+  const int full_rows = rows / K * K;
+  for (int c = 0; c < cols; c += K) {
+    const int width = std::min(K, cols - c);
+    if (width == K) {
+      for (int r = 0; r < full_rows; r += K)
+        transpose_block<E, false>(src + r * p.in + c * E, p.in, strip + r * E, kStripPitch);
+      transpose_elements<E>(src + full_rows * p.in + c * E, strip + full_rows * E, to_strip, rows - full_rows, K);
+    } else {
+      transpose_elements<E>(src + c * E, strip, to_strip, rows, width);
     }
+    for (int i = 0; i < width; ++i) copy_row<kStream>(dst + (c + i) * p.out, strip + i * kStripPitch, rows * E);
   }
 }
 
-template <typename T>
+// Transposes tile rows [first, last) of the (batch x tile rows) grid.
+template <int E, bool kStream>
+void transpose_tile_rows(const TransposeDesc& d, const unsigned char* in, unsigned char* out, std::int64_t first,
+                         std::int64_t last) {
+  constexpr int T = blocked_tile_edge(E);
+  alignas(64) unsigned char strip[block_edge<E>() * T * E];
+  const std::int64_t tiles_r = (d.rows + T - 1) / T;
+  const Pitches p{static_cast<std::ptrdiff_t>(d.ld_in * E), static_cast<std::ptrdiff_t>(d.ld_out * E)};
+  for (std::int64_t t = first; t < last; ++t) {
+    const std::int64_t b = t / tiles_r;
+    const std::int64_t r0 = (t % tiles_r) * T;
+    const int rows = static_cast<int>(std::min<std::int64_t>(T, d.rows - r0));
+    const unsigned char* src = in + (b * d.batch_stride_in + r0 * d.ld_in) * E;
+    unsigned char* dst = out + (b * d.batch_stride_out + r0) * E;
+    for (std::int64_t c0 = 0; c0 < d.cols; c0 += T) {
+      const int cols = static_cast<int>(std::min<std::int64_t>(T, d.cols - c0));
+      if constexpr (E <= 2)
+        transpose_tile_staged<E, kStream>(src + c0 * E, dst + c0 * p.out, p, rows, cols, strip);
+      else
+        transpose_tile_direct<E, kStream>(src + c0 * E, dst + c0 * p.out, p, rows, cols);
+    }
+  }
+  if constexpr (kStream) fence_streaming_stores();
+}
+
+// Streaming stores need every output row of every tile 16-byte aligned; tile rows start at
+// multiples of T elements, T * E a multiple of 16.
+bool can_stream(const TransposeDesc& d, const void* out, int esize) {
+  const std::int64_t bytes = d.batch * d.rows * d.cols * esize;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && d.ld_out * esize % 16 == 0 &&
+                       (d.batch == 1 || d.batch_stride_out * esize % 16 == 0);
+  return bytes >= kStreamFromBytes && aligned;
+}
+
+template <int E>
 void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
-  const T* in = static_cast<const T*>(in_bytes);
-  T* out = static_cast<T*>(out_bytes);
-  const std::int64_t tiles_r = (d.rows + kBlockedTile - 1) / kBlockedTile;
-  const std::int64_t work = d.batch * tiles_r;
+  const auto* in = static_cast<const unsigned char*>(in_bytes);
+  auto* out = static_cast<unsigned char*>(out_bytes);
+  constexpr int T = blocked_tile_edge(E);
+  const auto worker = can_stream(d, out, E) ? transpose_tile_rows<E, true> : transpose_tile_rows<E, false>;
+  const std::int64_t work = d.batch * ((d.rows + T - 1) / T);
   // Threads only pay off past a few MiB; below that the spawn costs more than it saves.
-  const std::int64_t bytes = d.batch * d.rows * d.cols * static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t bytes = d.batch * d.rows * d.cols * std::int64_t{E};
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   const std::int64_t nthreads = bytes < (4 << 20) ? 1 : std::min<std::int64_t>(hw, work);
-  if (nthreads <= 1) {
-    transpose_tile_rows(d, in, out, 0, work);
-    return;
-  }
   std::vector<std::thread> threads;
-  for (std::int64_t i = 0; i < nthreads; ++i) {
-    const std::int64_t first = work * i / nthreads, last = work * (i + 1) / nthreads;
-    threads.emplace_back([&, first, last] { transpose_tile_rows(d, in, out, first, last); });
-  }
+  for (std::int64_t i = 1; i < nthreads; ++i)
+    threads.emplace_back(worker, std::cref(d), in, out, work * i / nthreads, work * (i + 1) / nthreads);
+  worker(d, in, out, 0, work / nthreads);
   for (auto& t : threads) t.join();
 }
 
@@ -57,11 +121,11 @@ void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
 
 void blocked_transpose(const TransposeDesc& d, const void* in, void* out) {
   switch (dtype_size(d.dtype)) {
-    case 1: run<std::uint8_t>(d, in, out); break;
-    case 2: run<std::uint16_t>(d, in, out); break;
-    case 4: run<std::uint32_t>(d, in, out); break;
-    case 8: run<std::uint64_t>(d, in, out); break;
-    case 16: run<Bytes16>(d, in, out); break;
+    case 1: run<1>(d, in, out); break;
+    case 2: run<2>(d, in, out); break;
+    case 4: run<4>(d, in, out); break;
+    case 8: run<8>(d, in, out); break;
+    case 16: run<16>(d, in, out); break;
     default: break;  // validate_desc refuses other sizes
   }
 }

@@ -98,7 +98,7 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
     if (state->algorithm == Algorithm::vendor_geam)
       XPOSE_RETURN_IF_ERROR(gpu::create_vendor_handle(state->vendor_handle));
   } else if (state->algorithm == Algorithm::cpu_blocked) {
-    state->config.tile_rows = state->config.tile_cols = cpu::kBlockedTile;
+    state->config.tile_rows = state->config.tile_cols = cpu::blocked_tile_edge(dtype_size(state->desc.dtype));
   }
   plan.state_ = std::move(state);
   return Status::ok_status();

@@ -130,7 +130,7 @@ TEST(Cli, TunedKernelIsVerifiedAndNamed) {
     if (rec["kernel"] != "tuned") continue;
     ++tuned;
     EXPECT_TRUE(rec["verified"].get<bool>()) << rec.dump();
-    EXPECT_EQ(rec["plan"], "cpu_blocked<64x64>");
+    EXPECT_EQ(rec["plan"], "cpu_blocked<128x128>");
     EXPECT_NE(rec["note"].get<std::string>().find("nothing to measure"), std::string::npos) << rec.dump();
   }
   EXPECT_EQ(tuned, 1);

@@ -64,7 +64,14 @@ TEST(Plan, PrintsAlgorithmAndTile) {
   ASSERT_TRUE(xpose::make_plan(plan, {DType::f64, 10, 10}, {Backend::cpu, Algorithm::cpu_blocked}).ok());
   std::ostringstream os;
   os << plan;
-  EXPECT_EQ(os.str(), "cpu_blocked<64x64>");
+  EXPECT_EQ(os.str(), "cpu_blocked<32x32>");
+  // The CPU tile is 256 bytes of output row per tile (128 for 4-byte elements), by element size.
+  for (auto [dtype, tile] : std::vector<std::pair<DType, const char*>>{
+           {DType::u8, "cpu_blocked<256x256>"}, {DType::bf16, "cpu_blocked<128x128>"},
+           {DType::f32, "cpu_blocked<32x32>"}, {DType::c128, "cpu_blocked<16x16>"}}) {
+    ASSERT_TRUE(xpose::make_plan(plan, {dtype, 10, 10}, {Backend::cpu, Algorithm::cpu_blocked}).ok());
+    EXPECT_EQ(plan.to_string(), tile);
+  }
   EXPECT_EQ(xpose::Plan().to_string(), "<empty plan>");
 }
 
