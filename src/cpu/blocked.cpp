@@ -1,8 +1,9 @@
 // Cache-blocked CPU transpose. Tiles of the matrix are cut into 16 x 16-byte blocks (K x K
 // elements), each transposed in registers. With 4 bytes or more per element a block writes K <= 4
 // output rows and goes straight to the output; 1- and 2-byte blocks write 16 or 8 rows at a time,
-// more partial lines than a core keeps open, so a strip of K output rows is gathered in an L1 buffer
-// and copied out whole. Large outputs are written with streaming stores.
+// more partial lines than a core keeps open, so a strip of K output rows (2K with AVX2, which
+// transposes two blocks side by side) is gathered in an L1 buffer and copied out whole. Large outputs
+// are written with streaming stores.
 #include "cpu/blocked.hpp"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/env.hpp"
 #include "cpu/register_transpose.hpp"
 
 namespace xpose::cpu {
@@ -45,6 +47,13 @@ void transpose_tile_direct(const unsigned char* src, unsigned char* dst, Pitches
   transpose_elements<E>(src + full_cols * E, dst + full_cols * p.out, p, rows, cols - full_cols);
 }
 
+// The stripes of output rows staged in L1 (up to 2K rows of a tile's width) go out whole.
+template <int E, bool kStream>
+void copy_out_strip(unsigned char* dst, std::ptrdiff_t out_pitch, const unsigned char* strip, int count, int rows) {
+  constexpr std::ptrdiff_t kStripPitch = std::ptrdiff_t{blocked_tile_edge(E)} * E;
+  for (int i = 0; i < count; ++i) copy_row<kStream>(dst + i * out_pitch, strip + i * kStripPitch, rows * E);
+}
+
 template <int E, bool kStream>
 void transpose_tile_staged(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols,
                            unsigned char* strip) {
@@ -61,16 +70,37 @@ void transpose_tile_staged(const unsigned char* src, unsigned char* dst, Pitches
     } else {
       transpose_elements<E>(src + c * E, strip, to_strip, rows, width);
     }
-    for (int i = 0; i < width; ++i) copy_row<kStream>(dst + (c + i) * p.out, strip + i * kStripPitch, rows * E);
+    copy_out_strip<E, kStream>(dst + c * p.out, p.out, strip, width, rows);
   }
 }
 
-// Transposes tile rows [first, last) of the (batch x tile rows) grid.
+#ifdef XPOSE_CPU_AVX2
+// The same with pairs of blocks side by side (2K columns at a time); the last columns that do not
+// fill a pair go through the 16-byte path above.
 template <int E, bool kStream>
+XPOSE_TARGET_AVX2 void transpose_tile_staged_avx2(const unsigned char* src, unsigned char* dst, Pitches p, int rows,
+                                                  int cols, unsigned char* strip) {
+  constexpr int K = block_edge<E>();
+  constexpr std::ptrdiff_t kStripPitch = std::ptrdiff_t{blocked_tile_edge(E)} * E;
+  const Pitches to_strip{p.in, kStripPitch};
+  const int full_rows = rows / K * K, paired_cols = cols / (2 * K) * (2 * K);
+  for (int c = 0; c < paired_cols; c += 2 * K) {
+    for (int r = 0; r < full_rows; r += K)
+      transpose_block_pair<E>(src + r * p.in + c * E, p.in, strip + r * E, kStripPitch);
+    transpose_elements<E>(src + full_rows * p.in + c * E, strip + full_rows * E, to_strip, rows - full_rows, 2 * K);
+    copy_out_strip<E, kStream>(dst + c * p.out, p.out, strip, 2 * K, rows);
+  }
+  transpose_tile_staged<E, kStream>(src + paired_cols * E, dst + paired_cols * p.out, p, rows, cols - paired_cols,
+                                    strip);
+}
+#endif
+
+// Transposes tile rows [first, last) of the (batch x tile rows) grid; kAvx2 only where the CPU has it.
+template <int E, bool kStream, bool kAvx2>
 void transpose_tile_rows(const TransposeDesc& d, const unsigned char* in, unsigned char* out, std::int64_t first,
                          std::int64_t last) {
   constexpr int T = blocked_tile_edge(E);
-  alignas(64) unsigned char strip[block_edge<E>() * T * E];
+  alignas(64) unsigned char strip[2 * block_edge<E>() * T * E];
   const std::int64_t tiles_r = (d.rows + T - 1) / T;
   const Pitches p{static_cast<std::ptrdiff_t>(d.ld_in * E), static_cast<std::ptrdiff_t>(d.ld_out * E)};
   for (std::int64_t t = first; t < last; ++t) {
@@ -81,6 +111,12 @@ void transpose_tile_rows(const TransposeDesc& d, const unsigned char* in, unsign
     unsigned char* dst = out + (b * d.batch_stride_out + r0) * E;
     for (std::int64_t c0 = 0; c0 < d.cols; c0 += T) {
       const int cols = static_cast<int>(std::min<std::int64_t>(T, d.cols - c0));
+#ifdef XPOSE_CPU_AVX2
+      if constexpr (E <= 2 && kAvx2) {
+        transpose_tile_staged_avx2<E, kStream>(src + c0 * E, dst + c0 * p.out, p, rows, cols, strip);
+        continue;
+      }
+#endif
       if constexpr (E <= 2)
         transpose_tile_staged<E, kStream>(src + c0 * E, dst + c0 * p.out, p, rows, cols, strip);
       else
@@ -99,12 +135,24 @@ bool can_stream(const TransposeDesc& d, const void* out, int esize) {
   return bytes >= kStreamFromBytes && aligned;
 }
 
+// AVX2 pairs for 1- and 2-byte elements where the CPU has AVX2, unless XPOSE_CPU_AVX2=0 (tests
+// and measurements of the 16-byte path).
+bool use_avx2() {
+#ifdef XPOSE_CPU_AVX2
+  return cpu_has_avx2() && !core::env_starts_with("XPOSE_CPU_AVX2", '0');
+#else
+  return false;
+#endif
+}
+
 template <int E>
 void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
   const auto* in = static_cast<const unsigned char*>(in_bytes);
   auto* out = static_cast<unsigned char*>(out_bytes);
   constexpr int T = blocked_tile_edge(E);
-  const auto worker = can_stream(d, out, E) ? transpose_tile_rows<E, true> : transpose_tile_rows<E, false>;
+  const bool stream = can_stream(d, out, E), avx2 = use_avx2();
+  const auto worker = stream ? (avx2 ? transpose_tile_rows<E, true, true> : transpose_tile_rows<E, true, false>)
+                             : (avx2 ? transpose_tile_rows<E, false, true> : transpose_tile_rows<E, false, false>);
   const std::int64_t work = d.batch * ((d.rows + T - 1) / T);
   // Threads only pay off past a few MiB; below that the spawn costs more than it saves.
   const std::int64_t bytes = d.batch * d.rows * d.cols * std::int64_t{E};
