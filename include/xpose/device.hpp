@@ -55,6 +55,9 @@ Status copy_host_to_device(void* dst, const void* src, std::size_t bytes);
 Status copy_device_to_host(void* dst, const void* src, std::size_t bytes);
 // Asynchronous device-to-device copy on `stream` (the memcpy baseline the bench compares with).
 Status copy_device_to_device(void* dst, const void* src, std::size_t bytes, StreamHandle stream = nullptr);
+// Host-to-host copy over as many threads as the CPU backend's transpose of as many bytes takes (the
+// memcpy baseline the bench compares the CPU backend with).
+void copy_host_to_host(void* dst, const void* src, std::size_t bytes);
 // Sets every byte of [dst, dst + bytes) to `value` (used to poison outputs).
 Status fill_device_bytes(void* dst, unsigned char value, std::size_t bytes, StreamHandle stream = nullptr);
 Status synchronize_device();

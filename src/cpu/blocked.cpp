@@ -3,7 +3,7 @@
 // output rows and goes straight to the output; 1- and 2-byte blocks write 16 or 8 rows at a time,
 // more partial lines than a core keeps open, so a strip of K output rows (2K with AVX2, which
 // transposes two blocks side by side) is gathered in an L1 buffer and copied out whole. Large outputs
-// are written with streaming stores.
+// are written with streaming stores. Tile rows are split across threads (cpu/threads.hpp).
 #include "cpu/blocked.hpp"
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 
 #include "core/env.hpp"
 #include "cpu/register_transpose.hpp"
+#include "cpu/threads.hpp"
 
 namespace xpose::cpu {
 namespace {
@@ -154,10 +155,7 @@ void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
   const auto worker = stream ? (avx2 ? transpose_tile_rows<E, true, true> : transpose_tile_rows<E, true, false>)
                              : (avx2 ? transpose_tile_rows<E, false, true> : transpose_tile_rows<E, false, false>);
   const std::int64_t work = d.batch * ((d.rows + T - 1) / T);
-  // Threads only pay off past a few MiB; below that the spawn costs more than it saves.
-  const std::int64_t bytes = d.batch * d.rows * d.cols * std::int64_t{E};
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::int64_t nthreads = bytes < (4 << 20) ? 1 : std::min<std::int64_t>(hw, work);
+  const std::int64_t nthreads = threads_for(d.batch * d.rows * d.cols * std::int64_t{E}, work);
   std::vector<std::thread> threads;
   for (std::int64_t i = 1; i < nthreads; ++i)
     threads.emplace_back(worker, std::cref(d), in, out, work * i / nthreads, work * (i + 1) / nthreads);
