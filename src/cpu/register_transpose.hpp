@@ -46,14 +46,13 @@ inline __m128i interleave_high(__m128i a, __m128i b) {
   if constexpr (E == 8) return _mm_unpackhi_epi64(a, b);
 }
 
-// dst row i, bytes [0, 16) = column i of the K rows of 16 bytes at src (pitches in bytes);
-// kStream stores with streaming stores and needs every dst row 16-byte aligned.
-template <int E, bool kStream>
+// dst row i, bytes [0, 16) = column i of the K rows of 16 bytes at src (pitches in bytes).
+template <int E>
 XPOSE_CPU_INLINE void transpose_block(const unsigned char* src, std::ptrdiff_t src_pitch, unsigned char* dst,
                             std::ptrdiff_t dst_pitch) {
   constexpr int K = block_edge<E>();
   if constexpr (K == 1) {
-    move16<kStream>(dst, src);
+    std::memcpy(dst, src, 16);
   } else {
     __m128i v[K], w[K];
     for (int i = 0; i < K; ++i) v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i * src_pitch));
@@ -64,18 +63,13 @@ XPOSE_CPU_INLINE void transpose_block(const unsigned char* src, std::ptrdiff_t s
       }
       for (int i = 0; i < K; ++i) v[i] = w[i];
     }
-    for (int i = 0; i < K; ++i) {
-      if constexpr (kStream)
-        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i * dst_pitch), v[i]);
-      else
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * dst_pitch), v[i]);
-    }
+    for (int i = 0; i < K; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * dst_pitch), v[i]);
   }
 }
 
 #else
 
-template <int E, bool kStream>
+template <int E>
 XPOSE_CPU_INLINE void transpose_block(const unsigned char* src, std::ptrdiff_t src_pitch, unsigned char* dst,
                             std::ptrdiff_t dst_pitch) {
   constexpr int K = block_edge<E>();

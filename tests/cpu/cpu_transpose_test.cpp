@@ -61,12 +61,14 @@ std::vector<xpose::TransposeDesc> blocked_cases(DType dtype) {
   return v;
 }
 
-// Outputs of 16 MiB or more go out through streaming stores where every output row is 16-byte
-// aligned (ld_out 1040); this shape is past that size for every element size, with odd extents.
-xpose::TransposeDesc streamed_case(DType dtype) {
+// Outputs of 16 MiB or more go out through streaming stores where every output row piece of a
+// tile can start on a 64-byte line (ld_out 1088 is 17 lines for every element size; a first tile of
+// fewer rows brings the pieces onto the lines where the base pointer is off them); with ld_out 1037
+// rows are never a whole number of lines apart and plain stores write them. Odd extents throughout.
+xpose::TransposeDesc big_case(DType dtype, std::int64_t ld_out) {
   const std::int64_t rows = 1029, esize = static_cast<std::int64_t>(xpose::dtype_size(dtype));
   const std::int64_t cols = (std::int64_t{16} << 20) / (esize * rows) + 3;
-  return {dtype, rows, cols, 1, 0, 1040, 0, 0};
+  return {dtype, rows, cols, 1, 0, ld_out, 0, 0};
 }
 
 void expect_every_shape_matches(DType dtype) {
@@ -85,8 +87,8 @@ void expect_every_shape_matches(DType dtype) {
 
 TEST_P(CpuBlocked, MatchesReferenceOnEveryShape) { expect_every_shape_matches(GetParam()); }
 
-// 1- and 2-byte tiles take pairs of blocks in AVX2 registers where the CPU has AVX2; the 16-byte
-// path that every other x86-64 CPU runs is checked here too, with the pairs switched off.
+// Tiles of elements under 16 bytes take pairs of blocks in AVX2 registers where the CPU has AVX2; the
+// 16-byte path that every other x86-64 CPU runs is checked here too, with the pairs switched off.
 TEST_P(CpuBlocked, MatchesReferenceOnEveryShapeWithoutAvx2) {
   ASSERT_EQ(setenv("XPOSE_CPU_AVX2", "0", 1), 0);
   expect_every_shape_matches(GetParam());
@@ -94,9 +96,9 @@ TEST_P(CpuBlocked, MatchesReferenceOnEveryShapeWithoutAvx2) {
 }
 
 // The blocked transpose moves bytes with unaligned loads, and stores that need alignment only where
-// it holds: base pointers shifted off the 16-byte grid (by 1, 3 or 5 times the element alignment the
-// library asks for; by 16, which keeps streaming stores) change nothing in the result, and no byte
-// outside the output's elements is written.
+// it holds: base pointers shifted off the 16-byte grid and off the 64-byte lines (by 1, 3 or 5 times
+// the element alignment the library asks for; by 16) change nothing in the result, and no byte outside
+// the output's elements is written.
 TEST_P(CpuBlocked, MatchesReferenceFromShiftedPointersAndWhenStreaming) {
   const DType dtype = GetParam();
   const std::size_t a = std::min<std::size_t>(xpose::dtype_size(dtype), 8);  // element alignment
@@ -106,10 +108,11 @@ TEST_P(CpuBlocked, MatchesReferenceFromShiftedPointersAndWhenStreaming) {
   };
   const std::vector<Case> cases = {
       {{dtype, 257, 255}, a, 3 * a},
-      {{dtype, 300, 290, 2, 301, 304, 0, 0}, 3 * a, 16},
-      {streamed_case(dtype), 0, 0},
-      {streamed_case(dtype), 0, 16},
-      {streamed_case(dtype), 5 * a, a},  // the same size with plain stores
+      {{dtype, 300, 290, 2, 301, 304, 0, 0}, 3 * a, 16},  // 304 x 4 to 16 bytes: whole lines apart
+      {big_case(dtype, 1088), 0, 0},
+      {big_case(dtype, 1088), 0, 16},
+      {big_case(dtype, 1088), 5 * a, a},  // c128: 8 bytes off the lines, no lead fits, plain stores
+      {big_case(dtype, 1037), 3 * a, 0},
   };
   for (const Case& k : cases) {
     const xpose::TransposeDesc& d = k.desc;

@@ -13,8 +13,9 @@ namespace {
 using namespace xpose_test;
 
 TEST(HostCopy, CopiesEveryByteAndNothingElse) {
-  // 0, 1 and odd sizes on one thread; past 4 MiB, split across threads into pieces of odd length.
-  for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{4099}, (std::size_t{5} << 20) + 3}) {
+  // 0, 1 and odd sizes on one thread; 9 MiB and 3 bytes on two (one per 4 MiB, where the machine has
+  // two hardware threads), in pieces of odd length.
+  for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{4099}, (std::size_t{9} << 20) + 3}) {
     const auto src = random_bytes(bytes, 11);
     std::vector<unsigned char> dst(bytes + 2, kPoison);
     xpose::copy_host_to_host(dst.data() + 1, src.data(), bytes);
