@@ -103,7 +103,7 @@ void transpose_tile(const unsigned char* src, unsigned char* dst, Pitches p, int
 // later tile's output row pieces onto 64-byte lines, then rows of `edge`. Pieces that start inside a
 // line leave it to be written in parts, by two tiles and maybe two threads, and streaming stores
 // write such parts as separate partial transfers (on a Xeon, f32 4096^2 from a malloc'ed buffer,
-// 16 bytes into its first line, took 3x the time of a line-aligned one).
+// 16 bytes into its first line, took 3-4x the time of a line-aligned one).
 struct TileRows {
   std::int64_t lead, edge, count;
   TileRows(std::int64_t rows, std::int64_t edge_rows, std::int64_t lead_rows)
