@@ -46,40 +46,7 @@ inline __m128i interleave_high(__m128i a, __m128i b) {
   if constexpr (E == 8) return _mm_unpackhi_epi64(a, b);
 }
 
-// dst row i, bytes [0, 16) = column i of the K rows of 16 bytes at src (pitches in bytes).
-template <int E>
-XPOSE_CPU_INLINE void transpose_block(const unsigned char* src, std::ptrdiff_t src_pitch, unsigned char* dst,
-                                      std::ptrdiff_t dst_pitch) {
-  constexpr int K = block_edge<E>();
-  if constexpr (K == 1) {
-    std::memcpy(dst, src, 16);
-  } else {
-    __m128i v[K], w[K];
-    for (int i = 0; i < K; ++i) v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i * src_pitch));
-    for (int round = 1; round < K; round *= 2) {
-      for (int j = 0; j < K / 2; ++j) {
-        w[2 * j] = interleave_low<E>(v[j], v[j + K / 2]);
-        w[2 * j + 1] = interleave_high<E>(v[j], v[j + K / 2]);
-      }
-      for (int i = 0; i < K; ++i) v[i] = w[i];
-    }
-    for (int i = 0; i < K; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * dst_pitch), v[i]);
-  }
-}
-
-#else
-
-template <int E>
-XPOSE_CPU_INLINE void transpose_block(const unsigned char* src, std::ptrdiff_t src_pitch, unsigned char* dst,
-                                      std::ptrdiff_t dst_pitch) {
-  constexpr int K = block_edge<E>();
-  for (int r = 0; r < K; ++r)
-    for (int c = 0; c < K; ++c) std::memcpy(dst + c * dst_pitch + r * E, src + r * src_pitch + c * E, E);
-}
-
-#endif
-
-#if defined(XPOSE_CPU_SSE2) && defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 // AVX2 code is compiled per function (the build targets baseline x86-64) and run only where the CPU
 // has it: callers check cpu_has_avx2() first.
 #include <immintrin.h>
@@ -103,7 +70,58 @@ XPOSE_TARGET_AVX2 inline __m256i interleave_high(__m256i a, __m256i b) {
   if constexpr (E == 4) return _mm256_unpackhi_epi32(a, b);
   if constexpr (E == 8) return _mm256_unpackhi_epi64(a, b);
 }
+#endif
 
+// The log2(K) rounds on K rows held in registers of either width: row j interleaved with row j + K/2
+// at element width, each round. Always inlined into the caller, whose target supplies the
+// instructions, so the 32-byte vectors never cross a call (which GCC's ABI note below is about).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+template <int E, typename Vec, int K>
+XPOSE_CPU_INLINE void interleave_rounds(Vec (&v)[K]) {
+  Vec w[K];
+  for (int round = 1; round < K; round *= 2) {
+    for (int j = 0; j < K / 2; ++j) {
+      w[2 * j] = interleave_low<E>(v[j], v[j + K / 2]);
+      w[2 * j + 1] = interleave_high<E>(v[j], v[j + K / 2]);
+    }
+    for (int i = 0; i < K; ++i) v[i] = w[i];
+  }
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+// dst row i, bytes [0, 16) = column i of the K rows of 16 bytes at src (pitches in bytes).
+template <int E>
+XPOSE_CPU_INLINE void transpose_block(const unsigned char* src, std::ptrdiff_t src_pitch, unsigned char* dst,
+                                      std::ptrdiff_t dst_pitch) {
+  constexpr int K = block_edge<E>();
+  if constexpr (K == 1) {
+    std::memcpy(dst, src, 16);
+  } else {
+    __m128i v[K];
+    for (int i = 0; i < K; ++i) v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i * src_pitch));
+    interleave_rounds<E>(v);
+    for (int i = 0; i < K; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * dst_pitch), v[i]);
+  }
+}
+
+#else
+
+template <int E>
+XPOSE_CPU_INLINE void transpose_block(const unsigned char* src, std::ptrdiff_t src_pitch, unsigned char* dst,
+                                      std::ptrdiff_t dst_pitch) {
+  constexpr int K = block_edge<E>();
+  for (int r = 0; r < K; ++r)
+    for (int c = 0; c < K; ++c) std::memcpy(dst + c * dst_pitch + r * E, src + r * src_pitch + c * E, E);
+}
+
+#endif
+
+#ifdef XPOSE_CPU_AVX2
 // Two neighbouring blocks at once, one in each 16-byte lane (AVX2 unpacks stay within lanes): the
 // K rows of 32 bytes at src give dst rows [0, K) the columns of their left 16 bytes and dst rows
 // [K, 2K) those of their right 16 bytes. Plain stores.
@@ -112,15 +130,9 @@ XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE void transpose_block_pair(const unsigned char
                                                               unsigned char* dst, std::ptrdiff_t dst_pitch) {
   constexpr int K = block_edge<E>();
   static_assert(K > 1, "pairs are for elements under 16 bytes");
-  __m256i v[K], w[K];
+  __m256i v[K];
   for (int i = 0; i < K; ++i) v[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * src_pitch));
-  for (int round = 1; round < K; round *= 2) {
-    for (int j = 0; j < K / 2; ++j) {
-      w[2 * j] = interleave_low<E>(v[j], v[j + K / 2]);
-      w[2 * j + 1] = interleave_high<E>(v[j], v[j + K / 2]);
-    }
-    for (int i = 0; i < K; ++i) v[i] = w[i];
-  }
+  interleave_rounds<E>(v);
   for (int i = 0; i < K; ++i) {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i * dst_pitch), _mm256_castsi256_si128(v[i]));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + (K + i) * dst_pitch), _mm256_extracti128_si256(v[i], 1));
