@@ -30,6 +30,10 @@ struct Pitches {
   std::ptrdiff_t in, out;
 };
 
+// Bytes from one staged output row to the next: a tile's width of output row.
+template <int E>
+constexpr std::ptrdiff_t kStripPitch = std::ptrdiff_t{blocked_tile_edge(E)} * E;
+
 // Element by element, for the edges that do not fill a block.
 template <int E>
 void transpose_elements(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols) {
@@ -40,22 +44,20 @@ void transpose_elements(const unsigned char* src, unsigned char* dst, Pitches p,
 // The stripes of output rows staged in L1 (up to 2K rows of a tile's width) go out whole.
 template <int E, bool kStream>
 void copy_out_strip(unsigned char* dst, std::ptrdiff_t out_pitch, const unsigned char* strip, int count, int rows) {
-  constexpr std::ptrdiff_t kStripPitch = std::ptrdiff_t{blocked_tile_edge(E)} * E;
-  for (int i = 0; i < count; ++i) copy_row<kStream>(dst + i * out_pitch, strip + i * kStripPitch, rows * E);
+  for (int i = 0; i < count; ++i) copy_row<kStream>(dst + i * out_pitch, strip + i * kStripPitch<E>, rows * E);
 }
 
 template <int E, bool kStream>
 void transpose_tile_staged(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols,
                            unsigned char* strip) {
   constexpr int K = block_edge<E>();
-  constexpr std::ptrdiff_t kStripPitch = std::ptrdiff_t{blocked_tile_edge(E)} * E;
-  const Pitches to_strip{p.in, kStripPitch};
+  const Pitches to_strip{p.in, kStripPitch<E>};
   const int full_rows = rows / K * K;
   for (int c = 0; c < cols; c += K) {
     const int width = std::min(K, cols - c);
     if (width == K) {
       for (int r = 0; r < full_rows; r += K)
-        transpose_block<E>(src + r * p.in + c * E, p.in, strip + r * E, kStripPitch);
+        transpose_block<E>(src + r * p.in + c * E, p.in, strip + r * E, kStripPitch<E>);
       transpose_elements<E>(src + full_rows * p.in + c * E, strip + full_rows * E, to_strip, rows - full_rows, K);
     } else {
       transpose_elements<E>(src + c * E, strip, to_strip, rows, width);
@@ -71,12 +73,11 @@ template <int E, bool kStream>
 XPOSE_TARGET_AVX2 void transpose_tile_staged_avx2(const unsigned char* src, unsigned char* dst, Pitches p, int rows,
                                                   int cols, unsigned char* strip) {
   constexpr int K = block_edge<E>();
-  constexpr std::ptrdiff_t kStripPitch = std::ptrdiff_t{blocked_tile_edge(E)} * E;
-  const Pitches to_strip{p.in, kStripPitch};
+  const Pitches to_strip{p.in, kStripPitch<E>};
   const int full_rows = rows / K * K, paired_cols = cols / (2 * K) * (2 * K);
   for (int c = 0; c < paired_cols; c += 2 * K) {
     for (int r = 0; r < full_rows; r += K)
-      transpose_block_pair<E>(src + r * p.in + c * E, p.in, strip + r * E, kStripPitch);
+      transpose_block_pair<E>(src + r * p.in + c * E, p.in, strip + r * E, kStripPitch<E>);
     transpose_elements<E>(src + full_rows * p.in + c * E, strip + full_rows * E, to_strip, rows - full_rows, 2 * K);
     copy_out_strip<E, kStream>(dst + c * p.out, p.out, strip, 2 * K, rows);
   }
