@@ -1,11 +1,12 @@
 // Cache-blocked CPU transpose. Tiles of the matrix are cut into 16 x 16-byte blocks (K x K
 // elements), each transposed in registers. A block writes 16 bytes to each of K output rows; rather
-// than leave K partial lines open per block, a strip of K output rows (2K with AVX2, which transposes
-// two blocks side by side) is gathered in an L1 buffer and copied out whole, each row's piece of the
-// tile in one run. (Blocks stored straight to the output ran up to 2x slower on a Xeon for 4- to
-// 16-byte elements; on the development EPYC 20% faster for c128, 10% slower for f32.) Tiles start on
-// the output's 64-byte lines where they can, large outputs are written with streaming stores, and
-// tile rows are split across the pool's threads (cpu/threads.hpp, cpu/thread_pool.hpp).
+// than leave K partial lines open per block, a strip of K output rows (with AVX2, which transposes
+// two blocks side by side, 2K, or 4K for 1-byte elements) is gathered in an L1 buffer and copied out
+// whole, each row's piece of the tile in one run. (Blocks stored straight to the output ran up to 2x
+// slower on a Xeon for 4- to 16-byte elements; on the development EPYC 20% faster for c128, 10%
+// slower for f32.) Tiles start on the output's 64-byte lines and on the input's where they can,
+// large outputs are written with streaming stores, and tile rows are split across the pool's
+// threads (cpu/threads.hpp, cpu/thread_pool.hpp).
 #include "cpu/blocked.hpp"
 
 #include <algorithm>
@@ -41,7 +42,7 @@ void transpose_elements(const unsigned char* src, unsigned char* dst, Pitches p,
     for (int r = 0; r < rows; ++r) std::memcpy(dst + c * p.out + r * E, src + r * p.in + c * E, E);
 }
 
-// The stripes of output rows staged in L1 (up to 2K rows of a tile's width) go out whole.
+// The stripes of output rows staged in L1 (up to 4K rows of a tile's width) go out whole.
 template <int E, bool kStream>
 void copy_out_strip(unsigned char* dst, std::ptrdiff_t out_pitch, const unsigned char* strip, int count, int rows) {
   for (int i = 0; i < count; ++i) copy_row<kStream>(dst + i * out_pitch, strip + i * kStripPitch<E>, rows * E);
@@ -67,22 +68,40 @@ void transpose_tile_staged(const unsigned char* src, unsigned char* dst, Pitches
 }
 
 #ifdef XPOSE_CPU_AVX2
-// The same with pairs of blocks side by side (2K columns at a time); the last columns that do not
-// fill a pair go through the 16-byte path above.
-template <int E, bool kStream>
+// Pairs of blocks per block row of a strip: two for 1-byte elements (64 bytes of every input row, a
+// whole line where the tile columns start on the input's lines), one otherwise. Taking both 32-byte
+// halves of a row before moving down reads each input line in one pass instead of two passes a
+// tile's height (256 rows) apart. Measured on a 16-core Xeon (median of four processes, 15 calls
+// each), u8 8192^2 1839 -> 1517 us, 16384^2 14391 -> 12852 us, 4096^2 alike (466 / 449); bf16 with
+// two pairs was faster at 4096^2 and 16384^2 but slower at 8192^2 (4656 -> 5650 us) and on the
+// development EPYC, so it keeps one (bench/results/xeon16_2026-11-29b_cpu_line_strips.txt).
+template <int E>
+constexpr int kPairsPerStrip = E == 1 ? 2 : 1;
+
+// The same with pairs of blocks side by side, kPairsPerStrip<E> of them per block row (2K columns
+// each); the last columns that do not fill the strip go through narrower strips, then the 16-byte
+// path above.
+template <int E, bool kStream, int kPairs = kPairsPerStrip<E>>
 XPOSE_TARGET_AVX2 void transpose_tile_staged_avx2(const unsigned char* src, unsigned char* dst, Pitches p, int rows,
                                                   int cols, unsigned char* strip) {
-  constexpr int K = block_edge<E>();
+  constexpr int K = block_edge<E>(), kWidth = 2 * K * kPairs;
   const Pitches to_strip{p.in, kStripPitch<E>};
-  const int full_rows = rows / K * K, paired_cols = cols / (2 * K) * (2 * K);
-  for (int c = 0; c < paired_cols; c += 2 * K) {
+  const int full_rows = rows / K * K, strip_cols = cols / kWidth * kWidth;
+  for (int c = 0; c < strip_cols; c += kWidth) {
     for (int r = 0; r < full_rows; r += K)
-      transpose_block_pair<E>(src + r * p.in + c * E, p.in, strip + r * E, kStripPitch<E>);
-    transpose_elements<E>(src + full_rows * p.in + c * E, strip + full_rows * E, to_strip, rows - full_rows, 2 * K);
-    copy_out_strip<E, kStream>(dst + c * p.out, p.out, strip, 2 * K, rows);
+      for (int h = 0; h < kPairs; ++h)
+        transpose_block_pair<E>(src + r * p.in + (c + 2 * K * h) * E, p.in,
+                                strip + 2 * K * h * kStripPitch<E> + r * E, kStripPitch<E>);
+    transpose_elements<E>(src + full_rows * p.in + c * E, strip + full_rows * E, to_strip, rows - full_rows, kWidth);
+    copy_out_strip<E, kStream>(dst + c * p.out, p.out, strip, kWidth, rows);
   }
-  transpose_tile_staged<E, kStream>(src + paired_cols * E, dst + paired_cols * p.out, p, rows, cols - paired_cols,
-                                    strip);
+  if constexpr (kPairs > 1) {
+    transpose_tile_staged_avx2<E, kStream, 1>(src + strip_cols * E, dst + strip_cols * p.out, p, rows,
+                                              cols - strip_cols, strip);
+  } else {
+    transpose_tile_staged<E, kStream>(src + strip_cols * E, dst + strip_cols * p.out, p, rows, cols - strip_cols,
+                                      strip);
+  }
 }
 #endif
 
@@ -106,44 +125,54 @@ void transpose_tile(const unsigned char* src, unsigned char* dst, Pitches p, int
   transpose_tile_staged<E, kStream>(src, dst, p, rows, cols, strip);
 }
 
-// The tile rows of a matrix: a first one of `lead` rows (none where lead is 0) that brings every
-// later tile's output row pieces onto 64-byte lines, then rows of `edge`. Pieces that start inside a
-// line leave it to be written in parts, by two tiles and maybe two threads, and streaming stores
-// write such parts as separate partial transfers (on a Xeon, f32 4096^2 from a malloc'ed buffer,
-// 16 bytes into its first line, took 3-4x the time of a line-aligned one).
-struct TileRows {
+// Where a matrix's tiles start along one axis: a first span of `lead` (none where lead is 0), then
+// spans of `edge`. Along the rows, the lead brings every later tile's output row pieces onto 64-byte
+// lines: pieces that start inside a line leave it to be written in parts, by two tiles and maybe two
+// threads, and streaming stores write such parts as separate partial transfers (on a Xeon, f32
+// 4096^2 from a malloc'ed buffer, 16 bytes into its first line, took 3-4x the time of a line-aligned
+// one). Along the columns, it brings every later tile's input row pieces onto lines, so that the
+// strips of 1-byte elements read each line in one pass.
+struct TileSpans {
   std::int64_t lead, edge, count;
-  TileRows(std::int64_t rows, std::int64_t edge_rows, std::int64_t lead_rows)
-      : lead(std::min(lead_rows, rows)), edge(edge_rows), count((lead > 0) + (rows - lead + edge - 1) / edge) {}
-  std::int64_t first_row(std::int64_t i) const { return lead == 0 ? i * edge : i == 0 ? 0 : lead + (i - 1) * edge; }
+  TileSpans(std::int64_t extent, std::int64_t edge_size, std::int64_t lead_size)
+      : lead(std::min(lead_size, extent)), edge(edge_size), count((lead > 0) + (extent - lead + edge - 1) / edge) {}
+  std::int64_t first(std::int64_t i) const { return lead == 0 ? i * edge : i == 0 ? 0 : lead + (i - 1) * edge; }
 };
 
-// Rows to put in the lead tile so that output row pieces start on 64-byte lines: 0 where they do
-// already, -1 where no lead can (output rows or matrices that are not a multiple of 64 bytes apart,
-// or a start that is not a whole number of elements from the next line).
-std::int64_t line_lead(const TransposeDesc& d, const void* out, int esize) {
-  const bool one_phase = d.ld_out * esize % 64 == 0 && (d.batch == 1 || d.batch_stride_out * esize % 64 == 0);
-  const auto gap = static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(out) % 64) % 64);
+// Elements to put in a lead span so that the rows of an operand (`ld` elements apart, matrices
+// `batch_stride` apart) start their later pieces on 64-byte lines: 0 where they do already, -1 where
+// no lead can (rows or matrices that are not a multiple of 64 bytes apart, or a start that is not a
+// whole number of elements from the next line).
+std::int64_t line_lead(std::int64_t ld, std::int64_t batch, std::int64_t batch_stride, const void* base, int esize) {
+  const bool one_phase = ld * esize % 64 == 0 && (batch == 1 || batch_stride * esize % 64 == 0);
+  const auto gap = static_cast<std::int64_t>((64 - reinterpret_cast<std::uintptr_t>(base) % 64) % 64);
   return one_phase && gap % esize == 0 ? gap / esize : -1;
 }
 
-// Transposes tiles [first, last) of the (batch x tile rows) grid; kStream where the output is large
-// and line-aligned past the lead tile, which itself takes plain stores.
+// Transposes tiles [first, last) of the (batch x tile rows) grid, each across every tile column;
+// kStream where the output is large and line-aligned past the lead tile row, which itself takes
+// plain stores.
 template <int E, bool kStream, bool kAvx2>
-void transpose_tile_rows(const TransposeDesc& d, TileRows tiles, const unsigned char* in, unsigned char* out,
-                         std::int64_t first, std::int64_t last) {
+void transpose_tile_rows(const TransposeDesc& d, TileSpans tile_rows, TileSpans tile_cols, const unsigned char* in,
+                         unsigned char* out, std::int64_t first, std::int64_t last) {
   constexpr int T = blocked_tile_edge(E);
-  alignas(64) unsigned char strip[2 * block_edge<E>() * T * E];
+#ifdef XPOSE_CPU_AVX2
+  constexpr int kStripRows = 2 * block_edge<E>() * kPairsPerStrip<E>;
+#else
+  constexpr int kStripRows = block_edge<E>();
+#endif
+  alignas(64) unsigned char strip[kStripRows * T * E];
   const Pitches p{static_cast<std::ptrdiff_t>(d.ld_in * E), static_cast<std::ptrdiff_t>(d.ld_out * E)};
   for (std::int64_t t = first; t < last; ++t) {
-    const std::int64_t b = t / tiles.count, i = t % tiles.count;
-    const std::int64_t r0 = tiles.first_row(i);
-    const int rows = static_cast<int>(std::min(tiles.first_row(i + 1), d.rows) - r0);
-    const bool stream = kStream && !(tiles.lead > 0 && i == 0);
+    const std::int64_t b = t / tile_rows.count, i = t % tile_rows.count;
+    const std::int64_t r0 = tile_rows.first(i);
+    const int rows = static_cast<int>(std::min(tile_rows.first(i + 1), d.rows) - r0);
+    const bool stream = kStream && !(tile_rows.lead > 0 && i == 0);
     const unsigned char* src = in + (b * d.batch_stride_in + r0 * d.ld_in) * E;
     unsigned char* dst = out + (b * d.batch_stride_out + r0) * E;
-    for (std::int64_t c0 = 0; c0 < d.cols; c0 += T) {
-      const int cols = static_cast<int>(std::min<std::int64_t>(T, d.cols - c0));
+    for (std::int64_t j = 0; j < tile_cols.count; ++j) {
+      const std::int64_t c0 = tile_cols.first(j);
+      const int cols = static_cast<int>(std::min(tile_cols.first(j + 1), d.cols) - c0);
       if (stream)
         transpose_tile<E, true, kAvx2>(src + c0 * E, dst + c0 * p.out, p, rows, cols, strip);
       else
@@ -167,14 +196,19 @@ template <int E>
 void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
   const auto* in = static_cast<const unsigned char*>(in_bytes);
   auto* out = static_cast<unsigned char*>(out_bytes);
-  const std::int64_t lead = line_lead(d, out, E), bytes = d.batch * d.rows * d.cols * std::int64_t{E};
-  const TileRows tiles(d.rows, blocked_tile_edge(E), std::max<std::int64_t>(lead, 0));
-  const bool stream = bytes >= kStreamFromBytes && lead >= 0, avx2 = use_avx2();
+  const std::int64_t bytes = d.batch * d.rows * d.cols * std::int64_t{E};
+  const std::int64_t out_lead = line_lead(d.ld_out, d.batch, d.batch_stride_out, out, E);
+  const std::int64_t in_lead = line_lead(d.ld_in, d.batch, d.batch_stride_in, in, E);
+  const TileSpans tile_rows(d.rows, blocked_tile_edge(E), std::max<std::int64_t>(out_lead, 0));
+  const TileSpans tile_cols(d.cols, blocked_tile_edge(E), std::max<std::int64_t>(in_lead, 0));
+  const bool stream = bytes >= kStreamFromBytes && out_lead >= 0, avx2 = use_avx2();
   const auto worker = stream ? (avx2 ? transpose_tile_rows<E, true, true> : transpose_tile_rows<E, true, false>)
                              : (avx2 ? transpose_tile_rows<E, false, true> : transpose_tile_rows<E, false, false>);
-  const std::int64_t work = d.batch * tiles.count;
+  const std::int64_t work = d.batch * tile_rows.count;
   const std::int64_t pieces = threads_for(bytes, work);
-  parallel_for(pieces, [&](std::int64_t i) { worker(d, tiles, in, out, work * i / pieces, work * (i + 1) / pieces); });
+  parallel_for(pieces, [&](std::int64_t i) {
+    worker(d, tile_rows, tile_cols, in, out, work * i / pieces, work * (i + 1) / pieces);
+  });
 }
 
 }  // namespace

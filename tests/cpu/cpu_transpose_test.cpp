@@ -113,6 +113,11 @@ TEST_P(CpuBlocked, MatchesReferenceFromShiftedPointersAndWhenStreaming) {
       {big_case(dtype, 1088), 0, 16},
       {big_case(dtype, 1088), 5 * a, a},  // c128: 8 bytes off the lines, no lead fits, plain stores
       {big_case(dtype, 1037), 3 * a, 0},
+      // Input rows and matrices whole lines apart (320 elements): the tiles' columns start with a
+      // lead that brings the later ones onto the input's lines, wider than the matrix in the last.
+      {{dtype, 300, 290, 2, 320, 304, 300 * 320, 0}, 5 * a, 16},
+      {{dtype, 300, 290, 2, 320, 304, 300 * 320, 0}, 16, 0},
+      {{dtype, 70, 3, 1, 320, 0, 0, 0}, 5 * a, 0},
   };
   for (const Case& k : cases) {
     const xpose::TransposeDesc& d = k.desc;
