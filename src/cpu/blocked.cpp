@@ -149,12 +149,12 @@ std::int64_t line_lead(std::int64_t ld, std::int64_t batch, std::int64_t batch_s
   return one_phase && gap % esize == 0 ? gap / esize : -1;
 }
 
-// Transposes tiles [first, last) of the (batch x tile rows) grid, each across every tile column;
+// Transposes tiles [first, last) of the (batch x tile rows x tile columns) grid, in that order;
 // kStream where the output is large and line-aligned past the lead tile row, which itself takes
 // plain stores.
 template <int E, bool kStream, bool kAvx2>
-void transpose_tile_rows(const TransposeDesc& d, TileSpans tile_rows, TileSpans tile_cols, const unsigned char* in,
-                         unsigned char* out, std::int64_t first, std::int64_t last) {
+void transpose_tiles(const TransposeDesc& d, TileSpans tile_rows, TileSpans tile_cols, const unsigned char* in,
+                     unsigned char* out, std::int64_t first, std::int64_t last) {
   constexpr int T = blocked_tile_edge(E);
 #ifdef XPOSE_CPU_AVX2
   constexpr int kStripRows = 2 * block_edge<E>() * kPairsPerStrip<E>;
@@ -164,20 +164,17 @@ void transpose_tile_rows(const TransposeDesc& d, TileSpans tile_rows, TileSpans 
   alignas(64) unsigned char strip[kStripRows * T * E];
   const Pitches p{static_cast<std::ptrdiff_t>(d.ld_in * E), static_cast<std::ptrdiff_t>(d.ld_out * E)};
   for (std::int64_t t = first; t < last; ++t) {
-    const std::int64_t b = t / tile_rows.count, i = t % tile_rows.count;
-    const std::int64_t r0 = tile_rows.first(i);
+    const std::int64_t j = t % tile_cols.count, i = t / tile_cols.count % tile_rows.count;
+    const std::int64_t b = t / tile_cols.count / tile_rows.count;
+    const std::int64_t r0 = tile_rows.first(i), c0 = tile_cols.first(j);
     const int rows = static_cast<int>(std::min(tile_rows.first(i + 1), d.rows) - r0);
-    const bool stream = kStream && !(tile_rows.lead > 0 && i == 0);
-    const unsigned char* src = in + (b * d.batch_stride_in + r0 * d.ld_in) * E;
-    unsigned char* dst = out + (b * d.batch_stride_out + r0) * E;
-    for (std::int64_t j = 0; j < tile_cols.count; ++j) {
-      const std::int64_t c0 = tile_cols.first(j);
-      const int cols = static_cast<int>(std::min(tile_cols.first(j + 1), d.cols) - c0);
-      if (stream)
-        transpose_tile<E, true, kAvx2>(src + c0 * E, dst + c0 * p.out, p, rows, cols, strip);
-      else
-        transpose_tile<E, false, kAvx2>(src + c0 * E, dst + c0 * p.out, p, rows, cols, strip);
-    }
+    const int cols = static_cast<int>(std::min(tile_cols.first(j + 1), d.cols) - c0);
+    const unsigned char* src = in + (b * d.batch_stride_in + r0 * d.ld_in + c0) * E;
+    unsigned char* dst = out + (b * d.batch_stride_out + c0 * d.ld_out + r0) * E;
+    if (kStream && !(tile_rows.lead > 0 && i == 0))
+      transpose_tile<E, kStream, kAvx2>(src, dst, p, rows, cols, strip);
+    else
+      transpose_tile<E, false, kAvx2>(src, dst, p, rows, cols, strip);
   }
   if constexpr (kStream) fence_streaming_stores();
 }
@@ -202,9 +199,14 @@ void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
   const TileSpans tile_rows(d.rows, blocked_tile_edge(E), std::max<std::int64_t>(out_lead, 0));
   const TileSpans tile_cols(d.cols, blocked_tile_edge(E), std::max<std::int64_t>(in_lead, 0));
   const bool stream = bytes >= kStreamFromBytes && out_lead >= 0, avx2 = use_avx2();
-  const auto worker = stream ? (avx2 ? transpose_tile_rows<E, true, true> : transpose_tile_rows<E, true, false>)
-                             : (avx2 ? transpose_tile_rows<E, false, true> : transpose_tile_rows<E, false, false>);
-  const std::int64_t work = d.batch * tile_rows.count;
+  const auto worker = stream ? (avx2 ? transpose_tiles<E, true, true> : transpose_tiles<E, true, false>)
+                             : (avx2 ? transpose_tiles<E, false, true> : transpose_tiles<E, false, false>);
+  // Runs of tiles per thread, not whole tile rows: a lead tile row makes 17 rows of u8 4096^2, which
+  // on 16 threads left one thread two. Buffers 16 bytes into a line, 16-core Xeon, median of four
+  // processes: u8 4096^2 773 -> 534 us, 8192^2 2012 -> 1771, bf16 4096^2 1036 -> 787, 8192^2 4543 ->
+  // 4133; aligned buffers, and f32 / f64 (more tile rows), within the spread
+  // (bench/results/xeon16_2026-11-29c_cpu_tile_split.txt).
+  const std::int64_t work = d.batch * tile_rows.count * tile_cols.count;
   const std::int64_t pieces = threads_for(bytes, work);
   parallel_for(pieces, [&](std::int64_t i) {
     worker(d, tile_rows, tile_cols, in, out, work * i / pieces, work * (i + 1) / pieces);
