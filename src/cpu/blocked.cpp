@@ -2,11 +2,11 @@
 // elements), each transposed in registers. A block writes 16 bytes to each of K output rows; rather
 // than leave K partial lines open per block, a strip of K output rows (with AVX2, which transposes
 // two blocks side by side, 2K, or 4K for 1-byte elements) is gathered in an L1 buffer and copied out
-// whole, each row's piece of the tile in one run. (Blocks stored straight to the output ran up to 2x
-// slower on a Xeon for 4- to 16-byte elements; on the development EPYC 20% faster for c128, 10%
-// slower for f32.) Tiles start on the output's 64-byte lines and on the input's where they can,
-// large outputs are written with streaming stores, and tile rows are split across the pool's
-// threads (cpu/threads.hpp, cpu/thread_pool.hpp).
+// whole, each row's piece of the tile in one run: large outputs go out so with streaming stores
+// (at 64 MiB, blocks stored straight to the output ran up to 2x slower on a Xeon). With plain stores,
+// 16-byte elements and small matrices of 1- and 2-byte ones go straight to the output (TileStores).
+// Tiles start on the output's 64-byte lines and on the input's where they can, and runs of tiles are
+// split across the pool's threads (cpu/threads.hpp, cpu/thread_pool.hpp).
 #include "cpu/blocked.hpp"
 
 #include <algorithm>
@@ -25,6 +25,17 @@ namespace {
 // plain store first reads in cost more than a later reader gains (on the development machine,
 // 4 MiB outputs ran faster with plain stores, 64 MiB ones with streaming stores).
 constexpr std::int64_t kStreamFromBytes = std::int64_t{16} << 20;
+
+// How a tile's blocks reach the output. Streamed outputs go through strips (whole runs per output
+// row, which streaming stores need). With plain stores, 16-byte elements, and 1- and 2-byte ones in
+// matrices under kDirectSmallBytes, are stored straight into the output, the rest through strips.
+// Measured, direct against staged: u8 256 KiB 36 -> 21 us and bf16 242 KiB 28 -> 16 us on the
+// 16-core Xeon (malloc-like buffers, median of three processes), 1.3-1.8x on the development VM;
+// for 4- and 8-byte elements, and over 1 MiB, the Xeon's runs disagreed (f64 2 MiB 82 -> 94 us in
+// one, 84 -> 74 in another), so those keep strips
+// (bench/results/xeon16_2026-11-29h_cpu_direct_stores.txt).
+enum class TileStores { direct, staged, streamed };
+constexpr std::int64_t kDirectSmallBytes = std::int64_t{1} << 20;
 
 // Row pitches in bytes of one tile's input and output.
 struct Pitches {
@@ -67,6 +78,19 @@ void transpose_tile_staged(const unsigned char* src, unsigned char* dst, Pitches
   }
 }
 
+// Blocks stored straight into the output rows, no strip.
+template <int E>
+void transpose_tile_direct(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols) {
+  constexpr int K = block_edge<E>();
+  const int full_rows = rows / K * K, full_cols = cols / K * K;
+  for (int c = 0; c < full_cols; c += K) {
+    for (int r = 0; r < full_rows; r += K)
+      transpose_block<E>(src + r * p.in + c * E, p.in, dst + c * p.out + r * E, p.out);
+    transpose_elements<E>(src + full_rows * p.in + c * E, dst + c * p.out + full_rows * E, p, rows - full_rows, K);
+  }
+  transpose_elements<E>(src + full_cols * E, dst + full_cols * p.out, p, rows, cols - full_cols);
+}
+
 #ifdef XPOSE_CPU_AVX2
 // Pairs of blocks per block row of a strip: two for 1-byte elements (64 bytes of every input row, a
 // whole line where the tile columns start on the input's lines), one otherwise. Taking both 32-byte
@@ -103,19 +127,40 @@ XPOSE_TARGET_AVX2 void transpose_tile_staged_avx2(const unsigned char* src, unsi
                                       strip);
   }
 }
+
+// Pairs of blocks stored straight into the output rows; the last columns that do not fill a pair go
+// through the 16-byte path.
+template <int E>
+XPOSE_TARGET_AVX2 void transpose_tile_direct_avx2(const unsigned char* src, unsigned char* dst, Pitches p, int rows,
+                                                  int cols) {
+  constexpr int K = block_edge<E>();
+  const int full_rows = rows / K * K, paired_cols = cols / (2 * K) * (2 * K);
+  for (int c = 0; c < paired_cols; c += 2 * K) {
+    for (int r = 0; r < full_rows; r += K)
+      transpose_block_pair<E>(src + r * p.in + c * E, p.in, dst + c * p.out + r * E, p.out);
+    transpose_elements<E>(src + full_rows * p.in + c * E, dst + c * p.out + full_rows * E, p, rows - full_rows,
+                          2 * K);
+  }
+  transpose_tile_direct<E>(src + paired_cols * E, dst + paired_cols * p.out, p, rows, cols - paired_cols);
+}
 #endif
 
-// One tile, with AVX2 pairs (kAvx2, only where the CPU has it) for elements under 16 bytes. 16-byte
-// elements with plain stores go straight to the output, one element at a time down each output row's
-// piece: no partial lines to stage against, and in the caches the strip's extra copy cost them 1.3-1.8x
-// (c128 256^2 and 512^2 on the development VM).
-template <int E, bool kStream, bool kAvx2>
+// One tile, stored as kStores says, with AVX2 pairs (kAvx2, only where the CPU has it) for elements
+// under 16 bytes. 16-byte elements go straight out one at a time unless streamed.
+template <int E, TileStores kStores, bool kAvx2>
 void transpose_tile(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols,
                     unsigned char* strip) {
-  if constexpr (E == 16 && !kStream) {
-    transpose_elements<E>(src, dst, p, rows, cols);
+  if constexpr (kStores == TileStores::direct || (E == 16 && kStores == TileStores::staged)) {
+#ifdef XPOSE_CPU_AVX2
+    if constexpr (E < 16 && kAvx2) {
+      transpose_tile_direct_avx2<E>(src, dst, p, rows, cols);
+      return;
+    }
+#endif
+    transpose_tile_direct<E>(src, dst, p, rows, cols);
     return;
   }
+  constexpr bool kStream = kStores == TileStores::streamed;
 #ifdef XPOSE_CPU_AVX2
   if constexpr (E < 16 && kAvx2) {
     transpose_tile_staged_avx2<E, kStream>(src, dst, p, rows, cols, strip);
@@ -149,10 +194,10 @@ std::int64_t line_lead(std::int64_t ld, std::int64_t batch, std::int64_t batch_s
   return one_phase && gap % esize == 0 ? gap / esize : -1;
 }
 
-// Transposes tiles [first, last) of the (batch x tile rows x tile columns) grid, in that order;
-// kStream where the output is large and line-aligned past the lead tile row, which itself takes
-// plain stores.
-template <int E, bool kStream, bool kAvx2>
+// Transposes tiles [first, last) of the (batch x tile rows x tile columns) grid, in that order,
+// stored as kStores says; streamed outputs' lead tile row, whose pieces end inside lines, goes
+// through strips with plain stores.
+template <int E, TileStores kStores, bool kAvx2>
 void transpose_tiles(const TransposeDesc& d, TileSpans tile_rows, TileSpans tile_cols, const unsigned char* in,
                      unsigned char* out, std::int64_t first, std::int64_t last) {
   constexpr int T = blocked_tile_edge(E);
@@ -171,12 +216,12 @@ void transpose_tiles(const TransposeDesc& d, TileSpans tile_rows, TileSpans tile
     const int cols = static_cast<int>(std::min(tile_cols.first(j + 1), d.cols) - c0);
     const unsigned char* src = in + (b * d.batch_stride_in + r0 * d.ld_in + c0) * E;
     unsigned char* dst = out + (b * d.batch_stride_out + c0 * d.ld_out + r0) * E;
-    if (kStream && !(tile_rows.lead > 0 && i == 0))
-      transpose_tile<E, kStream, kAvx2>(src, dst, p, rows, cols, strip);
+    if (kStores == TileStores::streamed && tile_rows.lead > 0 && i == 0)
+      transpose_tile<E, TileStores::staged, kAvx2>(src, dst, p, rows, cols, strip);
     else
-      transpose_tile<E, false, kAvx2>(src, dst, p, rows, cols, strip);
+      transpose_tile<E, kStores, kAvx2>(src, dst, p, rows, cols, strip);
   }
-  if constexpr (kStream) fence_streaming_stores();
+  if constexpr (kStores == TileStores::streamed) fence_streaming_stores();
 }
 
 // AVX2 pairs for elements under 16 bytes where the CPU has AVX2, unless XPOSE_CPU_AVX2=0 (tests
@@ -189,6 +234,15 @@ bool use_avx2() {
 #endif
 }
 
+template <int E, bool kAvx2>
+auto tiles_worker(TileStores stores) {
+  switch (stores) {
+    case TileStores::direct: return transpose_tiles<E, TileStores::direct, kAvx2>;
+    case TileStores::staged: return transpose_tiles<E, TileStores::staged, kAvx2>;
+    default: return transpose_tiles<E, TileStores::streamed, kAvx2>;
+  }
+}
+
 template <int E>
 void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
   const auto* in = static_cast<const unsigned char*>(in_bytes);
@@ -198,9 +252,12 @@ void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
   const std::int64_t in_lead = line_lead(d.ld_in, d.batch, d.batch_stride_in, in, E);
   const TileSpans tile_rows(d.rows, blocked_tile_edge(E), std::max<std::int64_t>(out_lead, 0));
   const TileSpans tile_cols(d.cols, blocked_tile_edge(E), std::max<std::int64_t>(in_lead, 0));
-  const bool stream = bytes >= kStreamFromBytes && out_lead >= 0, avx2 = use_avx2();
-  const auto worker = stream ? (avx2 ? transpose_tiles<E, true, true> : transpose_tiles<E, true, false>)
-                             : (avx2 ? transpose_tiles<E, false, true> : transpose_tiles<E, false, false>);
+  TileStores stores = TileStores::staged;
+  if (bytes >= kStreamFromBytes && out_lead >= 0)
+    stores = TileStores::streamed;
+  else if (E == 16 || (E <= 2 && bytes < kDirectSmallBytes))
+    stores = TileStores::direct;
+  const auto worker = use_avx2() ? tiles_worker<E, true>(stores) : tiles_worker<E, false>(stores);
   // Runs of tiles per thread, not whole tile rows: a lead tile row makes 17 rows of u8 4096^2, which
   // on 16 threads left one thread two. Buffers 16 bytes into a line, 16-core Xeon, median of four
   // processes: u8 4096^2 773 -> 534 us, 8192^2 2012 -> 1771, bf16 4096^2 1036 -> 787, 8192^2 4543 ->
