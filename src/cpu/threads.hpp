@@ -14,8 +14,8 @@ namespace xpose::cpu {
 // one per MiB: u8 1024^2 111 -> 58 us, 2048^2 385 -> 133, bf16 1024^2 299 -> 75, f32 512^2 119 -> 57,
 // 1024^2 356 -> 124, f64 512^2 301 -> 76, c128 256^2 82 -> 53, 512^2 279 -> 105, 16 MiB and up
 // level. On the 2-core development VM two threads at 1 MiB were slower than one (u8 1024^2 63 -> 106
-// us), hence four (bench/results/xeon16_2026-11-29f_cpu_piece_size.txt).
-// The rule above for a machine of `hw` hardware threads.
+// us), hence four (bench/results/xeon16_2026-11-29f_cpu_piece_size.txt). `hw`: the machine's
+// hardware threads.
 inline std::int64_t threads_for(std::int64_t bytes, std::int64_t work_items, std::int64_t hw) {
   const std::int64_t n = std::max<std::int64_t>(1, std::min({hw, bytes >> 16, work_items}));
   constexpr std::int64_t kMiB = std::int64_t{1} << 20;
