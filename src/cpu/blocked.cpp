@@ -194,6 +194,19 @@ std::int64_t line_lead(std::int64_t ld, std::int64_t batch, std::int64_t batch_s
   return one_phase && gap % esize == 0 ? gap / esize : -1;
 }
 
+// A lead span only where the matrix spans at least kLeadFromTiles tiles along that axis (else -1: no
+// lead, and no streaming stores); a lead of 0 (already on the lines) always stands. In smaller
+// matrices a lead cuts every matrix of a batch into narrow pieces. On the development VM, from
+// buffers 16 bytes into a line, with leads / without: u8 64^2 x 4096 4.6-5.4 / 0.63-2.0 ms (aligned
+// 0.68-1.4), u8 128^2 x 1024 4.2-5.0 / 1.5-2.5 ms, f32 64^2 x 4096 9.7-11.5 / 6.4-9.4 ms; with leads
+// from two tiles on, f32 64^2 stayed at 9.5-9.8 ms
+// (bench/results/devvm_2026-11-29_cpu_small_batch_leads.txt).
+constexpr std::int64_t kLeadFromTiles = 4;
+
+std::int64_t lead_if_large(std::int64_t lead, std::int64_t extent, int esize) {
+  return lead > 0 && extent < kLeadFromTiles * blocked_tile_edge(static_cast<std::size_t>(esize)) ? -1 : lead;
+}
+
 // Transposes tiles [first, last) of the (batch x tile rows x tile columns) grid, in that order,
 // stored as kStores says; streamed outputs' lead tile row, whose pieces end inside lines, goes
 // through strips with plain stores.
@@ -248,8 +261,8 @@ void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
   const auto* in = static_cast<const unsigned char*>(in_bytes);
   auto* out = static_cast<unsigned char*>(out_bytes);
   const std::int64_t bytes = d.batch * d.rows * d.cols * std::int64_t{E};
-  const std::int64_t out_lead = line_lead(d.ld_out, d.batch, d.batch_stride_out, out, E);
-  const std::int64_t in_lead = line_lead(d.ld_in, d.batch, d.batch_stride_in, in, E);
+  const std::int64_t out_lead = lead_if_large(line_lead(d.ld_out, d.batch, d.batch_stride_out, out, E), d.rows, E);
+  const std::int64_t in_lead = lead_if_large(line_lead(d.ld_in, d.batch, d.batch_stride_in, in, E), d.cols, E);
   const TileSpans tile_rows(d.rows, blocked_tile_edge(E), std::max<std::int64_t>(out_lead, 0));
   const TileSpans tile_cols(d.cols, blocked_tile_edge(E), std::max<std::int64_t>(in_lead, 0));
   TileStores stores = TileStores::staged;
