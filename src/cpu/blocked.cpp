@@ -160,6 +160,14 @@ void transpose_tile(const unsigned char* src, unsigned char* dst, Pitches p, int
     transpose_tile_direct<E>(src, dst, p, rows, cols);
     return;
   }
+  if (rows < block_edge<E>()) {
+    // No whole block: the strip's runs would be under 16 bytes per output row, each copied out by
+    // a call of its own length; element by element straight out is faster (development VM: u8
+    // 3x1048576 3.6-4.6 -> 0.63-0.66 ms, f64 1x4194304 9.2-12.1 -> 1.5-1.8 ms;
+    // bench/results/devvm_2026-11-29_cpu_few_rows.txt).
+    transpose_elements<E>(src, dst, p, rows, cols);
+    return;
+  }
   constexpr bool kStream = kStores == TileStores::streamed;
 #ifdef XPOSE_CPU_AVX2
   if constexpr (E < 16 && kAvx2) {
