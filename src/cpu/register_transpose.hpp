@@ -30,20 +30,13 @@ constexpr int block_edge() {
 
 #ifdef XPOSE_CPU_SSE2
 
-template <int E>
-inline __m128i interleave_low(__m128i a, __m128i b) {
-  if constexpr (E == 1) return _mm_unpacklo_epi8(a, b);
-  if constexpr (E == 2) return _mm_unpacklo_epi16(a, b);
-  if constexpr (E == 4) return _mm_unpacklo_epi32(a, b);
-  if constexpr (E == 8) return _mm_unpacklo_epi64(a, b);
-}
-
-template <int E>
-inline __m128i interleave_high(__m128i a, __m128i b) {
-  if constexpr (E == 1) return _mm_unpackhi_epi8(a, b);
-  if constexpr (E == 2) return _mm_unpackhi_epi16(a, b);
-  if constexpr (E == 4) return _mm_unpackhi_epi32(a, b);
-  if constexpr (E == 8) return _mm_unpackhi_epi64(a, b);
+// Row a interleaved with row b at element width: the low halves (kHigh false) or the high ones.
+template <int E, bool kHigh>
+inline __m128i interleave(__m128i a, __m128i b) {
+  if constexpr (E == 1) return kHigh ? _mm_unpackhi_epi8(a, b) : _mm_unpacklo_epi8(a, b);
+  if constexpr (E == 2) return kHigh ? _mm_unpackhi_epi16(a, b) : _mm_unpacklo_epi16(a, b);
+  if constexpr (E == 4) return kHigh ? _mm_unpackhi_epi32(a, b) : _mm_unpacklo_epi32(a, b);
+  if constexpr (E == 8) return kHigh ? _mm_unpackhi_epi64(a, b) : _mm_unpacklo_epi64(a, b);
 }
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -55,20 +48,12 @@ inline __m128i interleave_high(__m128i a, __m128i b) {
 
 inline bool cpu_has_avx2() { return __builtin_cpu_supports("avx2"); }
 
-template <int E>
-XPOSE_TARGET_AVX2 inline __m256i interleave_low(__m256i a, __m256i b) {
-  if constexpr (E == 1) return _mm256_unpacklo_epi8(a, b);
-  if constexpr (E == 2) return _mm256_unpacklo_epi16(a, b);
-  if constexpr (E == 4) return _mm256_unpacklo_epi32(a, b);
-  if constexpr (E == 8) return _mm256_unpacklo_epi64(a, b);
-}
-
-template <int E>
-XPOSE_TARGET_AVX2 inline __m256i interleave_high(__m256i a, __m256i b) {
-  if constexpr (E == 1) return _mm256_unpackhi_epi8(a, b);
-  if constexpr (E == 2) return _mm256_unpackhi_epi16(a, b);
-  if constexpr (E == 4) return _mm256_unpackhi_epi32(a, b);
-  if constexpr (E == 8) return _mm256_unpackhi_epi64(a, b);
+template <int E, bool kHigh>
+XPOSE_TARGET_AVX2 inline __m256i interleave(__m256i a, __m256i b) {
+  if constexpr (E == 1) return kHigh ? _mm256_unpackhi_epi8(a, b) : _mm256_unpacklo_epi8(a, b);
+  if constexpr (E == 2) return kHigh ? _mm256_unpackhi_epi16(a, b) : _mm256_unpacklo_epi16(a, b);
+  if constexpr (E == 4) return kHigh ? _mm256_unpackhi_epi32(a, b) : _mm256_unpacklo_epi32(a, b);
+  if constexpr (E == 8) return kHigh ? _mm256_unpackhi_epi64(a, b) : _mm256_unpacklo_epi64(a, b);
 }
 #endif
 
@@ -84,8 +69,8 @@ XPOSE_CPU_INLINE void interleave_rounds(Vec (&v)[K]) {
   Vec w[K];
   for (int round = 1; round < K; round *= 2) {
     for (int j = 0; j < K / 2; ++j) {
-      w[2 * j] = interleave_low<E>(v[j], v[j + K / 2]);
-      w[2 * j + 1] = interleave_high<E>(v[j], v[j + K / 2]);
+      w[2 * j] = interleave<E, false>(v[j], v[j + K / 2]);
+      w[2 * j + 1] = interleave<E, true>(v[j], v[j + K / 2]);
     }
     for (int i = 0; i < K; ++i) v[i] = w[i];
   }
