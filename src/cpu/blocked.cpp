@@ -59,25 +59,6 @@ void copy_out_strip(unsigned char* dst, std::ptrdiff_t out_pitch, const unsigned
   for (int i = 0; i < count; ++i) copy_row<kStream>(dst + i * out_pitch, strip + i * kStripPitch<E>, rows * E);
 }
 
-template <int E, bool kStream>
-void transpose_tile_staged(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols,
-                           unsigned char* strip) {
-  constexpr int K = block_edge<E>();
-  const Pitches to_strip{p.in, kStripPitch<E>};
-  const int full_rows = rows / K * K;
-  for (int c = 0; c < cols; c += K) {
-    const int width = std::min(K, cols - c);
-    if (width == K) {
-      for (int r = 0; r < full_rows; r += K)
-        transpose_block<E>(src + r * p.in + c * E, p.in, strip + r * E, kStripPitch<E>);
-      transpose_elements<E>(src + full_rows * p.in + c * E, strip + full_rows * E, to_strip, rows - full_rows, K);
-    } else {
-      transpose_elements<E>(src + c * E, strip, to_strip, rows, width);
-    }
-    copy_out_strip<E, kStream>(dst + c * p.out, p.out, strip, width, rows);
-  }
-}
-
 // Blocks stored straight into the output rows, no strip.
 template <int E>
 void transpose_tile_direct(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols) {
@@ -91,7 +72,6 @@ void transpose_tile_direct(const unsigned char* src, unsigned char* dst, Pitches
   transpose_elements<E>(src + full_cols * E, dst + full_cols * p.out, p, rows, cols - full_cols);
 }
 
-#ifdef XPOSE_CPU_AVX2
 // Pairs of blocks per block row of a strip: two for 1-byte elements (64 bytes of every input row, a
 // whole line where the tile columns start on the input's lines), one otherwise. Taking both 32-byte
 // halves of a row before moving down reads each input line in one pass instead of two passes a
@@ -102,80 +82,79 @@ void transpose_tile_direct(const unsigned char* src, unsigned char* dst, Pitches
 template <int E>
 constexpr int kPairsPerStrip = E == 1 ? 2 : 1;
 
-// The same with pairs of blocks side by side, kPairsPerStrip<E> of them per block row (2K columns
-// each); the last columns that do not fill the strip go through narrower strips, then the 16-byte
-// path above.
-template <int E, bool kStream, int kPairs = kPairsPerStrip<E>>
-XPOSE_TARGET_AVX2 void transpose_tile_staged_avx2(const unsigned char* src, unsigned char* dst, Pitches p, int rows,
-                                                  int cols, unsigned char* strip) {
-  constexpr int K = block_edge<E>(), kWidth = 2 * K * kPairs;
-  const Pitches to_strip{p.in, kStripPitch<E>};
-  const int full_rows = rows / K * K, strip_cols = cols / kWidth * kWidth;
-  for (int c = 0; c < strip_cols; c += kWidth) {
-    for (int r = 0; r < full_rows; r += K)
-      for (int h = 0; h < kPairs; ++h)
-        transpose_block_pair<E>(src + r * p.in + (c + 2 * K * h) * E, p.in,
-                                strip + 2 * K * h * kStripPitch<E> + r * E, kStripPitch<E>);
-    transpose_elements<E>(src + full_rows * p.in + c * E, strip + full_rows * E, to_strip, rows - full_rows, kWidth);
-    copy_out_strip<E, kStream>(dst + c * p.out, p.out, strip, kWidth, rows);
-  }
-  if constexpr (kPairs > 1) {
-    transpose_tile_staged_avx2<E, kStream, 1>(src + strip_cols * E, dst + strip_cols * p.out, p, rows,
-                                              cols - strip_cols, strip);
-  } else {
-    transpose_tile_staged<E, kStream>(src + strip_cols * E, dst + strip_cols * p.out, p, rows, cols - strip_cols,
-                                      strip);
-  }
-}
-
-// Pairs of blocks stored straight into the output rows; the last columns that do not fill a pair go
-// through the 16-byte path.
-template <int E>
+#ifdef XPOSE_CPU_AVX2
+// Groups of kPairs pairs of blocks side by side (2K columns a pair), stored straight at dst's pitch,
+// each block row taking its group's pairs in turn; the columns left over go through single pairs,
+// then the 16-byte path.
+template <int E, int kPairs>
 XPOSE_TARGET_AVX2 void transpose_tile_direct_avx2(const unsigned char* src, unsigned char* dst, Pitches p, int rows,
                                                   int cols) {
-  constexpr int K = block_edge<E>();
-  const int full_rows = rows / K * K, paired_cols = cols / (2 * K) * (2 * K);
-  for (int c = 0; c < paired_cols; c += 2 * K) {
+  constexpr int K = block_edge<E>(), kWidth = 2 * K * kPairs;
+  const int full_rows = rows / K * K, group_cols = cols / kWidth * kWidth;
+  for (int c = 0; c < group_cols; c += kWidth) {
     for (int r = 0; r < full_rows; r += K)
-      transpose_block_pair<E>(src + r * p.in + c * E, p.in, dst + c * p.out + r * E, p.out);
+      for (int h = c; h < c + kWidth; h += 2 * K)
+        transpose_block_pair<E>(src + r * p.in + h * E, p.in, dst + h * p.out + r * E, p.out);
     transpose_elements<E>(src + full_rows * p.in + c * E, dst + c * p.out + full_rows * E, p, rows - full_rows,
-                          2 * K);
+                          kWidth);
   }
-  transpose_tile_direct<E>(src + paired_cols * E, dst + paired_cols * p.out, p, rows, cols - paired_cols);
+  if constexpr (kPairs > 1)
+    transpose_tile_direct_avx2<E, 1>(src + group_cols * E, dst + group_cols * p.out, p, rows, cols - group_cols);
+  else
+    transpose_tile_direct<E>(src + group_cols * E, dst + group_cols * p.out, p, rows, cols - group_cols);
 }
 #endif
 
-// One tile, stored as kStores says, with AVX2 pairs (kAvx2, only where the CPU has it) for elements
-// under 16 bytes. 16-byte elements go straight out one at a time unless streamed.
+// The blocks of a tile straight to dst at its pitch: AVX2 groups of kPairs pairs (kAvx2, only where
+// the CPU has it) for elements under 16 bytes, else 16-byte blocks.
+template <int E, bool kAvx2, int kPairs = 1>
+void transpose_tile_blocks(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols) {
+#ifdef XPOSE_CPU_AVX2
+  if constexpr (E < 16 && kAvx2) {
+    transpose_tile_direct_avx2<E, kPairs>(src, dst, p, rows, cols);
+    return;
+  }
+#endif
+  transpose_tile_direct<E>(src, dst, p, rows, cols);
+}
+
+// Columns per strip: the input columns one strip of output rows holds.
+template <int E, bool kAvx2>
+constexpr int strip_columns() {
+#ifdef XPOSE_CPU_AVX2
+  if (E < 16 && kAvx2) return 2 * block_edge<E>() * kPairsPerStrip<E>;
+#endif
+  return block_edge<E>();
+}
+
+// The tile a strip of columns at a time: its blocks into the strip, then the strip out whole.
+template <int E, bool kStream, bool kAvx2>
+void transpose_tile_staged(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols,
+                           unsigned char* strip) {
+  constexpr int kWidth = strip_columns<E, kAvx2>();
+  const Pitches to_strip{p.in, kStripPitch<E>};
+  for (int c = 0; c < cols; c += kWidth) {
+    const int width = std::min(kWidth, cols - c);
+    transpose_tile_blocks<E, kAvx2, kPairsPerStrip<E>>(src + c * E, strip, to_strip, rows, width);
+    copy_out_strip<E, kStream>(dst + c * p.out, p.out, strip, width, rows);
+  }
+}
+
+// One tile, stored as kStores says. 16-byte elements go straight out one at a time unless streamed.
 template <int E, TileStores kStores, bool kAvx2>
 void transpose_tile(const unsigned char* src, unsigned char* dst, Pitches p, int rows, int cols,
                     unsigned char* strip) {
   if constexpr (kStores == TileStores::direct || (E == 16 && kStores == TileStores::staged)) {
-#ifdef XPOSE_CPU_AVX2
-    if constexpr (E < 16 && kAvx2) {
-      transpose_tile_direct_avx2<E>(src, dst, p, rows, cols);
-      return;
-    }
-#endif
-    transpose_tile_direct<E>(src, dst, p, rows, cols);
-    return;
-  }
-  if (rows < block_edge<E>()) {
+    transpose_tile_blocks<E, kAvx2>(src, dst, p, rows, cols);
+  } else if (rows < block_edge<E>()) {
     // No whole block: the strip's runs would be under 16 bytes per output row, each copied out by
     // a call of its own length; element by element straight out is faster (development VM: u8
     // 3x1048576 3.6-4.6 -> 0.63-0.66 ms, f64 1x4194304 9.2-12.1 -> 1.5-1.8 ms;
     // bench/results/devvm_2026-11-29_cpu_few_rows.txt).
     transpose_elements<E>(src, dst, p, rows, cols);
-    return;
+  } else {
+    transpose_tile_staged<E, kStores == TileStores::streamed, kAvx2>(src, dst, p, rows, cols, strip);
   }
-  constexpr bool kStream = kStores == TileStores::streamed;
-#ifdef XPOSE_CPU_AVX2
-  if constexpr (E < 16 && kAvx2) {
-    transpose_tile_staged_avx2<E, kStream>(src, dst, p, rows, cols, strip);
-    return;
-  }
-#endif
-  transpose_tile_staged<E, kStream>(src, dst, p, rows, cols, strip);
 }
 
 // Where a matrix's tiles start along one axis: a first span of `lead` (none where lead is 0), then
@@ -221,13 +200,7 @@ std::int64_t lead_if_large(std::int64_t lead, std::int64_t extent, int esize) {
 template <int E, TileStores kStores, bool kAvx2>
 void transpose_tiles(const TransposeDesc& d, TileSpans tile_rows, TileSpans tile_cols, const unsigned char* in,
                      unsigned char* out, std::int64_t first, std::int64_t last) {
-  constexpr int T = blocked_tile_edge(E);
-#ifdef XPOSE_CPU_AVX2
-  constexpr int kStripRows = 2 * block_edge<E>() * kPairsPerStrip<E>;
-#else
-  constexpr int kStripRows = block_edge<E>();
-#endif
-  alignas(64) unsigned char strip[kStripRows * T * E];
+  alignas(64) unsigned char strip[strip_columns<E, kAvx2>() * kStripPitch<E>];
   const Pitches p{static_cast<std::ptrdiff_t>(d.ld_in * E), static_cast<std::ptrdiff_t>(d.ld_out * E)};
   for (std::int64_t t = first; t < last; ++t) {
     const std::int64_t j = t % tile_cols.count, i = t / tile_cols.count % tile_rows.count;
