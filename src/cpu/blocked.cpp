@@ -6,7 +6,8 @@
 // (at 64 MiB, blocks stored straight to the output ran up to 2x slower on a Xeon). With plain stores,
 // 16-byte elements and small matrices of 1- and 2-byte ones go straight to the output (TileStores).
 // Tiles start on the output's 64-byte lines and on the input's where they can, and runs of tiles are
-// split across the pool's threads (cpu/threads.hpp, cpu/thread_pool.hpp).
+// split across the pool's threads (cpu/threads.hpp, cpu/thread_pool.hpp). Matrices with a short side
+// whose records are packed go to cpu/short_side.hpp first.
 #include "cpu/blocked.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "core/env.hpp"
 #include "cpu/register_transpose.hpp"
+#include "cpu/short_side.hpp"
 #include "cpu/thread_pool.hpp"
 #include "cpu/threads.hpp"
 
@@ -267,6 +269,7 @@ void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
 }  // namespace
 
 void blocked_transpose(const TransposeDesc& d, const void* in, void* out) {
+  if (transpose_short_side(d, in, out, use_avx2())) return;
   switch (dtype_size(d.dtype)) {
     case 1: run<1>(d, in, out); break;
     case 2: run<2>(d, in, out); break;

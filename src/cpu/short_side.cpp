@@ -1,0 +1,292 @@
+// Short sides (S rows or columns, S < K = 16 / E) by byte shuffles or by block transposes. Along
+// the long side, a group is N = 16 / E positions: as records (the packed side) it fills S 16-byte
+// vectors, N records of S elements back to back; as planes it is S vectors, N elements of each
+// short-side row. For small S each output vector is the OR of S byte shuffles (pshufb), one per
+// input vector, with masks fixed by (E, S) at compile time; nearer K, K x K-element block
+// transposes cost less. AVX2 takes two groups per instruction, one in each 16-byte lane; what is
+// left goes in 16-byte registers or element by element. Plain stores throughout: the planes' 16-byte
+// pieces, streamed as they come, left most lines part-written (on the development VM, u8 2 Mi x 8
+// took 3.3-4.2 ms streamed against 1.1-1.5 ms plain).
+#include "cpu/short_side.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "cpu/register_transpose.hpp"  // XPOSE_CPU_AVX2, XPOSE_TARGET_AVX2
+#include "cpu/thread_pool.hpp"
+#include "cpu/threads.hpp"
+
+namespace xpose::cpu {
+
+#ifdef XPOSE_CPU_AVX2
+namespace {
+
+// masks[o * S + i]: for each byte of output vector o, the byte of input vector i it takes, or 0x80
+// (pshufb writes zero) where it takes none. kToPlanes: records in, planes out; else the reverse.
+template <int E, int S, bool kToPlanes>
+struct GroupMasks {
+  std::array<std::array<unsigned char, 16>, S * S> m{};
+  constexpr GroupMasks() {
+    for (auto& mask : m)
+      for (auto& byte : mask) byte = 0x80;
+    for (int o = 0; o < S; ++o)
+      for (int b = 0; b < 16; ++b) {
+        if constexpr (kToPlanes) {
+          // Plane o's element b / E is element o of record b / E.
+          const int at = (b / E * S + o) * E + b % E;
+          m[o * S + at / 16][b] = static_cast<unsigned char>(at % 16);
+        } else {
+          // Record byte 16 o + b belongs to the group's record element p: plane p % S, position p / S.
+          const int at = 16 * o + b, p = at / E;
+          m[o * S + p % S][b] = static_cast<unsigned char>(p / S * E + at % E);
+        }
+      }
+  }
+};
+
+template <int E, int S, bool kToPlanes>
+constexpr GroupMasks<E, S, kToPlanes> kGroupMasks{};
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+XPOSE_TARGET_AVX2 inline __m128i load16(const unsigned char* p) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+
+XPOSE_TARGET_AVX2 inline void store16(unsigned char* p, __m128i v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+
+// Output vector o of a group (both lanes: two groups): the OR of the S input vectors' shuffles.
+template <int E, int S, bool kToPlanes, typename Vec>
+XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE Vec gather_vector(const Vec (&v)[S], int o) {
+  const auto& masks = kGroupMasks<E, S, kToPlanes>.m;
+  Vec acc;
+  if constexpr (sizeof(Vec) == 32) {
+    acc = _mm256_setzero_si256();
+    for (int i = 0; i < S; ++i)
+      acc = _mm256_or_si256(
+          acc, _mm256_shuffle_epi8(v[i], _mm256_broadcastsi128_si256(load16(masks[o * S + i].data()))));
+  } else {
+    acc = _mm_setzero_si128();
+    for (int i = 0; i < S; ++i) acc = _mm_or_si128(acc, _mm_shuffle_epi8(v[i], load16(masks[o * S + i].data())));
+  }
+  return acc;
+}
+
+// n records of S elements, packed at src, into S planes `plane_pitch` bytes apart at dst.
+template <int E, int S>
+XPOSE_TARGET_AVX2 void records_to_planes(const unsigned char* src, std::ptrdiff_t, unsigned char* dst,
+                                         std::ptrdiff_t plane_pitch, std::int64_t n) {
+  constexpr int N = 16 / E, kGroup = S * 16;  // positions and bytes of records per group
+  std::int64_t j = 0;
+  for (; j + 2 * N <= n; j += 2 * N) {
+    const unsigned char* g = src + j / N * kGroup;
+    __m256i v[S];
+    for (int i = 0; i < S; ++i)
+      v[i] = _mm256_inserti128_si256(_mm256_castsi128_si256(load16(g + 16 * i)), load16(g + kGroup + 16 * i), 1);
+    for (int o = 0; o < S; ++o) {
+      const __m256i w = gather_vector<E, S, true>(v, o);
+      store16(dst + o * plane_pitch + j * E, _mm256_castsi256_si128(w));
+      store16(dst + o * plane_pitch + j * E + 16, _mm256_extracti128_si256(w, 1));
+    }
+  }
+  if (j + N <= n) {
+    const unsigned char* g = src + j / N * kGroup;
+    __m128i v[S];
+    for (int i = 0; i < S; ++i) v[i] = load16(g + 16 * i);
+    for (int o = 0; o < S; ++o) store16(dst + o * plane_pitch + j * E, gather_vector<E, S, true>(v, o));
+    j += N;
+  }
+  for (; j < n; ++j)
+    for (int o = 0; o < S; ++o) std::memcpy(dst + o * plane_pitch + j * E, src + (j * S + o) * E, E);
+}
+
+// S planes `plane_pitch` bytes apart at src, n positions each, into n records of S elements packed
+// at dst.
+template <int E, int S>
+XPOSE_TARGET_AVX2 void planes_to_records(const unsigned char* src, std::ptrdiff_t plane_pitch, unsigned char* dst,
+                                         std::ptrdiff_t, std::int64_t n) {
+  constexpr int N = 16 / E, kGroup = S * 16;
+  std::int64_t j = 0;
+  for (; j + 2 * N <= n; j += 2 * N) {
+    __m256i v[S];
+    for (int i = 0; i < S; ++i)
+      v[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * plane_pitch + j * E));
+    unsigned char* g = dst + j / N * kGroup;
+    for (int o = 0; o < S; ++o) {
+      const __m256i w = gather_vector<E, S, false>(v, o);
+      store16(g + 16 * o, _mm256_castsi256_si128(w));
+      store16(g + kGroup + 16 * o, _mm256_extracti128_si256(w, 1));
+    }
+  }
+  if (j + N <= n) {
+    __m128i v[S];
+    for (int i = 0; i < S; ++i) v[i] = load16(src + i * plane_pitch + j * E);
+    unsigned char* g = dst + j / N * kGroup;
+    for (int o = 0; o < S; ++o) store16(g + 16 * o, gather_vector<E, S, false>(v, o));
+    j += N;
+  }
+  for (; j < n; ++j)
+    for (int i = 0; i < S; ++i) std::memcpy(dst + (j * S + i) * E, src + i * plane_pitch + j * E, E);
+}
+
+// Where S is closer to K, K x K-element block transposes (cpu/register_transpose.hpp) cost fewer
+// instructions than S^2 shuffles: a block's rows are K records, each loaded as 16 bytes from its
+// start (its own S elements, then the next records'), and after the transpose vectors [0, S) hold
+// the planes. Two blocks stacked, one per lane, take a pair of groups. The loads of a run's last
+// pair would read past it, so that pair is first copied into `stage`.
+template <int E, int S>
+XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::ptrdiff_t, unsigned char* dst,
+                                                std::ptrdiff_t plane_pitch, std::int64_t n) {
+  constexpr int K = 16 / E, kPair = 2 * K, kRecord = S * E;
+  alignas(32) unsigned char stage[kPair * kRecord + 16] = {};
+  std::int64_t j = 0;
+  for (; j + kPair <= n; j += kPair) {
+    const unsigned char* g = src + j * kRecord;
+    if ((j + kPair - 1) * kRecord + 16 > n * kRecord) {
+      std::memcpy(stage, g, kPair * kRecord);
+      g = stage;
+    }
+    __m256i v[K];
+    for (int k = 0; k < K; ++k)
+      v[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(load16(g + k * kRecord)), load16(g + (K + k) * kRecord),
+                                     1);
+    interleave_rounds<E>(v);
+    for (int o = 0; o < S; ++o) {
+      store16(dst + o * plane_pitch + j * E, _mm256_castsi256_si128(v[o]));
+      store16(dst + o * plane_pitch + j * E + 16, _mm256_extracti128_si256(v[o], 1));
+    }
+  }
+  for (; j < n; ++j)
+    for (int o = 0; o < S; ++o) std::memcpy(dst + o * plane_pitch + j * E, src + (j * S + o) * E, E);
+}
+
+// The reverse: planes [0, S) as a block's rows (the rest zero), and after the transpose vector k
+// holds record k in its first S elements. Each record goes out as 16 bytes from its start, in
+// address order, so the next record's store overwrites what one writes past its end; the run's last
+// pair, whose last store would write past the run (maybe into another thread's), goes through
+// `stage`. Plain stores: the records' vectors are not on the 16-byte grid.
+template <int E, int S>
+XPOSE_TARGET_AVX2 void planes_to_records_blocks(const unsigned char* src, std::ptrdiff_t plane_pitch,
+                                                unsigned char* dst, std::ptrdiff_t, std::int64_t n) {
+  constexpr int K = 16 / E, kPair = 2 * K, kRecord = S * E;
+  alignas(32) unsigned char stage[kPair * kRecord + 16];
+  std::int64_t j = 0;
+  for (; j + kPair <= n; j += kPair) {
+    __m256i v[K];
+    for (int i = 0; i < K; ++i)
+      v[i] = i < S ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + i * plane_pitch + j * E))
+                   : _mm256_setzero_si256();
+    interleave_rounds<E>(v);
+    unsigned char* g = dst + j * kRecord;
+    const bool last = (j + kPair - 1) * kRecord + 16 > n * kRecord;
+    unsigned char* to = last ? stage : g;
+    for (int k = 0; k < K; ++k) store16(to + k * kRecord, _mm256_castsi256_si128(v[k]));
+    for (int k = 0; k < K; ++k) store16(to + (K + k) * kRecord, _mm256_extracti128_si256(v[k], 1));
+    if (last) std::memcpy(g, stage, kPair * kRecord);
+  }
+  for (; j < n; ++j)
+    for (int i = 0; i < S; ++i) std::memcpy(dst + (j * S + i) * E, src + i * plane_pitch + j * E, E);
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+// One-element records and one plane lie alike: a copy (shuffles ran it at 0.79 of memcpy on the Xeon,
+// u8 1 x 12 Mi).
+template <int E>
+void copy_run(const unsigned char* src, std::ptrdiff_t, unsigned char* dst, std::ptrdiff_t, std::int64_t n) {
+  std::memcpy(dst, src, static_cast<std::size_t>(n * E));
+}
+
+// Blocks from this short side on, shuffles below it (K: never). On a 16-core Xeon, 12 MiB, median of
+// three processes, blocks against shuffles, records into planes: u8 S = 4 158 / 169 us, 5 235 / 190,
+// 6 241 / 306, 8 216 / 216, 11 204 / 250, 15 182 / 363; bf16 level at S = 3, 5 and 7; f32 S = 3 271 /
+// 189. Planes into records: u8 S = 6 408 / 289, 8 308 / 293, 11 308 / 333, 15 238 / 404; bf16 S = 3
+// 233 / 203, 5 213 / 204, 7 201 / 243; f32 S = 2 235 / 179, 3 208 / 195
+// (bench/results/xeon16_2026-11-29i_cpu_short_sides.txt).
+template <int E, bool kToPlanes>
+constexpr int kBlocksFrom = E == 1 ? (kToPlanes ? 6 : 9) : E == 2 ? (kToPlanes ? 5 : 7) : 16 / E;
+
+using GroupRun = void (*)(const unsigned char* src, std::ptrdiff_t in_pitch, unsigned char* dst,
+                          std::ptrdiff_t out_pitch, std::int64_t n);
+
+// The runs for S = 2 .. K - 1, index S - 2 (S = 1 copies).
+template <int E, bool kToPlanes, int... I>
+constexpr auto group_runs(std::integer_sequence<int, I...>) {
+  constexpr int kFrom = kBlocksFrom<E, kToPlanes>;
+  if constexpr (kToPlanes)
+    return std::array<GroupRun, sizeof...(I)>{
+        (I + 2 >= kFrom ? &records_to_planes_blocks<E, I + 2> : &records_to_planes<E, I + 2>)...};
+  else
+    return std::array<GroupRun, sizeof...(I)>{
+        (I + 2 >= kFrom ? &planes_to_records_blocks<E, I + 2> : &planes_to_records<E, I + 2>)...};
+}
+
+template <int E, bool kToPlanes>
+GroupRun group_run(int short_side) {
+  if (short_side == 1) return &copy_run<E>;
+  static constexpr auto runs = group_runs<E, kToPlanes>(std::make_integer_sequence<int, 16 / E - 2>{});
+  return runs[static_cast<std::size_t>(short_side - 2)];
+}
+
+// Long-side positions per piece of work: about 64 KiB of matrix, whole pairs of groups.
+std::int64_t chunk_positions(int short_side, int esize) {
+  const std::int64_t pair = 2 * (16 / esize);
+  return std::max<std::int64_t>(pair, (std::int64_t{1} << 16) / (short_side * esize) / pair * pair);
+}
+
+template <int E>
+bool run(const TransposeDesc& d, const unsigned char* in, unsigned char* out) {
+  constexpr int K = 16 / E;
+  const bool to_planes = d.cols < K && d.ld_in == d.cols;
+  const bool to_records = !to_planes && d.rows < K && d.ld_out == d.rows;
+  if (!to_planes && !to_records) return false;
+  const int short_side = static_cast<int>(to_planes ? d.cols : d.rows);
+  const std::int64_t n = to_planes ? d.rows : d.cols;
+  const std::int64_t bytes = d.batch * d.rows * d.cols * E;
+  const std::ptrdiff_t in_pitch = d.ld_in * E, out_pitch = d.ld_out * E;
+  const GroupRun group = to_planes ? group_run<E, true>(short_side) : group_run<E, false>(short_side);
+  const std::int64_t chunk = chunk_positions(short_side, E), chunks = (n + chunk - 1) / chunk;
+  const std::int64_t work = d.batch * chunks, pieces = threads_for(bytes, work);
+  parallel_for(pieces, [&](std::int64_t piece) {
+    for (std::int64_t w = work * piece / pieces; w < work * (piece + 1) / pieces; ++w) {
+      const std::int64_t b = w / chunks, j0 = w % chunks * chunk, len = std::min(chunk, n - j0);
+      const unsigned char* src = in + (b * d.batch_stride_in + (to_planes ? j0 * short_side : j0)) * E;
+      unsigned char* dst = out + (b * d.batch_stride_out + (to_planes ? j0 : j0 * short_side)) * E;
+      group(src, in_pitch, dst, out_pitch, len);
+    }
+  });
+  return true;
+}
+
+}  // namespace
+#endif
+
+bool transpose_short_side(const TransposeDesc& d, const void* in, void* out, bool avx2) {
+#ifdef XPOSE_CPU_AVX2
+  if (!avx2) return false;
+  const auto* src = static_cast<const unsigned char*>(in);
+  auto* dst = static_cast<unsigned char*>(out);
+  switch (dtype_size(d.dtype)) {
+    case 1: return run<1>(d, src, dst);
+    case 2: return run<2>(d, src, dst);
+    case 4: return run<4>(d, src, dst);
+    case 8: return run<8>(d, src, dst);
+    default: return false;  // 16-byte elements have no short side under a block
+  }
+#else
+  (void)d, (void)in, (void)out, (void)avx2;
+  return false;
+#endif
+}
+
+}  // namespace xpose::cpu
