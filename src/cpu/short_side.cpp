@@ -1,12 +1,13 @@
-// Short sides (S rows or columns, S < K = 16 / E) by byte shuffles or by block transposes. Along
-// the long side, a group is N = 16 / E positions: as records (the packed side) it fills S 16-byte
-// vectors, N records of S elements back to back; as planes it is S vectors, N elements of each
-// short-side row. For small S each output vector is the OR of S byte shuffles (pshufb), one per
-// input vector, with masks fixed by (E, S) at compile time; nearer K, K x K-element block
-// transposes cost less. AVX2 takes two groups per instruction, one in each 16-byte lane; what is
-// left goes in 16-byte registers or element by element. Plain stores throughout: the planes' 16-byte
-// pieces, streamed as they come, left most lines part-written (on the development VM, u8 2 Mi x 8
-// took 3.3-4.2 ms streamed against 1.1-1.5 ms plain).
+// Short sides by byte shuffles or by block transposes. Along the long side, a group is N = 16 / E
+// positions: as records it is N records of S elements; as planes, N elements of each of the S
+// short-side rows. Under K = 16 / E, with the records packed, a group fills S 16-byte vectors either
+// way: for small S each output vector is the OR of S byte shuffles (pshufb), one per input vector,
+// with masks fixed by (E, S) at compile time; nearer K, K x K-element block transposes cost less.
+// From K on, chunks of K elements of each record go through block transposes. AVX2 takes two groups
+// per instruction, one in each 16-byte lane; what is left goes in 16-byte registers or element by
+// element. Plain stores throughout: the planes' 16-byte pieces, streamed as they come, left most
+// lines part-written (on the development VM, u8 2 Mi x 8 took 3.3-4.2 ms streamed against 1.1-1.5
+// ms plain).
 #include "cpu/short_side.hpp"
 
 #include <algorithm>
@@ -83,7 +84,7 @@ XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE Vec gather_vector(const Vec (&v)[S], int o) {
 // n records of S elements, packed at src, into S planes `plane_pitch` bytes apart at dst.
 template <int E, int S>
 XPOSE_TARGET_AVX2 void records_to_planes(const unsigned char* src, std::ptrdiff_t, unsigned char* dst,
-                                         std::ptrdiff_t plane_pitch, std::int64_t n) {
+                                         std::ptrdiff_t plane_pitch, std::int64_t n, int) {
   constexpr int N = 16 / E, kGroup = S * 16;  // positions and bytes of records per group
   std::int64_t j = 0;
   for (; j + 2 * N <= n; j += 2 * N) {
@@ -112,7 +113,7 @@ XPOSE_TARGET_AVX2 void records_to_planes(const unsigned char* src, std::ptrdiff_
 // at dst.
 template <int E, int S>
 XPOSE_TARGET_AVX2 void planes_to_records(const unsigned char* src, std::ptrdiff_t plane_pitch, unsigned char* dst,
-                                         std::ptrdiff_t, std::int64_t n) {
+                                         std::ptrdiff_t, std::int64_t n, int) {
   constexpr int N = 16 / E, kGroup = S * 16;
   std::int64_t j = 0;
   for (; j + 2 * N <= n; j += 2 * N) {
@@ -144,7 +145,7 @@ XPOSE_TARGET_AVX2 void planes_to_records(const unsigned char* src, std::ptrdiff_
 // pair would read past it, so that pair is first copied into `stage`.
 template <int E, int S>
 XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::ptrdiff_t, unsigned char* dst,
-                                                std::ptrdiff_t plane_pitch, std::int64_t n) {
+                                                std::ptrdiff_t plane_pitch, std::int64_t n, int) {
   constexpr int K = 16 / E, kPair = 2 * K, kRecord = S * E;
   alignas(32) unsigned char stage[kPair * kRecord + 16] = {};
   std::int64_t j = 0;
@@ -175,7 +176,7 @@ XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::p
 // `stage`. Plain stores: the records' vectors are not on the 16-byte grid.
 template <int E, int S>
 XPOSE_TARGET_AVX2 void planes_to_records_blocks(const unsigned char* src, std::ptrdiff_t plane_pitch,
-                                                unsigned char* dst, std::ptrdiff_t, std::int64_t n) {
+                                                unsigned char* dst, std::ptrdiff_t, std::int64_t n, int) {
   constexpr int K = 16 / E, kPair = 2 * K, kRecord = S * E;
   alignas(32) unsigned char stage[kPair * kRecord + 16];
   std::int64_t j = 0;
@@ -196,6 +197,74 @@ XPOSE_TARGET_AVX2 void planes_to_records_blocks(const unsigned char* src, std::p
     for (int i = 0; i < S; ++i) std::memcpy(dst + (j * S + i) * E, src + i * plane_pitch + j * E, E);
 }
 
+// Short sides of K elements or more: each record's elements in chunks of K, the last chunk ending
+// at the record's end (overlapping the one before where K does not divide S), each chunk two stacked
+// K x K block transposes per pair of groups. Loads and stores stay inside the records, whatever
+// their pitch.
+template <int E>
+XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE void records_to_planes_pair(const unsigned char* src, std::ptrdiff_t record_pitch,
+                                                                unsigned char* dst, std::ptrdiff_t plane_pitch,
+                                                                std::int64_t j, int c) {
+  constexpr int K = 16 / E;
+  const unsigned char* g = src + j * record_pitch + c * E;
+  __m256i v[K];
+  for (int k = 0; k < K; ++k)
+    v[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(load16(g + k * record_pitch)),
+                                   load16(g + (K + k) * record_pitch), 1);
+  interleave_rounds<E>(v);
+  for (int o = 0; o < K; ++o)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + (c + o) * plane_pitch + j * E), v[o]);
+}
+
+template <int E>
+XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE void planes_to_records_pair(const unsigned char* src, std::ptrdiff_t plane_pitch,
+                                                                unsigned char* dst, std::ptrdiff_t record_pitch,
+                                                                std::int64_t j, int c) {
+  constexpr int K = 16 / E;
+  __m256i v[K];
+  for (int i = 0; i < K; ++i)
+    v[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (c + i) * plane_pitch + j * E));
+  interleave_rounds<E>(v);
+  unsigned char* g = dst + j * record_pitch + c * E;
+  for (int k = 0; k < K; ++k) {
+    store16(g + k * record_pitch, _mm256_castsi256_si128(v[k]));
+    store16(g + (K + k) * record_pitch, _mm256_extracti128_si256(v[k], 1));
+  }
+}
+
+// Runs `pair` (one of the two above) over the chunks of each pair of groups in n positions; returns
+// the positions done (the rest go element by element). Steps of two pairs per chunk, which write or
+// read 64 bytes of each plane in a row, measured level on the Xeon
+// (bench/results/xeon16_2026-11-29k_cpu_wide_short_sides.txt).
+template <int E, typename Pair>
+XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE std::int64_t wide_pairs(std::int64_t n, int S, Pair pair) {
+  constexpr int K = 16 / E, kPair = 2 * K;
+  std::int64_t j = 0;
+  for (; j + kPair <= n; j += kPair)
+    for (int c0 = 0; c0 < S; c0 += K) pair(j, std::min(c0, S - K));
+  return j;
+}
+
+template <int E>
+XPOSE_TARGET_AVX2 void records_to_planes_wide(const unsigned char* src, std::ptrdiff_t record_pitch,
+                                              unsigned char* dst, std::ptrdiff_t plane_pitch, std::int64_t n, int S) {
+  std::int64_t j = wide_pairs<E>(n, S, [&](std::int64_t at, int c) XPOSE_TARGET_AVX2 {
+    records_to_planes_pair<E>(src, record_pitch, dst, plane_pitch, at, c);
+  });
+  for (; j < n; ++j)
+    for (int o = 0; o < S; ++o) std::memcpy(dst + o * plane_pitch + j * E, src + j * record_pitch + o * E, E);
+}
+
+template <int E>
+XPOSE_TARGET_AVX2 void planes_to_records_wide(const unsigned char* src, std::ptrdiff_t plane_pitch,
+                                              unsigned char* dst, std::ptrdiff_t record_pitch, std::int64_t n, int S) {
+  std::int64_t j = wide_pairs<E>(n, S, [&](std::int64_t at, int c) XPOSE_TARGET_AVX2 {
+    planes_to_records_pair<E>(src, plane_pitch, dst, record_pitch, at, c);
+  });
+  for (; j < n; ++j)
+    for (int i = 0; i < S; ++i) std::memcpy(dst + j * record_pitch + i * E, src + i * plane_pitch + j * E, E);
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -203,7 +272,7 @@ XPOSE_TARGET_AVX2 void planes_to_records_blocks(const unsigned char* src, std::p
 // One-element records and one plane lie alike: a copy (shuffles ran it at 0.79 of memcpy on the Xeon,
 // u8 1 x 12 Mi).
 template <int E>
-void copy_run(const unsigned char* src, std::ptrdiff_t, unsigned char* dst, std::ptrdiff_t, std::int64_t n) {
+void copy_run(const unsigned char* src, std::ptrdiff_t, unsigned char* dst, std::ptrdiff_t, std::int64_t n, int) {
   std::memcpy(dst, src, static_cast<std::size_t>(n * E));
 }
 
@@ -217,7 +286,7 @@ template <int E, bool kToPlanes>
 constexpr int kBlocksFrom = E == 1 ? (kToPlanes ? 6 : 9) : E == 2 ? (kToPlanes ? 5 : 7) : 16 / E;
 
 using GroupRun = void (*)(const unsigned char* src, std::ptrdiff_t in_pitch, unsigned char* dst,
-                          std::ptrdiff_t out_pitch, std::int64_t n);
+                          std::ptrdiff_t out_pitch, std::int64_t n, int short_side);
 
 // The runs for S = 2 .. K - 1, index S - 2 (S = 1 copies).
 template <int E, bool kToPlanes, int... I>
@@ -244,25 +313,51 @@ std::int64_t chunk_positions(int short_side, int esize) {
   return std::max<std::int64_t>(pair, (std::int64_t{1} << 16) / (short_side * esize) / pair * pair);
 }
 
+// Whether a short side of S >= K elements takes the wide runs rather than the tiles of cpu_blocked,
+// which leave the S mod K elements past the last block to element loops, and whose strips of whole
+// output runs beat the wide runs' 32-byte pieces on wide records. On the 16-core Xeon, 12 MiB, median
+// of three processes, tiles / wide in us, records into planes: u8 S = 16 240 / 382, 20 481 / 224, 24
+// 569 / 641, 32 289 / 606, 40 463 / 309, 100 455 / 546; bf16 S = 8 199 / 210, 20 293 / 172, 100 412 /
+// 550; f32 S = 4 237 / 166, 7 290 / 172, 12 295 / 310, 31 275 / 188, 100 422 / 535; f64 S = 15 206 /
+// 173, 60 306 / 439. Planes into records: u8 S = 20 576 / 335, 24 660 / 466, 32 289 / 360, 40 437 /
+// 297, 64 326 / 491; bf16 S = 8 1203 / 260, 50 487 / 261, 127 478 / 314; f32 S = 4 317 / 224, 100 484
+// / 245; f64 S = 2 489 / 185, 60 307 / 212. The host's times moved by up to 1.5x between runs; one
+// case lost in all three: u8 S = 24 into planes ran at 0.89-0.95 of the tiles' speed, and takes the
+// wide runs with its class (bench/results/xeon16_2026-11-29k_cpu_wide_short_sides.txt,
+// ..._29l_cpu_short_sides_final.txt).
+template <int E>
+constexpr bool wide_runs_win(std::int64_t s, bool to_planes) {
+  constexpr int K = 16 / E;
+  if (E == 1) return s < 48 && s % K != 0;
+  if (to_planes) return s * E <= 128 && (s == K || s % K != 0);
+  return s * E <= 512;
+}
+
 template <int E>
 bool run(const TransposeDesc& d, const unsigned char* in, unsigned char* out) {
   constexpr int K = 16 / E;
-  const bool to_planes = d.cols < K && d.ld_in == d.cols;
-  const bool to_records = !to_planes && d.rows < K && d.ld_out == d.rows;
+  // Few columns: records in, planes out; few rows: the reverse. Under K the records must be packed.
+  const auto short_side_fits = [](std::int64_t s, std::int64_t ld, bool planes_out) {
+    return s < K ? ld == s : wide_runs_win<E>(s, planes_out);
+  };
+  const bool to_planes = short_side_fits(d.cols, d.ld_in, true);
+  const bool to_records = !to_planes && short_side_fits(d.rows, d.ld_out, false);
   if (!to_planes && !to_records) return false;
   const int short_side = static_cast<int>(to_planes ? d.cols : d.rows);
   const std::int64_t n = to_planes ? d.rows : d.cols;
   const std::int64_t bytes = d.batch * d.rows * d.cols * E;
+  const std::int64_t record_ld = to_planes ? d.ld_in : d.ld_out;
   const std::ptrdiff_t in_pitch = d.ld_in * E, out_pitch = d.ld_out * E;
-  const GroupRun group = to_planes ? group_run<E, true>(short_side) : group_run<E, false>(short_side);
+  GroupRun group = to_planes ? &records_to_planes_wide<E> : &planes_to_records_wide<E>;
+  if (short_side < K) group = to_planes ? group_run<E, true>(short_side) : group_run<E, false>(short_side);
   const std::int64_t chunk = chunk_positions(short_side, E), chunks = (n + chunk - 1) / chunk;
   const std::int64_t work = d.batch * chunks, pieces = threads_for(bytes, work);
   parallel_for(pieces, [&](std::int64_t piece) {
     for (std::int64_t w = work * piece / pieces; w < work * (piece + 1) / pieces; ++w) {
       const std::int64_t b = w / chunks, j0 = w % chunks * chunk, len = std::min(chunk, n - j0);
-      const unsigned char* src = in + (b * d.batch_stride_in + (to_planes ? j0 * short_side : j0)) * E;
-      unsigned char* dst = out + (b * d.batch_stride_out + (to_planes ? j0 : j0 * short_side)) * E;
-      group(src, in_pitch, dst, out_pitch, len);
+      const unsigned char* src = in + (b * d.batch_stride_in + (to_planes ? j0 * record_ld : j0)) * E;
+      unsigned char* dst = out + (b * d.batch_stride_out + (to_planes ? j0 : j0 * record_ld)) * E;
+      group(src, in_pitch, dst, out_pitch, len, short_side);
     }
   });
   return true;

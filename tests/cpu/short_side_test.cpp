@@ -1,4 +1,4 @@
-// CPU backend, matrices with a short side (fewer rows or columns than a 16-byte block holds): records
+// CPU backend, matrices with a short side (rows or columns of a few 16-byte blocks or less): records
 // split into planes and planes merged into records, against the reference, with and without AVX2.
 #include <gtest/gtest.h>
 
@@ -70,6 +70,17 @@ std::vector<ShiftedCase> short_side_cases(DType dtype) {
     v.push_back({{dtype, 1001, s, 1, s + 1, 0, 0, 0}});
     v.push_back({{dtype, s, 1001, 1, 0, s + 1, 0, 0}});
   }
+  // Short sides of K elements or more (the wide runs where they win, the tiles elsewhere), up to 65
+  // elements and records of 512 bytes, packed or padded, batched with gaps; long sides around the
+  // pairs of groups.
+  const std::int64_t most = 512 / static_cast<std::int64_t>(esize);
+  for (std::int64_t s : std::vector<std::int64_t>{k, k + 1, 2 * k - 1, 2 * k + 3, 3 * k, 47, 65, most})
+    for (std::int64_t n : std::vector<std::int64_t>{1, 2 * k - 1, 2 * k + 1, 4 * k + 5, 3001}) {
+      v.push_back({{dtype, n, s}, a, 16});
+      v.push_back({{dtype, s, n}, 16, a});
+      v.push_back({{dtype, n, s, 2, s + 3, n + 5, n * (s + 3) + 1, s * (n + 5) + 2}, 3 * a, a});
+      v.push_back({{dtype, s, n, 2, n + 5, s + 3, s * (n + 5) + 2, n * (s + 3) + 1}, a, 3 * a});
+    }
   // Outputs of 16 MiB or more (where the tiles of cpu_blocked stream their stores), planes on and off the
   // 16-byte grid.
   const std::int64_t s = k > 2 ? 3 : 1, big = (std::int64_t{16} << 20) / (s * static_cast<std::int64_t>(esize)) + 5;
