@@ -75,6 +75,21 @@ XPOSE_CPU_INLINE void interleave_rounds(Vec (&v)[K]) {
     for (int i = 0; i < K; ++i) v[i] = w[i];
   }
 }
+#ifdef XPOSE_CPU_AVX2
+// The same rounds on 32-byte rows, in a function of their own that carries the AVX2 target: clang
+// refuses 32-byte vectors in a function without it, inlined or not.
+template <int E, int K>
+XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE void interleave_rounds(__m256i (&v)[K]) {
+  __m256i w[K];
+  for (int round = 1; round < K; round *= 2) {
+    for (int j = 0; j < K / 2; ++j) {
+      w[2 * j] = interleave<E, false>(v[j], v[j + K / 2]);
+      w[2 * j + 1] = interleave<E, true>(v[j], v[j + K / 2]);
+    }
+    for (int i = 0; i < K; ++i) v[i] = w[i];
+  }
+}
+#endif
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif

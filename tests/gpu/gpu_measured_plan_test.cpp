@@ -38,7 +38,9 @@ void expect_transpose(const xpose::TransposeDesc& d, const unsigned char* out,
 
 TEST_P(MeasuredPlan, WritesTheTransposeAndRemembersTheChoice) {
   XPOSE_SKIP_WITHOUT_GPU();
-  const auto [d, shift] = GetParam();
+  // Variables rather than structured bindings, which C++17 lambdas cannot capture (clang refuses).
+  const xpose::TransposeDesc d = GetParam().desc;
+  const std::size_t shift = GetParam().shift;
   const CaseData& data = case_data(d);
   xpose::DeviceBuffer in_buf, out_buf;
   ASSERT_TRUE(in_buf.allocate(data.input.size() + shift).ok());
