@@ -7,7 +7,7 @@
 // 16-byte elements and small matrices of 1- and 2-byte ones go straight to the output (TileStores).
 // Tiles start on the output's 64-byte lines and on the input's where they can, and runs of tiles are
 // split across the pool's threads (cpu/threads.hpp, cpu/thread_pool.hpp). Matrices with a short side
-// whose records are packed go to cpu/short_side.hpp first.
+// go to cpu/short_side.hpp first, which takes the ones it moves faster.
 #include "cpu/blocked.hpp"
 
 #include <algorithm>

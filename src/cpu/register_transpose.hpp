@@ -57,8 +57,8 @@ XPOSE_TARGET_AVX2 inline __m256i interleave(__m256i a, __m256i b) {
 }
 #endif
 
-// The log2(K) rounds on K rows held in registers of either width: row j interleaved with row j + K/2
-// at element width, each round. Always inlined into the caller, whose target supplies the
+// The log2(K) rounds on K rows held in 16-byte registers (32-byte ones take the overload below): row j
+// interleaved with row j + K/2 at element width, each round. Always inlined into the caller, whose target supplies the
 // instructions, so the 32-byte vectors never cross a call (which GCC's ABI note below is about).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push

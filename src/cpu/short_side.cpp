@@ -3,8 +3,9 @@
 // short-side rows. Under K = 16 / E, with the records packed, a group fills S 16-byte vectors either
 // way: for small S each output vector is the OR of S byte shuffles (pshufb), one per input vector,
 // with masks fixed by (E, S) at compile time; nearer K, K x K-element block transposes cost less.
-// From K on, chunks of K elements of each record go through block transposes. AVX2 takes two groups
-// per instruction, one in each 16-byte lane; what is left goes in 16-byte registers or element by
+// From K up to the limits of wide_runs_win, chunks of K elements of each record go through block
+// transposes, at any pitch. AVX2 takes two groups per instruction, one in each 16-byte lane; the
+// shuffles and the chunks take a last group in 16-byte registers, and what is left goes element by
 // element. Plain stores throughout: the planes' 16-byte pieces, streamed as they come, left most
 // lines part-written (on the development VM, u8 2 Mi x 8 took 3.3-4.2 ms streamed against 1.1-1.5
 // ms plain).
@@ -147,7 +148,8 @@ template <int E, int S>
 XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::ptrdiff_t, unsigned char* dst,
                                                 std::ptrdiff_t plane_pitch, std::int64_t n, int) {
   constexpr int K = 16 / E, kPair = 2 * K, kRecord = S * E;
-  alignas(32) unsigned char stage[kPair * kRecord + 16] = {};
+  alignas(32) unsigned char stage[kPair * kRecord + 16];
+  std::memset(stage + kPair * kRecord, 0, 16);  // the last load's bytes past the records
   std::int64_t j = 0;
   for (; j + kPair <= n; j += kPair) {
     const unsigned char* g = src + j * kRecord;
@@ -232,25 +234,35 @@ XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE void planes_to_records_pair(const unsigned ch
   }
 }
 
-// Runs `pair` (one of the two above) over the chunks of each pair of groups in n positions; returns
-// the positions done (the rest go element by element). Steps of two pairs per chunk, which write or
-// read 64 bytes of each plane in a row, measured level on the Xeon
+// Runs `pair` (one of the two above) over the chunks of each pair of groups in n positions, then
+// `group` (one 16-byte block) over the chunks of one group more where it fits; returns the positions
+// done (the rest go element by element). One pair per chunk at a time: steps of two pairs, which
+// write or read 64 bytes of each plane in a row, measured level on the Xeon
 // (bench/results/xeon16_2026-11-29k_cpu_wide_short_sides.txt).
-template <int E, typename Pair>
-XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE std::int64_t wide_pairs(std::int64_t n, int S, Pair pair) {
+template <int E, typename Pair, typename Group>
+XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE std::int64_t wide_runs(std::int64_t n, int S, Pair pair, Group group) {
   constexpr int K = 16 / E, kPair = 2 * K;
   std::int64_t j = 0;
   for (; j + kPair <= n; j += kPair)
     for (int c0 = 0; c0 < S; c0 += K) pair(j, std::min(c0, S - K));
+  if (j + K <= n) {
+    for (int c0 = 0; c0 < S; c0 += K) group(j, std::min(c0, S - K));
+    j += K;
+  }
   return j;
 }
 
 template <int E>
 XPOSE_TARGET_AVX2 void records_to_planes_wide(const unsigned char* src, std::ptrdiff_t record_pitch,
                                               unsigned char* dst, std::ptrdiff_t plane_pitch, std::int64_t n, int S) {
-  std::int64_t j = wide_pairs<E>(n, S, [&](std::int64_t at, int c) XPOSE_TARGET_AVX2 {
-    records_to_planes_pair<E>(src, record_pitch, dst, plane_pitch, at, c);
-  });
+  std::int64_t j = wide_runs<E>(
+      n, S,
+      [&](std::int64_t at, int c) XPOSE_TARGET_AVX2 {
+        records_to_planes_pair<E>(src, record_pitch, dst, plane_pitch, at, c);
+      },
+      [&](std::int64_t at, int c) {
+        transpose_block<E>(src + at * record_pitch + c * E, record_pitch, dst + c * plane_pitch + at * E, plane_pitch);
+      });
   for (; j < n; ++j)
     for (int o = 0; o < S; ++o) std::memcpy(dst + o * plane_pitch + j * E, src + j * record_pitch + o * E, E);
 }
@@ -258,9 +270,14 @@ XPOSE_TARGET_AVX2 void records_to_planes_wide(const unsigned char* src, std::ptr
 template <int E>
 XPOSE_TARGET_AVX2 void planes_to_records_wide(const unsigned char* src, std::ptrdiff_t plane_pitch,
                                               unsigned char* dst, std::ptrdiff_t record_pitch, std::int64_t n, int S) {
-  std::int64_t j = wide_pairs<E>(n, S, [&](std::int64_t at, int c) XPOSE_TARGET_AVX2 {
-    planes_to_records_pair<E>(src, plane_pitch, dst, record_pitch, at, c);
-  });
+  std::int64_t j = wide_runs<E>(
+      n, S,
+      [&](std::int64_t at, int c) XPOSE_TARGET_AVX2 {
+        planes_to_records_pair<E>(src, plane_pitch, dst, record_pitch, at, c);
+      },
+      [&](std::int64_t at, int c) {
+        transpose_block<E>(src + c * plane_pitch + at * E, plane_pitch, dst + at * record_pitch + c * E, record_pitch);
+      });
   for (; j < n; ++j)
     for (int i = 0; i < S; ++i) std::memcpy(dst + j * record_pitch + i * E, src + i * plane_pitch + j * E, E);
 }
@@ -336,12 +353,14 @@ constexpr bool wide_runs_win(std::int64_t s, bool to_planes) {
 template <int E>
 bool run(const TransposeDesc& d, const unsigned char* in, unsigned char* out) {
   constexpr int K = 16 / E;
-  // Few columns: records in, planes out; few rows: the reverse. Under K the records must be packed.
-  const auto short_side_fits = [](std::int64_t s, std::int64_t ld, bool planes_out) {
-    return s < K ? ld == s : wide_runs_win<E>(s, planes_out);
+  // Few columns: records in, planes out; few rows: the reverse. Under K the records must be packed;
+  // from K on the long side must hold a pair of groups, or the chunks would leave every element to
+  // the element loops where the tiles transpose blocks (batches of u8 20 x 20 ran 2-3x slower).
+  const auto short_side_fits = [](std::int64_t s, std::int64_t ld, std::int64_t n, bool planes_out) {
+    return s < K ? ld == s : n >= 2 * K && wide_runs_win<E>(s, planes_out);
   };
-  const bool to_planes = short_side_fits(d.cols, d.ld_in, true);
-  const bool to_records = !to_planes && short_side_fits(d.rows, d.ld_out, false);
+  const bool to_planes = short_side_fits(d.cols, d.ld_in, d.rows, true);
+  const bool to_records = !to_planes && short_side_fits(d.rows, d.ld_out, d.cols, false);
   if (!to_planes && !to_records) return false;
   const int short_side = static_cast<int>(to_planes ? d.cols : d.rows);
   const std::int64_t n = to_planes ? d.rows : d.cols;

@@ -49,10 +49,10 @@ std::vector<std::int64_t> long_sides(std::size_t esize) {
 
 std::vector<ShiftedCase> short_side_cases(DType dtype) {
   const std::size_t esize = xpose::dtype_size(dtype);
-  const std::int64_t k = 16 / static_cast<std::int64_t>(esize);  // the block's edge: short sides are under it
+  const std::int64_t k = 16 / static_cast<std::int64_t>(esize);  // a 16-byte block's edge in elements
   const std::size_t a = std::min<std::size_t>(esize, 8);          // element alignment
   std::vector<ShiftedCase> v;
-  for (std::int64_t s = 1; s <= k; ++s)  // k itself: the tiles of cpu_blocked, for the boundary
+  for (std::int64_t s = 1; s <= k; ++s)  // and k itself, where the paths change
     for (std::int64_t n : long_sides(esize)) {
       if (n < 1) continue;
       v.push_back({{dtype, n, s}});  // records into planes
@@ -81,6 +81,20 @@ std::vector<ShiftedCase> short_side_cases(DType dtype) {
       v.push_back({{dtype, n, s, 2, s + 3, n + 5, n * (s + 3) + 1, s * (n + 5) + 2}, 3 * a, a});
       v.push_back({{dtype, s, n, 2, n + 5, s + 3, s * (n + 5) + 2, n * (s + 3) + 1}, a, 3 * a});
     }
+  // Batches of small matrices, whose long side may not hold a pair of groups (2k).
+  for (std::int64_t s : std::vector<std::int64_t>{k + 1, 2 * k + 3})
+    for (std::int64_t n : std::vector<std::int64_t>{k + 1, 2 * k - 1, 2 * k, 3 * k + 1}) {
+      v.push_back({{dtype, n, s, 7, 0, 0, 0, 0}});
+      v.push_back({{dtype, s, n, 7, 0, 0, s * n + 3, s * n + 1}, a, 16});
+    }
+  // Matrices of 2.5 MiB, which threads share, at the short sides around k (shuffles or blocks under
+  // it, chunks over it) and in both directions.
+  for (std::int64_t s : std::vector<std::int64_t>{k - 1, k + 1}) {
+    if (s < 1) continue;
+    const std::int64_t n = (std::int64_t{5} << 19) / (s * static_cast<std::int64_t>(esize)) + 3;
+    v.push_back({{dtype, n, s}});
+    v.push_back({{dtype, s, n}, a, 0});
+  }
   // Outputs of 16 MiB or more (where the tiles of cpu_blocked stream their stores), planes on and off the
   // 16-byte grid.
   const std::int64_t s = k > 2 ? 3 : 1, big = (std::int64_t{16} << 20) / (s * static_cast<std::int64_t>(esize)) + 5;
