@@ -354,10 +354,14 @@ template <int E>
 bool run(const TransposeDesc& d, const unsigned char* in, unsigned char* out) {
   constexpr int K = 16 / E;
   // Few columns: records in, planes out; few rows: the reverse. Under K the records must be packed;
-  // from K on the long side must hold a pair of groups, or the chunks would leave every element to
-  // the element loops where the tiles transpose blocks (batches of u8 20 x 20 ran 2-3x slower).
+  // from K on the long side must hold a group, or the chunks would leave every element to the
+  // element loops where the tiles transpose blocks. With a last group in 16-byte blocks, batches of
+  // small matrices run faster here than in the tiles, whose element loops take their edges: on the
+  // Xeon, median of four processes, tiles / chunks, u8 20 x 20 x 30000 641 / 510 us, 17 x 20 x 30000
+  // 583 / 291, bf16 12 x 12 x 40000 537 / 266, f32 5 x 5 x 100000 476 / 255, f64 3 x 3 x 200000 661 /
+  // 449 (bench/results/xeon16_2026-11-29m_cpu_small_batches.txt).
   const auto short_side_fits = [](std::int64_t s, std::int64_t ld, std::int64_t n, bool planes_out) {
-    return s < K ? ld == s : n >= 2 * K && wide_runs_win<E>(s, planes_out);
+    return s < K ? ld == s : n >= K && wide_runs_win<E>(s, planes_out);
   };
   const bool to_planes = short_side_fits(d.cols, d.ld_in, d.rows, true);
   const bool to_records = !to_planes && short_side_fits(d.rows, d.ld_out, d.cols, false);

@@ -81,9 +81,10 @@ std::vector<ShiftedCase> short_side_cases(DType dtype) {
       v.push_back({{dtype, n, s, 2, s + 3, n + 5, n * (s + 3) + 1, s * (n + 5) + 2}, 3 * a, a});
       v.push_back({{dtype, s, n, 2, n + 5, s + 3, s * (n + 5) + 2, n * (s + 3) + 1}, a, 3 * a});
     }
-  // Batches of small matrices, whose long side may not hold a pair of groups (2k).
+  // Batches of small matrices, whose long side may hold no group (k) or no pair of groups (2k).
   for (std::int64_t s : std::vector<std::int64_t>{k + 1, 2 * k + 3})
-    for (std::int64_t n : std::vector<std::int64_t>{k + 1, 2 * k - 1, 2 * k, 3 * k + 1}) {
+    for (std::int64_t n : std::vector<std::int64_t>{k - 1, k, k + 1, 2 * k - 1, 2 * k, 3 * k + 1}) {
+      if (n < 1) continue;
       v.push_back({{dtype, n, s, 7, 0, 0, 0, 0}});
       v.push_back({{dtype, s, n, 7, 0, 0, s * n + 3, s * n + 1}, a, 16});
     }
