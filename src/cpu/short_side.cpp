@@ -140,27 +140,30 @@ XPOSE_TARGET_AVX2 void planes_to_records(const unsigned char* src, std::ptrdiff_
 }
 
 // Where S is closer to K, K x K-element block transposes (cpu/register_transpose.hpp) cost fewer
-// instructions than S^2 shuffles: a block's rows are K records, each loaded as 16 bytes from its
-// start (its own S elements, then the next records'), and after the transpose vectors [0, S) hold
-// the planes. Two blocks stacked, one per lane, take a pair of groups. The loads of a run's last
-// pair would read past it, so that pair is first copied into `stage`.
+// instructions than S^2 shuffles, and they take padded records (pitches past S elements), which the
+// shuffles' fixed masks do not. A block's rows are K records, each loaded as 16 bytes from its start
+// (its own S elements, then padding or the next records'), and after the transpose vectors [0, S)
+// hold the planes. Two blocks stacked, one per lane, take a pair of groups. A pair whose last load
+// would read past the run's last element is first copied into `stage`, its records packed.
 template <int E, int S>
-XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::ptrdiff_t, unsigned char* dst,
-                                                std::ptrdiff_t plane_pitch, std::int64_t n, int) {
+XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::ptrdiff_t record_pitch,
+                                                unsigned char* dst, std::ptrdiff_t plane_pitch, std::int64_t n, int) {
   constexpr int K = 16 / E, kPair = 2 * K, kRecord = S * E;
   alignas(32) unsigned char stage[kPair * kRecord + 16];
   std::memset(stage + kPair * kRecord, 0, 16);  // the last load's bytes past the records
+  const std::int64_t end = (n - 1) * record_pitch + kRecord;  // the run's bytes from src
   std::int64_t j = 0;
   for (; j + kPair <= n; j += kPair) {
-    const unsigned char* g = src + j * kRecord;
-    if ((j + kPair - 1) * kRecord + 16 > n * kRecord) {
-      std::memcpy(stage, g, kPair * kRecord);
+    const unsigned char* g = src + j * record_pitch;
+    std::ptrdiff_t pitch = record_pitch;
+    if ((j + kPair - 1) * record_pitch + 16 > end) {
+      for (int k = 0; k < kPair; ++k) std::memcpy(stage + k * kRecord, g + k * record_pitch, kRecord);
       g = stage;
+      pitch = kRecord;
     }
     __m256i v[K];
     for (int k = 0; k < K; ++k)
-      v[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(load16(g + k * kRecord)), load16(g + (K + k) * kRecord),
-                                     1);
+      v[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(load16(g + k * pitch)), load16(g + (K + k) * pitch), 1);
     interleave_rounds<E>(v);
     for (int o = 0; o < S; ++o) {
       store16(dst + o * plane_pitch + j * E, _mm256_castsi256_si128(v[o]));
@@ -168,14 +171,18 @@ XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::p
     }
   }
   for (; j < n; ++j)
-    for (int o = 0; o < S; ++o) std::memcpy(dst + o * plane_pitch + j * E, src + (j * S + o) * E, E);
+    for (int o = 0; o < S; ++o) std::memcpy(dst + o * plane_pitch + j * E, src + j * record_pitch + o * E, E);
 }
 
 // The reverse: planes [0, S) as a block's rows (the rest zero), and after the transpose vector k
 // holds record k in its first S elements. Each record goes out as 16 bytes from its start, in
 // address order, so the next record's store overwrites what one writes past its end; the run's last
 // pair, whose last store would write past the run (maybe into another thread's), goes through
-// `stage`. Plain stores: the records' vectors are not on the 16-byte grid.
+// `stage`. Packed records only: padded ones would take those bytes into their padding, and storing
+// each record's elements alone from `stage` ran no faster than the tiles' element loops on the Xeon
+// (u8 3 x 4 Mi into records of 4: 677 -> 735 us; bf16 356 -> 431; f32 272 -> 266;
+// bench/results/xeon16_2026-11-29n_cpu_padded_records.txt). Plain stores: the records' vectors are
+// not on the 16-byte grid.
 template <int E, int S>
 XPOSE_TARGET_AVX2 void planes_to_records_blocks(const unsigned char* src, std::ptrdiff_t plane_pitch,
                                                 unsigned char* dst, std::ptrdiff_t, std::int64_t n, int) {
@@ -324,6 +331,21 @@ GroupRun group_run(int short_side) {
   return runs[static_cast<std::size_t>(short_side - 2)];
 }
 
+// Padded records in (pitch past S elements) for S = 1 .. K - 1, index S - 1: the blocks, whatever S.
+// On the Xeon against the tiles' element loops, u8 4 Mi x 3 from records of 4: 859 -> 309 us, of 16:
+// 225 -> 126, u8 1.3 Mi x 9 from 10: 899 -> 230, bf16 2 Mi x 3 from 4: 464 -> 232, f32 1 Mi x 3 from
+// 4: 313 -> 189 (bench/results/xeon16_2026-11-29n_cpu_padded_records.txt).
+template <int E, int... I>
+constexpr auto padded_record_runs(std::integer_sequence<int, I...>) {
+  return std::array<GroupRun, sizeof...(I)>{&records_to_planes_blocks<E, I + 1>...};
+}
+
+template <int E>
+GroupRun padded_record_run(int short_side) {
+  static constexpr auto runs = padded_record_runs<E>(std::make_integer_sequence<int, 16 / E - 1>{});
+  return runs[static_cast<std::size_t>(short_side - 1)];
+}
+
 // Long-side positions per piece of work: about 64 KiB of matrix, whole pairs of groups.
 std::int64_t chunk_positions(int short_side, int esize) {
   const std::int64_t pair = 2 * (16 / esize);
@@ -353,15 +375,17 @@ constexpr bool wide_runs_win(std::int64_t s, bool to_planes) {
 template <int E>
 bool run(const TransposeDesc& d, const unsigned char* in, unsigned char* out) {
   constexpr int K = 16 / E;
-  // Few columns: records in, planes out; few rows: the reverse. Under K the records must be packed;
-  // from K on the long side must hold a group, or the chunks would leave every element to the
-  // element loops where the tiles transpose blocks. With a last group in 16-byte blocks, batches of
-  // small matrices run faster here than in the tiles, whose element loops take their edges: on the
-  // Xeon, median of four processes, tiles / chunks, u8 20 x 20 x 30000 641 / 510 us, 17 x 20 x 30000
-  // 583 / 291, bf16 12 x 12 x 40000 537 / 266, f32 5 x 5 x 100000 476 / 255, f64 3 x 3 x 200000 661 /
-  // 449 (bench/results/xeon16_2026-11-29m_cpu_small_batches.txt).
+  // Few columns: records in, planes out; few rows: the reverse. Under K, packed records take the
+  // shuffles or the blocks (kBlocksFrom), padded ones in the blocks, padded ones out the tiles
+  // (which moved all of these element by element). From K on the long side must hold a group, or
+  // the chunks would leave every element to the element loops where the tiles transpose blocks.
+  // With a last group in 16-byte blocks, batches of small matrices run faster here than in the
+  // tiles, whose element loops take their edges: on the Xeon, median of four processes, tiles /
+  // chunks, u8 20 x 20 x 30000 641 / 510 us, 17 x 20 x 30000 583 / 291, bf16 12 x 12 x 40000 537 /
+  // 266, f32 5 x 5 x 100000 476 / 255, f64 3 x 3 x 200000 661 / 449
+  // (bench/results/xeon16_2026-11-29m_cpu_small_batches.txt).
   const auto short_side_fits = [](std::int64_t s, std::int64_t ld, std::int64_t n, bool planes_out) {
-    return s < K ? ld == s : n >= K && wide_runs_win<E>(s, planes_out);
+    return s < K ? planes_out || ld == s : n >= K && wide_runs_win<E>(s, planes_out);
   };
   const bool to_planes = short_side_fits(d.cols, d.ld_in, d.rows, true);
   const bool to_records = !to_planes && short_side_fits(d.rows, d.ld_out, d.cols, false);
@@ -372,7 +396,10 @@ bool run(const TransposeDesc& d, const unsigned char* in, unsigned char* out) {
   const std::int64_t record_ld = to_planes ? d.ld_in : d.ld_out;
   const std::ptrdiff_t in_pitch = d.ld_in * E, out_pitch = d.ld_out * E;
   GroupRun group = to_planes ? &records_to_planes_wide<E> : &planes_to_records_wide<E>;
-  if (short_side < K) group = to_planes ? group_run<E, true>(short_side) : group_run<E, false>(short_side);
+  if (short_side < K && record_ld == short_side)
+    group = to_planes ? group_run<E, true>(short_side) : group_run<E, false>(short_side);
+  else if (short_side < K)
+    group = padded_record_run<E>(short_side);
   const std::int64_t chunk = chunk_positions(short_side, E), chunks = (n + chunk - 1) / chunk;
   const std::int64_t work = d.batch * chunks, pieces = threads_for(bytes, work);
   parallel_for(pieces, [&](std::int64_t piece) {

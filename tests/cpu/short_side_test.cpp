@@ -66,9 +66,27 @@ std::vector<ShiftedCase> short_side_cases(DType dtype) {
     // Batches with gaps between matrices, packed otherwise.
     v.push_back({{dtype, 333, s, 3, 0, 0, 333 * s + 7, 333 * s + 5}, 5 * a, 16});
     v.push_back({{dtype, s, 333, 3, 0, 0, 333 * s + 5, 333 * s + 7}, 16, 5 * a});
-    // Padded short side: no side is packed, so the tiles of cpu_blocked run.
+    // Padded records.
     v.push_back({{dtype, 1001, s, 1, s + 1, 0, 0, 0}});
     v.push_back({{dtype, s, 1001, 1, 0, s + 1, 0, 0}});
+  }
+  // Padded records under k (pitches of s + 1, s + 7 and 2k + 3 elements), in (the blocks) and out
+  // (the tiles): every short side, long sides around the pairs of groups, batches with gaps, and 2.5
+  // MiB ones that threads share. The output's padding must keep its poison.
+  for (std::int64_t s = 1; s < k; ++s)
+    for (std::int64_t ld : std::vector<std::int64_t>{s + 1, s + 7, 2 * k + 3}) {
+      for (std::int64_t n : std::vector<std::int64_t>{1, 2 * k - 1, 2 * k, 2 * k + 1, 5 * k + 3, 3001}) {
+        v.push_back({{dtype, n, s, 1, ld, 0, 0, 0}, 3 * a, a});
+        v.push_back({{dtype, s, n, 1, 0, ld, 0, 0}, a, 3 * a});
+      }
+      v.push_back({{dtype, 77, s, 3, ld, 0, 77 * ld + 5, 77 * s + 3}, a, 16});
+      v.push_back({{dtype, s, 77, 3, 0, ld, 77 * s + 3, 77 * ld + 5}, 16, a});
+    }
+  for (std::int64_t s : std::vector<std::int64_t>{1, k - 1}) {
+    if (s < 1 || s >= k) continue;
+    const std::int64_t n = (std::int64_t{5} << 19) / ((s + 1) * static_cast<std::int64_t>(esize)) + 3;
+    v.push_back({{dtype, n, s, 1, s + 1, 0, 0, 0}});
+    v.push_back({{dtype, s, n, 1, 0, s + 1, 0, 0}});
   }
   // Short sides of K elements or more (the wide runs where they win, the tiles elsewhere), up to 65
   // elements and records of 512 bytes, packed or padded, batched with gaps; long sides around the
