@@ -2,8 +2,8 @@
 // positions: as records it is N records of S elements; as planes, N elements of each of the S
 // short-side rows. Under K = 16 / E, with the records packed, a group fills S 16-byte vectors either
 // way: for small S each output vector is the OR of S byte shuffles (pshufb), one per input vector,
-// with masks fixed by (E, S) at compile time; nearer K, K x K-element block transposes cost less.
-// From K up to the limits of wide_runs_win, chunks of K elements of each record go through block
+// with masks fixed by (E, S) at compile time; nearer K, and for records read from a longer pitch,
+// K x K-element block transposes. From K up to the limits of wide_runs_win, chunks of K elements of each record go through block
 // transposes, at any pitch. AVX2 takes two groups per instruction, one in each 16-byte lane; the
 // shuffles and the chunks take a last group in 16-byte registers, and what is left goes element by
 // element. Plain stores throughout: the planes' 16-byte pieces, streamed as they come, left most
