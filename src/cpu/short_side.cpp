@@ -3,12 +3,12 @@
 // short-side rows. Under K = 16 / E, with the records packed, a group fills S 16-byte vectors either
 // way: for small S each output vector is the OR of S byte shuffles (pshufb), one per input vector,
 // with masks fixed by (E, S) at compile time; nearer K, and for records read from a longer pitch,
-// K x K-element block transposes. From K up to the limits of wide_runs_win, chunks of K elements of each record go through block
-// transposes, at any pitch. AVX2 takes two groups per instruction, one in each 16-byte lane; the
-// shuffles and the chunks take a last group in 16-byte registers, and what is left goes element by
-// element. Plain stores throughout: the planes' 16-byte pieces, streamed as they come, left most
-// lines part-written (on the development VM, u8 2 Mi x 8 took 3.3-4.2 ms streamed against 1.1-1.5
-// ms plain).
+// K x K-element block transposes. From K up to the limits of wide_runs_win, chunks of K elements of
+// each record go through block transposes, at any pitch. AVX2 takes two groups per instruction, one
+// in each 16-byte lane; the shuffles and the chunks take a last group in 16-byte registers, and what
+// is left goes element by element. Plain stores throughout: the planes' 16-byte pieces, streamed as
+// they come, left most lines part-written (on the development VM, u8 2 Mi x 8 took 3.3-4.2 ms
+// streamed against 1.1-1.5 ms plain).
 #include "cpu/short_side.hpp"
 
 #include <algorithm>
@@ -144,11 +144,14 @@ XPOSE_TARGET_AVX2 void planes_to_records(const unsigned char* src, std::ptrdiff_
 // shuffles' fixed masks do not. A block's rows are K records, each loaded as 16 bytes from its start
 // (its own S elements, then padding or the next records'), and after the transpose vectors [0, S)
 // hold the planes. Two blocks stacked, one per lane, take a pair of groups. A pair whose last load
-// would read past the run's last element is first copied into `stage`, its records packed.
-template <int E, int S>
-XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::ptrdiff_t record_pitch,
+// would read past the run's last element is first copied into `stage`, its records packed. Packed
+// records (kPadded false) take their pitch at compile time: read at run time, it made them 0.68-0.82x
+// as fast on the Xeon (u8 2 Mi x 6 219 -> 320 us; bench/results/xeon16_2026-11-29n_cpu_padded_records.txt).
+template <int E, int S, bool kPadded = false>
+XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::ptrdiff_t pitch_in,
                                                 unsigned char* dst, std::ptrdiff_t plane_pitch, std::int64_t n, int) {
   constexpr int K = 16 / E, kPair = 2 * K, kRecord = S * E;
+  const std::ptrdiff_t record_pitch = kPadded ? pitch_in : kRecord;
   alignas(32) unsigned char stage[kPair * kRecord + 16];
   std::memset(stage + kPair * kRecord, 0, 16);  // the last load's bytes past the records
   const std::int64_t end = (n - 1) * record_pitch + kRecord;  // the run's bytes from src
@@ -157,7 +160,10 @@ XPOSE_TARGET_AVX2 void records_to_planes_blocks(const unsigned char* src, std::p
     const unsigned char* g = src + j * record_pitch;
     std::ptrdiff_t pitch = record_pitch;
     if ((j + kPair - 1) * record_pitch + 16 > end) {
-      for (int k = 0; k < kPair; ++k) std::memcpy(stage + k * kRecord, g + k * record_pitch, kRecord);
+      if constexpr (kPadded)
+        for (int k = 0; k < kPair; ++k) std::memcpy(stage + k * kRecord, g + k * record_pitch, kRecord);
+      else
+        std::memcpy(stage, g, kPair * kRecord);
       g = stage;
       pitch = kRecord;
     }
@@ -337,7 +343,7 @@ GroupRun group_run(int short_side) {
 // 4: 313 -> 189 (bench/results/xeon16_2026-11-29n_cpu_padded_records.txt).
 template <int E, int... I>
 constexpr auto padded_record_runs(std::integer_sequence<int, I...>) {
-  return std::array<GroupRun, sizeof...(I)>{&records_to_planes_blocks<E, I + 1>...};
+  return std::array<GroupRun, sizeof...(I)>{&records_to_planes_blocks<E, I + 1, true>...};
 }
 
 template <int E>
