@@ -240,7 +240,7 @@ auto tiles_worker(TileStores stores) {
 }
 
 template <int E>
-void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
+void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes, bool avx2) {
   const auto* in = static_cast<const unsigned char*>(in_bytes);
   auto* out = static_cast<unsigned char*>(out_bytes);
   const std::int64_t bytes = d.batch * d.rows * d.cols * std::int64_t{E};
@@ -253,7 +253,7 @@ void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
     stores = TileStores::streamed;
   else if (E == 16 || (E <= 2 && bytes < kDirectSmallBytes))
     stores = TileStores::direct;
-  const auto worker = use_avx2() ? tiles_worker<E, true>(stores) : tiles_worker<E, false>(stores);
+  const auto worker = avx2 ? tiles_worker<E, true>(stores) : tiles_worker<E, false>(stores);
   // Runs of tiles per thread, not whole tile rows: a lead tile row makes 17 rows of u8 4096^2, which
   // on 16 threads left one thread two. Buffers 16 bytes into a line, 16-core Xeon, median of four
   // processes: u8 4096^2 773 -> 534 us, 8192^2 2012 -> 1771, bf16 4096^2 1036 -> 787, 8192^2 4543 ->
@@ -269,13 +269,14 @@ void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes) {
 }  // namespace
 
 void blocked_transpose(const TransposeDesc& d, const void* in, void* out) {
-  if (transpose_short_side(d, in, out, use_avx2())) return;
+  const bool avx2 = use_avx2();
+  if (transpose_short_side(d, in, out, avx2)) return;
   switch (dtype_size(d.dtype)) {
-    case 1: run<1>(d, in, out); break;
-    case 2: run<2>(d, in, out); break;
-    case 4: run<4>(d, in, out); break;
-    case 8: run<8>(d, in, out); break;
-    case 16: run<16>(d, in, out); break;
+    case 1: run<1>(d, in, out, avx2); break;
+    case 2: run<2>(d, in, out, avx2); break;
+    case 4: run<4>(d, in, out, avx2); break;
+    case 8: run<8>(d, in, out, avx2); break;
+    case 16: run<16>(d, in, out, avx2); break;
     default: break;  // validate_desc refuses other sizes
   }
 }

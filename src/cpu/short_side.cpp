@@ -213,86 +213,51 @@ XPOSE_TARGET_AVX2 void planes_to_records_blocks(const unsigned char* src, std::p
 }
 
 // Short sides of K elements or more: each record's elements in chunks of K, the last chunk ending
-// at the record's end (overlapping the one before where K does not divide S), each chunk two stacked
-// K x K block transposes per pair of groups. Loads and stores stay inside the records, whatever
-// their pitch.
+// at the record's end (overlapping the one before where K does not divide S), each chunk two K x K
+// block transposes per pair of groups, then one more where a group is left. Loads and stores stay
+// inside the records, whatever their pitch. Records into planes stack the pair's blocks, one per
+// lane (records j.. and j + K..), so that each plane's 32 bytes go out in one store; planes into
+// records put them side by side, as the tiles' pairs do (transpose_block_pair).
 template <int E>
-XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE void records_to_planes_pair(const unsigned char* src, std::ptrdiff_t record_pitch,
-                                                                unsigned char* dst, std::ptrdiff_t plane_pitch,
-                                                                std::int64_t j, int c) {
+XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE void transpose_stacked_pair(const unsigned char* src, std::ptrdiff_t src_pitch,
+                                                                unsigned char* dst, std::ptrdiff_t dst_pitch) {
   constexpr int K = 16 / E;
-  const unsigned char* g = src + j * record_pitch + c * E;
   __m256i v[K];
   for (int k = 0; k < K; ++k)
-    v[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(load16(g + k * record_pitch)),
-                                   load16(g + (K + k) * record_pitch), 1);
+    v[k] = _mm256_inserti128_si256(_mm256_castsi128_si256(load16(src + k * src_pitch)),
+                                   load16(src + (K + k) * src_pitch), 1);
   interleave_rounds<E>(v);
-  for (int o = 0; o < K; ++o)
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + (c + o) * plane_pitch + j * E), v[o]);
+  for (int o = 0; o < K; ++o) _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + o * dst_pitch), v[o]);
 }
 
-template <int E>
-XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE void planes_to_records_pair(const unsigned char* src, std::ptrdiff_t plane_pitch,
-                                                                unsigned char* dst, std::ptrdiff_t record_pitch,
-                                                                std::int64_t j, int c) {
-  constexpr int K = 16 / E;
-  __m256i v[K];
-  for (int i = 0; i < K; ++i)
-    v[i] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + (c + i) * plane_pitch + j * E));
-  interleave_rounds<E>(v);
-  unsigned char* g = dst + j * record_pitch + c * E;
-  for (int k = 0; k < K; ++k) {
-    store16(g + k * record_pitch, _mm256_castsi256_si128(v[k]));
-    store16(g + (K + k) * record_pitch, _mm256_extracti128_si256(v[k], 1));
-  }
-}
-
-// Runs `pair` (one of the two above) over the chunks of each pair of groups in n positions, then
-// `group` (one 16-byte block) over the chunks of one group more where it fits; returns the positions
-// done (the rest go element by element). One pair per chunk at a time: steps of two pairs, which
-// write or read 64 bytes of each plane in a row, measured level on the Xeon
-// (bench/results/xeon16_2026-11-29k_cpu_wide_short_sides.txt).
-template <int E, typename Pair, typename Group>
-XPOSE_TARGET_AVX2 XPOSE_CPU_INLINE std::int64_t wide_runs(std::int64_t n, int S, Pair pair, Group group) {
+// One element of a record is `element` bytes from the next, one record `position` bytes: on the
+// records' side (record pitch, E), on the planes' side (E, plane pitch).
+template <int E, bool kToPlanes>
+XPOSE_TARGET_AVX2 void wide_run(const unsigned char* src, std::ptrdiff_t in_pitch, unsigned char* dst,
+                                std::ptrdiff_t out_pitch, std::int64_t n, int S) {
   constexpr int K = 16 / E, kPair = 2 * K;
+  const std::ptrdiff_t in_position = kToPlanes ? in_pitch : E, in_element = kToPlanes ? E : in_pitch;
+  const std::ptrdiff_t out_position = kToPlanes ? E : out_pitch, out_element = kToPlanes ? out_pitch : E;
+  const auto at_in = [&](std::int64_t j, int c) { return src + j * in_position + c * in_element; };
+  const auto at_out = [&](std::int64_t j, int c) { return dst + j * out_position + c * out_element; };
   std::int64_t j = 0;
   for (; j + kPair <= n; j += kPair)
-    for (int c0 = 0; c0 < S; c0 += K) pair(j, std::min(c0, S - K));
+    for (int c0 = 0; c0 < S; c0 += K) {
+      const int c = std::min(c0, S - K);
+      if constexpr (kToPlanes)
+        transpose_stacked_pair<E>(at_in(j, c), in_pitch, at_out(j, c), out_pitch);
+      else
+        transpose_block_pair<E>(at_in(j, c), in_pitch, at_out(j, c), out_pitch);
+    }
   if (j + K <= n) {
-    for (int c0 = 0; c0 < S; c0 += K) group(j, std::min(c0, S - K));
+    for (int c0 = 0; c0 < S; c0 += K) {
+      const int c = std::min(c0, S - K);
+      transpose_block<E>(at_in(j, c), in_pitch, at_out(j, c), out_pitch);
+    }
     j += K;
   }
-  return j;
-}
-
-template <int E>
-XPOSE_TARGET_AVX2 void records_to_planes_wide(const unsigned char* src, std::ptrdiff_t record_pitch,
-                                              unsigned char* dst, std::ptrdiff_t plane_pitch, std::int64_t n, int S) {
-  std::int64_t j = wide_runs<E>(
-      n, S,
-      [&](std::int64_t at, int c) XPOSE_TARGET_AVX2 {
-        records_to_planes_pair<E>(src, record_pitch, dst, plane_pitch, at, c);
-      },
-      [&](std::int64_t at, int c) {
-        transpose_block<E>(src + at * record_pitch + c * E, record_pitch, dst + c * plane_pitch + at * E, plane_pitch);
-      });
   for (; j < n; ++j)
-    for (int o = 0; o < S; ++o) std::memcpy(dst + o * plane_pitch + j * E, src + j * record_pitch + o * E, E);
-}
-
-template <int E>
-XPOSE_TARGET_AVX2 void planes_to_records_wide(const unsigned char* src, std::ptrdiff_t plane_pitch,
-                                              unsigned char* dst, std::ptrdiff_t record_pitch, std::int64_t n, int S) {
-  std::int64_t j = wide_runs<E>(
-      n, S,
-      [&](std::int64_t at, int c) XPOSE_TARGET_AVX2 {
-        planes_to_records_pair<E>(src, plane_pitch, dst, record_pitch, at, c);
-      },
-      [&](std::int64_t at, int c) {
-        transpose_block<E>(src + c * plane_pitch + at * E, plane_pitch, dst + at * record_pitch + c * E, record_pitch);
-      });
-  for (; j < n; ++j)
-    for (int i = 0; i < S; ++i) std::memcpy(dst + j * record_pitch + i * E, src + i * plane_pitch + j * E, E);
+    for (int c = 0; c < S; ++c) std::memcpy(at_out(j, c), at_in(j, c), E);
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -401,7 +366,7 @@ bool run(const TransposeDesc& d, const unsigned char* in, unsigned char* out) {
   const std::int64_t bytes = d.batch * d.rows * d.cols * E;
   const std::int64_t record_ld = to_planes ? d.ld_in : d.ld_out;
   const std::ptrdiff_t in_pitch = d.ld_in * E, out_pitch = d.ld_out * E;
-  GroupRun group = to_planes ? &records_to_planes_wide<E> : &planes_to_records_wide<E>;
+  GroupRun group = to_planes ? &wide_run<E, true> : &wide_run<E, false>;
   if (short_side < K && record_ld == short_side)
     group = to_planes ? group_run<E, true>(short_side) : group_run<E, false>(short_side);
   else if (short_side < K)
