@@ -85,6 +85,20 @@ template <int E>
 constexpr int kPairsPerStrip = E == 1 ? 2 : 1;
 
 #ifdef XPOSE_CPU_AVX2
+// Asks the L2 for the line after the one at `at` in each of `rows` rows, `pitch` bytes apart: the
+// line the strip after this one reads. A strip reads one line (or half of one) of each of its 256
+// or 128 rows, and rows longer than a page each lie on pages of their own, across which the
+// hardware prefetchers do not follow; so every line was a miss to L3 or DRAM, waited for a few
+// at a time. On the 16-core Xeon (median of four processes) this took u8 4096^2 642 -> 524 us,
+// 8192^2 1873 -> 1508, 16384^2 11.6 -> 8.0 ms, bf16 8192^2 4817 -> 3725, 3000x7000 1928 -> 1426;
+// matrices that fit in the L2, and f32 / f64, level; hint T0 (into L1) gained less
+// (bench/results/xeon16_2026-11-29p_cpu_prefetch.txt). The address is formed as an integer: past
+// the last row's end it may lie outside the buffer, which a prefetch never faults on.
+XPOSE_CPU_INLINE void prefetch_next_lines(const unsigned char* at, std::ptrdiff_t pitch, int rows) {
+  for (int i = 0; i < rows; ++i)
+    _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(at + i * pitch) + 64), _MM_HINT_T2);
+}
+
 // Groups of kPairs pairs of blocks side by side (2K columns a pair), stored straight at dst's pitch,
 // each block row taking its group's pairs in turn; the columns left over go through single pairs,
 // then the 16-byte path.
@@ -94,9 +108,11 @@ XPOSE_TARGET_AVX2 void transpose_tile_direct_avx2(const unsigned char* src, unsi
   constexpr int K = block_edge<E>(), kWidth = 2 * K * kPairs;
   const int full_rows = rows / K * K, group_cols = cols / kWidth * kWidth;
   for (int c = 0; c < group_cols; c += kWidth) {
-    for (int r = 0; r < full_rows; r += K)
+    for (int r = 0; r < full_rows; r += K) {
+      if constexpr (E <= 2) prefetch_next_lines(src + r * p.in + c * E, p.in, K);
       for (int h = c; h < c + kWidth; h += 2 * K)
         transpose_block_pair<E>(src + r * p.in + h * E, p.in, dst + h * p.out + r * E, p.out);
+    }
     transpose_elements<E>(src + full_rows * p.in + c * E, dst + c * p.out + full_rows * E, p, rows - full_rows,
                           kWidth);
   }
