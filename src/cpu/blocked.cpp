@@ -89,9 +89,9 @@ constexpr int kPairsPerStrip = E == 1 ? 2 : 1;
 // line the strip after this one reads. A strip reads one line (or half of one) of each of its 256
 // or 128 rows, and rows longer than a page each lie on pages of their own, across which the
 // hardware prefetchers do not follow; so every line was a miss to L3 or DRAM, waited for a few
-// at a time. On the 16-core Xeon (median of four processes) this took u8 4096^2 642 -> 524 us,
-// 8192^2 1873 -> 1508, 16384^2 11.6 -> 8.0 ms, bf16 8192^2 4817 -> 3725, 3000x7000 1928 -> 1426;
-// matrices that fit in the L2, and f32 / f64, level; hint T0 (into L1) gained less
+// at a time. On the 16-core Xeon (median of three processes) this took u8 4096^2 669 -> 607 us,
+// 8192^2 1818 -> 1520, 16384^2 9.8 -> 6.9 ms, bf16 4096^2 918 -> 828, 8192^2 4018 -> 3197; matrices
+// that fit in the L2 level; hint T0 (into L1) gained less, and f32 / f64 nothing
 // (bench/results/xeon16_2026-11-29p_cpu_prefetch.txt). The address is formed as an integer: past
 // the last row's end it may lie outside the buffer, which a prefetch never faults on.
 XPOSE_CPU_INLINE void prefetch_next_lines(const unsigned char* at, std::ptrdiff_t pitch, int rows) {
