@@ -4,5 +4,6 @@
 #include "xpose/descriptor.hpp"
 #include "xpose/device.hpp"
 #include "xpose/dtype.hpp"
+#include "xpose/permute.hpp"
 #include "xpose/plan.hpp"
 #include "xpose/status.hpp"

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/permute_shape.hpp"
 #include "xpose/descriptor.hpp"
 #include "xpose/plan.hpp"
 #include "xpose/status.hpp"
@@ -28,6 +29,9 @@ int multiprocessor_count();
 std::int64_t small_batch_whole_matrix_bytes();
 // The current device's ordinal; -1 if none.
 int current_device();
+
+// Enqueues the general permutation kernels (src/gpu/launch/permute.cu) on `stream`.
+Status launch_permute(const core::PermuteGeometry& geometry, const void* in, void* out, StreamHandle stream);
 
 // The vendor library handle a plan owns (created at plan time, not per call).
 Status create_vendor_handle(std::shared_ptr<void>& handle);

@@ -1,0 +1,181 @@
+// PermutePlan: reduce the permutation, route it (copy, one 2-D transpose, or the general kernels),
+// and run it after the same pointer checks as a transpose.
+#include <sstream>
+#include <string>
+
+#include "core/permute_shape.hpp"
+#include "core/validate.hpp"
+#include "cpu/permute.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "xpose/device.hpp"
+#include "xpose/permute.hpp"
+
+namespace xpose {
+
+struct PermutePlan::State {
+  PermuteDesc desc;  // as given, for the reference loops
+  core::PermuteShape shape;
+  PermuteRoute route = PermuteRoute::general;
+  Backend backend = Backend::cpu;
+  bool reference = false;  // PlanOptions::algorithm == cpu_reference
+  int alignment = 16;
+  std::int64_t bytes = 0;
+  Plan transpose;                 // route transpose
+  core::PermuteGeometry geometry;  // route general
+};
+
+namespace {
+
+Status invalid(const std::string& message) { return Status(StatusCode::invalid_argument, message); }
+
+// Null, element alignment, and overlap of the two tensors, each `bytes` long.
+Status check_pointers(const PermutePlan::State& s, const void* in, const void* out) {
+  if (in == nullptr) return invalid("input pointer is null");
+  if (out == nullptr) return invalid("output pointer is null");
+  const std::size_t align = s.shape.esize > 8 ? 8 : static_cast<std::size_t>(s.shape.esize);
+  const auto in_addr = reinterpret_cast<std::uintptr_t>(in), out_addr = reinterpret_cast<std::uintptr_t>(out);
+  if (in_addr % align != 0 || out_addr % align != 0)
+    return invalid("input and output must be aligned to " + std::to_string(align) + " bytes for " +
+                   dtype_name(s.desc.dtype));
+  const auto bytes = static_cast<std::uintptr_t>(s.bytes);
+  if (in_addr < out_addr + bytes && out_addr < in_addr + bytes) {
+    if (in_addr == out_addr)
+      return Status(StatusCode::overlap, "input and output are the same buffer; out-of-place permute needs two");
+    return Status(StatusCode::overlap, "input and output buffers overlap; out-of-place permute needs disjoint buffers");
+  }
+  return Status::ok_status();
+}
+
+std::string shape_string(const core::PermuteShape& s) {
+  std::ostringstream os;
+  for (int d = 0; d < s.rank; ++d) os << (d ? "x" : "") << s.extents[d];
+  os << " perm ";
+  for (int k = 0; k < s.rank; ++k) os << (k ? "," : "") << s.perm[k];
+  return os.str();
+}
+
+}  // namespace
+
+const char* permute_route_name(PermuteRoute route) {
+  switch (route) {
+    case PermuteRoute::copy: return "copy";
+    case PermuteRoute::transpose: return "transpose";
+    default: return "general";
+  }
+}
+
+PermutePlan::PermutePlan() = default;
+PermutePlan::~PermutePlan() = default;
+PermutePlan::PermutePlan(PermutePlan&&) noexcept = default;
+PermutePlan& PermutePlan::operator=(PermutePlan&&) noexcept = default;
+
+bool PermutePlan::valid() const { return state_ != nullptr; }
+Backend PermutePlan::backend() const { return state_->backend; }
+PermuteRoute PermutePlan::route() const { return state_->route; }
+std::int64_t PermutePlan::bytes() const { return state_->bytes; }
+
+std::string PermutePlan::to_string() const {
+  if (!state_) return "<empty plan>";
+  const State& s = *state_;
+  std::ostringstream os;
+  os << "permute[" << shape_string(s.shape) << "] ";
+  if (s.reference) return os.str() + "cpu_reference";
+  os << permute_route_name(s.route);
+  if (s.route == PermuteRoute::transpose) {
+    os << ": " << s.transpose.to_string();
+  } else if (s.route == PermuteRoute::general) {
+    const core::PermuteGeometry& g = s.geometry;
+    if (g.same_inner)
+      os << "<runs of " << g.extent_a << " x " << g.esize << "B, " << g.slices << " runs>";
+    else
+      os << "<slices " << g.extent_b << "x" << g.extent_a << ", " << g.slices << " slices>";
+  }
+  os << " (" << backend_name(s.backend) << ')';
+  return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const PermutePlan& plan) { return os << plan.to_string(); }
+
+Status make_plan(PermutePlan& plan, const PermuteDesc& desc, const PlanOptions& options) {
+  XPOSE_RETURN_IF_ERROR(core::validate_permute_desc(desc));
+  if (options.alignment < 0 || (options.alignment & (options.alignment - 1)) != 0)
+    return invalid("PlanOptions::alignment must be 0 or a power of two (got " + std::to_string(options.alignment) +
+                   ")");
+  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::cpu_reference)
+    return invalid(std::string("a permutation takes the automatic algorithm or cpu_reference, not ") +
+                   algorithm_name(options.algorithm));
+
+  auto s = std::make_unique<PermutePlan::State>();
+  s->desc = desc;
+  s->reference = options.algorithm == Algorithm::cpu_reference;
+  s->backend = options.backend != Backend::automatic ? options.backend
+               : s->reference                         ? Backend::cpu
+               : device_count() > 0                   ? Backend::cuda
+                                                      : Backend::cpu;
+  if (s->reference && s->backend != Backend::cpu)
+    return invalid("algorithm cpu_reference does not run on the cuda backend");
+  if (s->backend == Backend::cuda && device_count() == 0)
+    return Status(StatusCode::no_device,
+                  gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
+  s->alignment = options.alignment > 0 ? options.alignment : 16;
+  s->shape = core::normalise_permute(desc);
+  s->bytes = s->shape.esize;
+  for (int d = 0; d < s->shape.rank; ++d) s->bytes *= s->shape.extents[d];
+
+  const core::PermuteRouting routing = core::route_permute(s->shape, s->alignment);
+  s->route = routing.route;
+  if (s->route == PermuteRoute::transpose) {
+    PlanOptions inner;
+    inner.backend = s->backend;
+    inner.alignment = s->alignment;
+    XPOSE_RETURN_IF_ERROR(make_plan(s->transpose, routing.transpose, inner));
+  } else if (s->route == PermuteRoute::general) {
+    s->geometry = core::permute_geometry(s->shape);
+    if (s->backend == Backend::cuda) s->geometry = core::widen_runs(s->geometry, s->alignment);
+  }
+  plan.state_ = std::move(s);
+  return Status::ok_status();
+}
+
+Status execute(const PermutePlan& plan, const void* in, void* out, StreamHandle stream) {
+  if (!plan.valid()) return invalid("plan is empty: call make_plan first");
+  const PermutePlan::State& s = *plan.state();
+  XPOSE_RETURN_IF_ERROR(check_pointers(s, in, out));
+
+  if (s.backend == Backend::cuda) {
+    const int alignment = core::common_alignment(in, out);
+    if (alignment < s.alignment)
+      return invalid("pointers are " + std::to_string(alignment) + "-byte aligned but the plan was made for " +
+                     std::to_string(s.alignment) + " (set PlanOptions::alignment)");
+    XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
+    XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(out, "output"));
+    switch (s.route) {
+      case PermuteRoute::copy: return copy_device_to_device(out, in, static_cast<std::size_t>(s.bytes), stream);
+      case PermuteRoute::transpose: return execute(s.transpose, in, out, stream);
+      default: return gpu::launch_permute(s.geometry, in, out, stream);
+    }
+  }
+
+  if (gpu::is_device_only_pointer(in) || gpu::is_device_only_pointer(out))
+    return Status(StatusCode::wrong_memory, "the CPU backend was given a GPU device pointer");
+  if (s.reference) {
+    cpu::reference_permute(s.desc, in, out);
+    return Status::ok_status();
+  }
+  switch (s.route) {
+    case PermuteRoute::copy: copy_host_to_host(out, in, static_cast<std::size_t>(s.bytes)); break;
+    case PermuteRoute::transpose: return execute(s.transpose, in, out, stream);
+    default: cpu::permute_general(s.geometry, in, out); break;
+  }
+  return Status::ok_status();
+}
+
+Status permute(const PermuteDesc& desc, const void* in, void* out, StreamHandle stream, const PlanOptions& options) {
+  PermutePlan plan;
+  PlanOptions fitted = options;
+  if (fitted.alignment == 0) fitted.alignment = core::common_alignment(in, out);  // plan for the pointers at hand
+  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, fitted));
+  return execute(plan, in, out, stream);
+}
+
+}  // namespace xpose

@@ -1,0 +1,93 @@
+// Permutations on the GPU: every route and random permutations against the CPU oracle, from
+// aligned and shifted pointers, and the refusals (nothing written).
+#include <gtest/gtest.h>
+
+#include "gpu_test_support.hpp"
+#include "permute_cases.hpp"
+
+namespace {
+
+using xpose::Algorithm;
+using xpose::Backend;
+using xpose::DType;
+using xpose::PermuteDesc;
+using xpose::PermuteRoute;
+using namespace xpose_test;
+
+constexpr std::size_t kGuard = 256;  // poisoned bytes after the output, which must stay poisoned
+
+// Runs `d` on the GPU from device buffers `shift` bytes into their allocations (the input ends
+// where its allocation does) and compares every byte with the oracle, and the guard with the poison.
+void expect_gpu_matches_reference(const PermuteDesc& d, std::size_t shift) {
+  const std::size_t bytes = permute_bytes(d);
+  const std::vector<unsigned char> input = random_values(d.dtype, bytes, 0x99 + bytes);
+  xpose::DeviceBuffer in, out;
+  ASSERT_TRUE(in.allocate(bytes + shift).ok());
+  ASSERT_TRUE(out.allocate(bytes + shift + kGuard).ok());
+  auto* in_ptr = static_cast<unsigned char*>(in.data()) + shift;
+  auto* out_ptr = static_cast<unsigned char*>(out.data()) + shift;
+  ASSERT_TRUE(xpose::copy_host_to_device(in_ptr, input.data(), bytes).ok());
+  ASSERT_TRUE(xpose::fill_device_bytes(out_ptr, kPoison, bytes + kGuard).ok());
+  xpose::PermutePlan plan;
+  const int alignment = shift == 0 ? 16 : static_cast<int>(shift & (~shift + 1));
+  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::automatic, alignment}).ok()) << describe(d);
+  const xpose::Status s = xpose::execute(plan, in_ptr, out_ptr);
+  ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
+  ASSERT_TRUE(xpose::synchronize_device().ok()) << describe(d) << ": " << plan;
+  std::vector<unsigned char> got(bytes + kGuard);
+  ASSERT_TRUE(xpose::copy_device_to_host(got.data(), out_ptr, bytes + kGuard).ok());
+  const std::vector<unsigned char> want = expected_permute(d, input);
+  const std::vector<unsigned char> result(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(bytes));
+  EXPECT_EQ(first_mismatch(result, want, xpose::dtype_size(d.dtype)), -1)
+      << describe(d) << " shifted by " << shift << ": " << plan;
+  for (std::size_t i = bytes; i < got.size(); ++i)
+    ASSERT_EQ(got[i], kPoison) << describe(d) << ": byte " << i - bytes << " past the output written; " << plan;
+}
+
+class GpuPermute : public ::testing::TestWithParam<DType> {};
+
+TEST_P(GpuPermute, EveryRouteMatchesTheReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const std::size_t one_element = std::min<std::size_t>(xpose::dtype_size(GetParam()), 8);
+  for (const PermuteDesc& d : routed_permutes(GetParam()))
+    for (std::size_t shift : {std::size_t{0}, one_element, std::size_t{8}})
+      ASSERT_NO_FATAL_FAILURE(expect_gpu_matches_reference(d, shift));
+}
+
+TEST_P(GpuPermute, RandomPermutationsMatchTheReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  for (const PermuteDesc& d : random_permutes(GetParam(), kRandomPermuteSeed + 1, 120))
+    ASSERT_NO_FATAL_FAILURE(expect_gpu_matches_reference(d, 0)) << "seed " << kRandomPermuteSeed + 1;
+}
+
+TEST_P(GpuPermute, LargeSlicesAndManyBlocks) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  // More tiles than the launcher's block cap (2^20), runs longer than one group's piece, and
+  // slices whose extents end mid-tile.
+  for (const PermuteDesc& d : {PermuteDesc{t, {1100, 3, 1050}, {2, 1, 0}}, PermuteDesc{t, {3, 5000, 7, 130}, {1, 0, 2, 3}},
+                               PermuteDesc{t, {33, 17, 2049}, {2, 0, 1}}, PermuteDesc{t, {2, 3, 4, 5, 6, 7, 8, 9}, {7, 1, 5, 3, 6, 0, 4, 2}}})
+    ASSERT_NO_FATAL_FAILURE(expect_gpu_matches_reference(d, 0));
+}
+
+INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuPermute,
+                         ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128));
+
+TEST(GpuPermuteRefused, HostPointerAndOverlap) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  std::vector<float> host_in(64, 1.0f);
+  xpose::DeviceBuffer buf;
+  ASSERT_TRUE(buf.allocate(1024).ok());
+  ASSERT_TRUE(xpose::fill_device_bytes(buf.data(), kPoison, 1024).ok());
+  const PermuteDesc d{DType::f32, {4, 4, 4}, {2, 1, 0}};
+  xpose::Status s = xpose::permute(d, host_in.data(), buf.data(), nullptr, {Backend::cuda});
+  EXPECT_EQ(s.code(), xpose::StatusCode::wrong_memory) << s.message();
+  auto* base = static_cast<unsigned char*>(buf.data());
+  s = xpose::permute(d, base, base + 128, nullptr, {Backend::cuda});
+  EXPECT_EQ(s.code(), xpose::StatusCode::overlap) << s.message();
+  std::vector<unsigned char> after(1024);
+  ASSERT_TRUE(xpose::copy_device_to_host(after.data(), buf.data(), 1024).ok());
+  EXPECT_EQ(after, std::vector<unsigned char>(1024, kPoison));
+}
+
+}  // namespace
