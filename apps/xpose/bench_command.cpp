@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench_permute.hpp"
 #include "bench_report.hpp"
 #include "bench_runner.hpp"
 #include "bench_suite.hpp"
@@ -81,6 +82,64 @@ bool resolve_kernels(const std::string& spec, xpose::Backend backend, std::vecto
   return true;
 }
 
+// `xpose bench --permute`: one tensor, the memcpy baseline and the asked-for plans.
+int run_permute_bench(const BenchOptions& o, xpose::Backend backend, bool fell_back,
+                      const std::vector<std::string>& argv) {
+  const bool gpu = backend == xpose::Backend::cuda;
+  PermuteCaseSettings cs;
+  cs.backend = backend;
+  cs.desc = xpose::PermuteDesc{o.dtype, o.extents, o.perm};
+  std::stringstream ss(o.kernels.empty() ? "auto" : o.kernels);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    Algorithm a;
+    if (!xpose::parse_algorithm(name, a) || (a != Algorithm::automatic && a != Algorithm::cpu_reference))
+      return fail("--kernels with --permute: '" + name + "' is not auto or cpu_reference");
+    if (a == Algorithm::cpu_reference && gpu) return fail("--kernels cpu_reference runs on the cpu backend, not cuda");
+    cs.kernels.push_back(a);
+  }
+  xpose::PermutePlan check;  // refuse a bad descriptor before printing anything
+  const xpose::Status valid = xpose::make_plan(check, cs.desc, {xpose::Backend::cpu});
+  if (!valid.ok()) return fail(permute_label(cs.desc) + ": " + valid.message());
+  RunContext ctx;
+  ctx.argv = argv;
+  ctx.backend = xpose::backend_name(backend);
+  if (gpu) {
+    const xpose::Status s = xpose::device_info(ctx.device);
+    if (!s.ok()) return fail(s.message());
+    ctx.have_device = true;
+    cs.l2_bytes = ctx.device.l2_bytes;
+  }
+  ctx.warmup = cs.warmup = o.warmup != kUnset ? o.warmup : (gpu ? kGpuDefaultWarmup : kCpuDefaultWarmup);
+  ctx.iters = cs.iters = o.iters != kUnset ? o.iters : (gpu ? kGpuDefaultIters : kCpuDefaultIters);
+  cs.seed = o.seed;
+
+  std::cout << "xpose bench: permutation, verified against the CPU reference\n";
+  if (fell_back) std::cout << "No GPU found: running the CPU backend.\n";
+  std::cout << "Device: " << (gpu ? ctx.device.name : std::string("host CPU")) << "; " << ctx.warmup << " warm-up + "
+            << ctx.iters << " timed runs per kernel (median), input seed " << o.seed
+            << "; % copy is against memcpy of the same bytes in this run\n\n"
+            << permute_label(cs.desc) << "\n";
+  std::vector<BenchRecord> records;
+  const xpose::Status s = run_permute_case(cs, records);
+  if (!s.ok()) return fail(permute_label(cs.desc) + ": " + s.message());
+  print_case_rows(std::cout, records, 0);
+  if (!o.json_path.empty()) {
+    const xpose::Status w = write_json(o.json_path, ctx, records);
+    if (!w.ok()) return fail(w.message());
+  }
+  if (!o.csv_path.empty()) {
+    const xpose::Status w = write_csv(o.csv_path, records);
+    if (!w.ok()) return fail(w.message());
+  }
+  for (const auto& r : records)
+    if (r.verification == "FAILED") {
+      std::cerr << "xpose bench: the permutation FAILED verification\n";
+      return 1;
+    }
+  return 0;
+}
+
 }  // namespace
 
 CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
@@ -94,6 +153,11 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
   bench->add_option("--batch", a.batch, "Matrices per case (B x R x C -> B x C x R), packed one after another");
   bench->add_option("--ld-in", a.ld_in, "Input row stride in elements (>= cols; default packed)");
   bench->add_option("--ld-out", a.ld_out, "Output row stride in elements (>= rows; default packed)");
+  bench->add_option("--extents", a.extents,
+                    "With --permute: a packed tensor's extents, outermost first (e.g. 8,16,512,64)");
+  bench->add_option("--permute", a.permute,
+                    "Time one permutation of the --extents tensor: output dimension k is input dimension "
+                    "perm[k] (e.g. 0,2,1,3); --kernels auto (default) and/or cpu_reference");
   bench->add_flag("--suite", a.suite, "Run the benchmark suite (5 dtypes x 12 shapes) with auto and geam");
   bench->add_option("--warmup", a.warmup, "Untimed runs before timing (default GPU 3, CPU 1)");
   bench->add_option("--iters", a.iters, "Timed runs; the median is reported (default GPU 25, CPU 5)");
@@ -117,6 +181,8 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
   const bool fell_back = backend == xpose::Backend::automatic && devices == 0;
   if (backend == xpose::Backend::automatic) backend = devices > 0 ? xpose::Backend::cuda : xpose::Backend::cpu;
   const bool gpu = backend == xpose::Backend::cuda;
+
+  if (!o.perm.empty()) return run_permute_bench(o, backend, fell_back, argv);
 
   std::vector<Algorithm> kernels;
   bool measured = false;

@@ -55,6 +55,50 @@ bool parse_sizes(const std::string& text, std::vector<Shape>& out, std::string& 
   return true;
 }
 
+namespace {
+
+// A comma list of integers >= `low` ("0,2,1,3"); false on anything else.
+bool parse_int_list(const std::string& text, std::int64_t low, std::vector<std::int64_t>& out) {
+  std::stringstream ss(text);
+  std::string item;
+  out.clear();
+  while (std::getline(ss, item, ',')) {
+    std::int64_t v = 0;
+    if (item == "0" && low == 0) {
+      v = 0;
+    } else if (!parse_extent(item, v) || v < low) {
+      return false;
+    }
+    out.push_back(v);
+  }
+  return !out.empty() && text.back() != ',';
+}
+
+bool parse_permutation(const BenchArgs& args, BenchOptions& o, std::string& error) {
+  if (args.permute.empty() && args.extents.empty()) return true;
+  if (args.permute.empty() || args.extents.empty()) {
+    error = "--permute and --extents go together (e.g. --extents 8,16,512,64 --permute 0,2,1,3)";
+    return false;
+  }
+  std::vector<std::int64_t> perm;
+  if (!parse_int_list(args.permute, 0, perm)) {
+    error = "--permute '" + args.permute + "': expected a comma list of dimension numbers (e.g. 0,2,1,3)";
+    return false;
+  }
+  if (!parse_int_list(args.extents, 1, o.extents)) {
+    error = "--extents '" + args.extents + "': expected a comma list of extents >= 1 (e.g. 8,16,512,64)";
+    return false;
+  }
+  for (std::int64_t p : perm) o.perm.push_back(p > 1000 ? 1000 : static_cast<int>(p));  // the library refuses it
+  if (args.suite || !o.shapes.empty() || args.batch != 1 || args.ld_in || args.ld_out) {
+    error = "--permute runs one tensor: it takes no --suite, --sizes, --shape, --batch, --ld-in or --ld-out";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string& error) {
   BenchOptions o;
   if (!args.sizes.empty() && !parse_sizes(args.sizes, o.shapes, error)) return false;
@@ -88,6 +132,7 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
     error = "--suite runs its own cases: it takes no --sizes, --shape, --batch, --ld-in or --ld-out";
     return false;
   }
+  if (!parse_permutation(args, o, error)) return false;
   o.batch = args.batch;
   o.ld_in = args.ld_in;
   o.ld_out = args.ld_out;

@@ -25,6 +25,9 @@ struct BenchOptions {
   xpose::Backend backend = xpose::Backend::automatic;
   std::int64_t batch = 1, ld_in = 0, ld_out = 0;  // applied to every shape; 0 = packed
   bool suite = false;
+  // --permute / --extents: one permutation case instead of matrices (perm empty: none).
+  std::vector<int> perm;
+  std::vector<std::int64_t> extents;
   std::string json_path, csv_path;
   std::uint64_t seed = 20261122;
 };
@@ -32,7 +35,7 @@ struct BenchOptions {
 // The arguments as typed, before checking.
 struct BenchArgs {
   std::vector<std::string> shapes;
-  std::string sizes, dtype = "f64", kernels, backend = "auto", json_path, csv_path;
+  std::string sizes, dtype = "f64", kernels, backend = "auto", json_path, csv_path, permute, extents;
   int warmup = kUnset, iters = kUnset;
   std::int64_t batch = 1, ld_in = 0, ld_out = 0;
   bool suite = false;

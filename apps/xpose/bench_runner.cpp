@@ -1,6 +1,7 @@
 // Runs one benchmark case: buffers, the memcpy baseline, and verify-then-time for every kernel.
 #include "bench_runner.hpp"
 
+#include "bench_timing.hpp"
 #include "random_input.hpp"
 
 #include <algorithm>
@@ -17,10 +18,6 @@ namespace {
 using xpose::Algorithm;
 using xpose::Status;
 using xpose::StatusCode;
-
-constexpr unsigned char kPoison = 0xA5;  // outputs are filled with this before every verified run
-constexpr int kMaxRotatingPairs = 2048;
-constexpr int kMaxCallsPerRun = 256;
 
 struct HostData {
   std::vector<unsigned char> input, expected_transpose, expected_copy;
@@ -43,135 +40,6 @@ Status make_host_data(const xpose::Plan& reference, std::size_t in_bytes, std::s
     }
   return Status::ok_status();
 }
-
-// Index of the first differing byte's element, or -1.
-std::int64_t first_mismatch(const std::vector<unsigned char>& got, const std::vector<unsigned char>& want,
-                            std::size_t esize) {
-  for (std::size_t i = 0; i < want.size(); ++i)
-    if (got[i] != want[i]) return static_cast<std::int64_t>(i / esize);
-  return -1;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Per-call median in microseconds of `iters` timed runs, after `warmup` passes over all `pairs`
-// buffer pairs.
-using Call = std::function<Status(int call_index)>;
-
-double elapsed_us(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - since).count();
-}
-
-// Calls in one timed run: the runtime's launch queue holds about a thousand launches and blocks the
-// host when full, so longer runs would let the GPU drain the queue and wait on the host again.
-int calls_per_run(int pairs) { return std::min(pairs, kMaxCallsPerRun); }
-
-// Enqueueing a call takes the host microseconds, longer than a small transpose runs: timed as it
-// comes, the GPU would idle between calls and the events would time the host. So each run is queued
-// behind a kernel that holds the stream for twice the time a run takes to enqueue (plus 50 us); the
-// calls then run back to back. A run whose enqueueing outlasted the hold is timed again with a
-// hold twice as long. Run i takes the buffer pairs after run i - 1's, so every pair is cold in
-// the L2 when its turn comes.
-Status time_gpu(int warmup, int iters, int pairs, xpose::StreamHandle stream, const Call& call, double& median_us) {
-  for (int w = 0; w < warmup; ++w)
-    for (int k = 0; k < pairs; ++k) XPOSE_RETURN_IF_ERROR(call(k));
-  const int calls = calls_per_run(pairs);
-  XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int k = 0; k < calls; ++k) XPOSE_RETURN_IF_ERROR(call(k));
-  double hold_us = std::min(2.0 * elapsed_us(t0) + 50.0, 500000.0);
-  XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
-  xpose::EventPair events;
-  XPOSE_RETURN_IF_ERROR(events.create());
-  std::vector<double> us(iters);
-  int next = calls % pairs;
-  for (int i = 0; i < iters; ++i) {
-    for (int attempt = 0;; ++attempt) {
-      XPOSE_RETURN_IF_ERROR(xpose::hold_stream(hold_us, stream));
-      const auto enqueued = std::chrono::steady_clock::now();
-      XPOSE_RETURN_IF_ERROR(events.record_start(stream));
-      for (int k = 0; k < calls; ++k) XPOSE_RETURN_IF_ERROR(call((next + k) % pairs));
-      XPOSE_RETURN_IF_ERROR(events.record_stop(stream));
-      const bool held = elapsed_us(enqueued) < hold_us;
-      next = (next + calls) % pairs;
-      float ms = 0;
-      XPOSE_RETURN_IF_ERROR(events.elapsed_ms(ms));
-      us[i] = 1000.0 * ms / calls;
-      if (held || attempt == 3) break;
-      hold_us = std::min(2.0 * hold_us, 500000.0);
-    }
-  }
-  XPOSE_RETURN_IF_ERROR(xpose::last_device_error());
-  median_us = median(us);
-  return Status::ok_status();
-}
-
-Status time_cpu(int warmup, int iters, const Call& call, double& median_us) {
-  for (int w = 0; w < warmup; ++w) XPOSE_RETURN_IF_ERROR(call(0));
-  std::vector<double> us(iters);
-  for (int i = 0; i < iters; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    XPOSE_RETURN_IF_ERROR(call(0));
-    us[i] = elapsed_us(t0);
-  }
-  median_us = median(us);
-  return Status::ok_status();
-}
-
-// Input/output buffers on one backend; several pairs when rotating past the L2.
-class Buffers {
- public:
-  Buffers(bool gpu, int pairs, std::size_t in_bytes, std::size_t out_bytes)
-      : gpu_(gpu), pairs_(pairs), in_bytes_(in_bytes), out_bytes_(out_bytes) {}
-
-  Status allocate(const std::vector<unsigned char>& input) {
-    if (!gpu_) {
-      host_in_ = input;
-      host_out_.assign(out_bytes_, kPoison);
-      return Status::ok_status();
-    }
-    dev_in_.resize(pairs_);
-    dev_out_.resize(pairs_);
-    for (int k = 0; k < pairs_; ++k) {
-      XPOSE_RETURN_IF_ERROR(dev_in_[k].allocate(in_bytes_));
-      XPOSE_RETURN_IF_ERROR(dev_out_[k].allocate(out_bytes_));
-      XPOSE_RETURN_IF_ERROR(xpose::copy_host_to_device(dev_in_[k].data(), input.data(), in_bytes_));
-    }
-    return Status::ok_status();
-  }
-  int pairs() const { return pairs_; }
-  const void* in(int k) const { return gpu_ ? dev_in_[k].data() : static_cast<const void*>(host_in_.data()); }
-  void* out(int k) { return gpu_ ? dev_out_[k].data() : static_cast<void*>(host_out_.data()); }
-
-  Status poison_first_output() {
-    if (!gpu_) {
-      std::fill(host_out_.begin(), host_out_.end(), kPoison);
-      return Status::ok_status();
-    }
-    return xpose::fill_device_bytes(dev_out_[0].data(), kPoison, out_bytes_);
-  }
-  // The first output as bytes on the host (waits for the GPU).
-  Status read_first_output(std::vector<unsigned char>& bytes) {
-    if (!gpu_) {
-      bytes = host_out_;
-      return Status::ok_status();
-    }
-    bytes.resize(out_bytes_);
-    XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
-    return xpose::copy_device_to_host(bytes.data(), dev_out_[0].data(), out_bytes_);
-  }
-
- private:
-  bool gpu_;
-  int pairs_;
-  std::size_t in_bytes_, out_bytes_;
-  std::vector<xpose::DeviceBuffer> dev_in_, dev_out_;
-  std::vector<unsigned char> host_in_, host_out_;
-};
 
 std::string repro_line(const CaseSettings& s, const std::string& kernel) {
   const xpose::TransposeDesc& d = s.desc;
@@ -214,13 +82,7 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
       std::max(in_bytes, static_cast<std::size_t>(xpose::output_span_elements(d)) * esize);
   const double useful_bytes = static_cast<double>(d.batch * d.rows * d.cols) * esize;
 
-  // Rotate buffer pairs so that the calls between two uses of a pair touch about 3x the L2: a
-  // repeated small case would otherwise measure the cache, not the memory.
-  int pairs = 1;
-  if (gpu && s.l2_bytes > 0) {
-    const double want = 3.0 * s.l2_bytes / static_cast<double>(in_bytes + out_bytes);
-    pairs = static_cast<int>(std::clamp(want, 1.0, static_cast<double>(kMaxRotatingPairs)));
-  }
+  const int pairs = rotating_pairs(gpu, s.l2_bytes, in_bytes, out_bytes);
 
   HostData host;
   XPOSE_RETURN_IF_ERROR(make_host_data(reference, in_bytes, out_bytes, s.seed, host));

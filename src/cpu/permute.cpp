@@ -22,8 +22,6 @@ void slice_offsets(const core::PermuteGeometry& g, std::int64_t s, std::int64_t&
   }
 }
 
-// Slices under this many elements go element by element: a blocked transpose's set-up costs more.
-constexpr std::int64_t kBlockedSliceFrom = 256;
 constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 
 }  // namespace
@@ -68,36 +66,38 @@ void permute_general(const core::PermuteGeometry& g, const void* in, void* out) 
   }
 
   // Slice: extent_b input rows (in_stride_b apart) of extent_a contiguous elements, into extent_a
-  // output rows (out_stride_a apart) of extent_b contiguous elements.
+  // output rows (out_stride_a apart) of extent_b contiguous elements. The largest slice dimension is
+  // the transposes' batch (one call takes all of its slices); the other slice dimensions are looped.
+  int batch_dim = -1;
+  for (int i = 0; i < g.slice_dims; ++i)
+    if (batch_dim < 0 || g.slice_extent[i] > g.slice_extent[batch_dim]) batch_dim = i;
   TransposeDesc d;
   core::dtype_of_size(g.esize, d.dtype);
   d.rows = g.extent_b;
   d.cols = g.extent_a;
   d.ld_in = g.in_stride_b;
   d.ld_out = g.out_stride_a;
-  d.batch_stride_in = d.rows * d.ld_in;
-  d.batch_stride_out = d.cols * d.ld_out;
-  const auto one_slice = [&](std::int64_t s) {
+  d.batch = batch_dim < 0 ? 1 : g.slice_extent[batch_dim];
+  d.batch_stride_in = batch_dim < 0 ? d.rows * d.ld_in : g.slice_in_stride[batch_dim];
+  d.batch_stride_out = batch_dim < 0 ? d.cols * d.ld_out : g.slice_out_stride[batch_dim];
+  core::PermuteGeometry rest = g;  // the slice dimensions left to loop over
+  if (batch_dim >= 0) rest.slice_extent[batch_dim] = 1;
+  const std::int64_t calls = g.slices / d.batch;
+  const auto one_call = [&](std::int64_t c) {
     std::int64_t in_at = 0, out_at = 0;
-    slice_offsets(g, s, in_at, out_at);
-    if (slice_elements >= kBlockedSliceFrom) {
-      blocked_transpose(d, src + in_at * E, dst + out_at * E);
-      return;
-    }
-    for (std::int64_t a = 0; a < g.extent_a; ++a)
-      for (std::int64_t b = 0; b < g.extent_b; ++b)
-        std::memcpy(dst + (out_at + a * g.out_stride_a + b) * E, src + (in_at + b * g.in_stride_b + a) * E,
-                    static_cast<std::size_t>(E));
+    slice_offsets(rest, c, in_at, out_at);
+    blocked_transpose(d, src + in_at * E, dst + out_at * E);
   };
-  // A slice of 1 MiB or more spreads over the threads itself; smaller ones each run on one thread
-  // (blocked_transpose keeps them to the calling thread), the slices split among the threads.
-  if (slice_elements * E >= kMiB) {
-    for (std::int64_t s = 0; s < g.slices; ++s) one_slice(s);
+  // A call of 1 MiB or more spreads over the threads itself; smaller ones each run on one thread
+  // (blocked_transpose keeps them to the calling thread), the calls split among the threads.
+  const std::int64_t call_bytes = d.batch * slice_elements * E;
+  if (call_bytes >= kMiB || calls == 1) {
+    for (std::int64_t c = 0; c < calls; ++c) one_call(c);
     return;
   }
-  const std::int64_t pieces = threads_for(total_bytes, g.slices);
+  const std::int64_t pieces = threads_for(total_bytes, calls);
   parallel_for(pieces, [&](std::int64_t p) {
-    for (std::int64_t s = g.slices * p / pieces; s < g.slices * (p + 1) / pieces; ++s) one_slice(s);
+    for (std::int64_t c = calls * p / pieces; c < calls * (p + 1) / pieces; ++c) one_call(c);
   });
 }
 

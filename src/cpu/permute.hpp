@@ -10,8 +10,9 @@ namespace xpose::cpu {
 // descriptor (so that tests check the reduction too).
 void reference_permute(const PermuteDesc& desc, const void* in, void* out);
 
-// The general route: runs copied whole, or each 2-D slice (input's innermost dimension against the
-// output's) transposed by the blocked tiles, slices spread over the threads.
+// The general route: runs copied whole, or the 2-D slices (the input's innermost dimension against
+// the output's) transposed by the blocked tiles, batched along one slice dimension per call and
+// the calls spread over the threads.
 void permute_general(const core::PermuteGeometry& geometry, const void* in, void* out);
 
 }  // namespace xpose::cpu

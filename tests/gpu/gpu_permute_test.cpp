@@ -60,13 +60,14 @@ TEST_P(GpuPermute, RandomPermutationsMatchTheReference) {
     ASSERT_NO_FATAL_FAILURE(expect_gpu_matches_reference(d, 0)) << "seed " << kRandomPermuteSeed + 1;
 }
 
-TEST_P(GpuPermute, LargeSlicesAndManyBlocks) {
+TEST_P(GpuPermute, LargeSlicesAndLongRuns) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
-  // More tiles than the launcher's block cap (2^20), runs longer than one group's piece, and
-  // slices whose extents end mid-tile.
-  for (const PermuteDesc& d : {PermuteDesc{t, {1100, 3, 1050}, {2, 1, 0}}, PermuteDesc{t, {3, 5000, 7, 130}, {1, 0, 2, 3}},
-                               PermuteDesc{t, {33, 17, 2049}, {2, 0, 1}}, PermuteDesc{t, {2, 3, 4, 5, 6, 7, 8, 9}, {7, 1, 5, 3, 6, 0, 4, 2}}})
+  // Slices of a thousand tiles that end mid-tile, runs of 4100 elements gathered 50 to an output
+  // span, a transpose once merged, and rank 8.
+  for (const PermuteDesc& d : {PermuteDesc{t, {1100, 3, 1050}, {2, 1, 0}}, PermuteDesc{t, {3, 50, 4100}, {1, 0, 2}},
+                               PermuteDesc{t, {33, 17, 2049}, {2, 0, 1}},
+                               PermuteDesc{t, {2, 3, 4, 5, 6, 7, 8, 9}, {7, 1, 5, 3, 6, 0, 4, 2}}})
     ASSERT_NO_FATAL_FAILURE(expect_gpu_matches_reference(d, 0));
 }
 

@@ -1,5 +1,5 @@
 // The general permutation kernels: 2-D slices (the input's innermost dimension against the
-// output's) through a shared-memory tile, and runs that stay innermost copied whole.
+// output's) through a shared-memory tile, and runs that stay innermost gathered into the output.
 #pragma once
 
 #include <cstdint>
@@ -8,20 +8,22 @@
 
 namespace xpose::gpu {
 
-constexpr int kPermuteTile = 32;       // (kPermuteTile, kPermuteTile + 1) elements of shared memory
-constexpr int kPermuteBlockRows = 8;   // blocks of (kPermuteTile, kPermuteBlockRows) threads
-constexpr int kPermuteRunGroup = 32;   // threads that copy one piece of a run together
-constexpr int kPermuteRunPiece = 1024; // elements of a run one group copies
-constexpr int kPermuteRunBlock = 256;
+constexpr int kPermuteWarp = 32;       // blocks of (kPermuteWarp, kPermuteBlockRows) threads for slices
+constexpr int kPermuteBlockRows = 8;
+constexpr int kPermuteRunBlock = 256;  // threads per block for runs
 
-// Where slice s (numbered in output order) starts in each tensor, in elements. The loop has a fixed
-// trip count so that the geometry's arrays are indexed by constants.
-__device__ __forceinline__ void permute_slice_offsets(const core::PermuteGeometry& g, std::int64_t s,
+// Units a thread of the runs kernel moves per pass, loads first: a block covers
+// kPermuteRunBlock x kPermuteRunUnroll units of an output span.
+constexpr int kPermuteRunUnroll = 4;
+
+// Where slice s of `dims` slice dimensions (numbered in output order) starts in each tensor, in
+// elements. The loop has a fixed trip count so that the geometry's arrays are indexed by constants.
+__device__ __forceinline__ void permute_slice_offsets(const core::PermuteGeometry& g, int dims, std::int64_t s,
                                                       std::int64_t& in_at, std::int64_t& out_at) {
   in_at = out_at = 0;
 #pragma unroll
   for (int i = core::kMaxSliceDims - 1; i >= 0; --i) {
-    if (i < g.slice_dims) {
+    if (i < dims) {
       const std::int64_t q = s / g.slice_extent[i], r = s - q * g.slice_extent[i];
       in_at += r * g.slice_in_stride[i];
       out_at += r * g.slice_out_stride[i];
@@ -30,55 +32,86 @@ __device__ __forceinline__ void permute_slice_offsets(const core::PermuteGeometr
   }
 }
 
-// One (kPermuteTile x kPermuteTile) tile of a slice: rows along b read along a (the input's
-// contiguous dimension), written back along b (the output's). `ta`, `tb`: the tile's position.
-template <typename T>
+// One (kT x kT) tile of a slice at (ta, tb): rows along b read along a (the input's contiguous
+// dimension) into `tile`, then written along b (the output's). (tx, ty): the thread in its block.
+// Each thread's loads are issued together, then stored, so that they travel at the same time.
+template <typename T, int kT>
 __device__ __forceinline__ void permute_tile(const T* in, T* out, const core::PermuteGeometry& g, std::int64_t ta,
                                              std::int64_t tb, std::int64_t in_at, std::int64_t out_at, int tx, int ty,
-                                             T (*tile)[kPermuteTile + 1]) {
-  const std::int64_t a0 = ta * kPermuteTile, b0 = tb * kPermuteTile;
-  for (int i = ty; i < kPermuteTile; i += kPermuteBlockRows) {
-    const std::int64_t a = a0 + tx, b = b0 + i;
-    if (a < g.extent_a && b < g.extent_b) tile[i][tx] = in[in_at + b * g.in_stride_b + a];
-  }
+                                             T (*tile)[kT + 1]) {
+  constexpr int kRows = kT / kPermuteBlockRows, kCols = kT / kPermuteWarp;
+  const std::int64_t a0 = ta * kT, b0 = tb * kT;
+  T v[kRows][kCols];
+#pragma unroll
+  for (int i = 0; i < kRows; ++i)
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) {
+      const std::int64_t a = a0 + tx + c * kPermuteWarp, b = b0 + ty + i * kPermuteBlockRows;
+      if (a < g.extent_a && b < g.extent_b) v[i][c] = in[in_at + b * g.in_stride_b + a];
+    }
+#pragma unroll
+  for (int i = 0; i < kRows; ++i)
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) tile[ty + i * kPermuteBlockRows][tx + c * kPermuteWarp] = v[i][c];
   __syncthreads();
-  for (int i = ty; i < kPermuteTile; i += kPermuteBlockRows) {
-    const std::int64_t a = a0 + i, b = b0 + tx;
-    if (a < g.extent_a && b < g.extent_b) out[out_at + a * g.out_stride_a + b] = tile[tx][i];
-  }
+#pragma unroll
+  for (int i = 0; i < kRows; ++i)
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) {
+      const std::int64_t a = a0 + ty + i * kPermuteBlockRows, b = b0 + tx + c * kPermuteWarp;
+      if (a < g.extent_a && b < g.extent_b)
+        out[out_at + a * g.out_stride_a + b] = tile[tx + c * kPermuteWarp][ty + i * kPermuteBlockRows];
+    }
   __syncthreads();
 }
 
-// Blocks of (kPermuteTile, kPermuteBlockRows) threads walk the tiles of every slice, a-tiles
-// fastest, then b-tiles, then slices.
-template <typename T>
-__global__ void __launch_bounds__(kPermuteTile* kPermuteBlockRows)
+// Blocks of (kPermuteWarp, kPermuteBlockRows) threads walk the (kT x kT) tiles of every slice,
+// a-tiles fastest, then b-tiles, then slices.
+template <typename T, int kT>
+__global__ void __launch_bounds__(kPermuteWarp* kPermuteBlockRows)
     permute_tiled_kernel(const T* in, T* out, core::PermuteGeometry g, std::int64_t tiles_a, std::int64_t tiles_b) {
-  __shared__ T tile[kPermuteTile][kPermuteTile + 1];  // (kPermuteTile, kPermuteTile + 1)
+  __shared__ T tile[kT][kT + 1];  // (kT, kT + 1)
   const std::int64_t tiles = g.slices * tiles_a * tiles_b;
   for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
     const std::int64_t ta = t % tiles_a, rest = t / tiles_a, tb = rest % tiles_b, s = rest / tiles_b;
     std::int64_t in_at = 0, out_at = 0;
-    permute_slice_offsets(g, s, in_at, out_at);
-    permute_tile(in, out, g, ta, tb, in_at, out_at, threadIdx.x, threadIdx.y, tile);
+    permute_slice_offsets(g, g.slice_dims, s, in_at, out_at);
+    permute_tile<T, kT>(in, out, g, ta, tb, in_at, out_at, threadIdx.x, threadIdx.y, tile);
   }
 }
 
-// Blocks of kPermuteRunBlock threads; each group of kPermuteRunGroup copies pieces of
-// kPermuteRunPiece elements of the runs (extent_a elements, contiguous on both sides).
-template <typename T>
-__global__ void __launch_bounds__(kPermuteRunBlock) permute_runs_kernel(const T* in, T* out, core::PermuteGeometry g) {
-  const std::int64_t pieces_per_run = (g.extent_a + kPermuteRunPiece - 1) / kPermuteRunPiece;
-  const std::int64_t pieces = g.slices * pieces_per_run;
-  const int lane = threadIdx.x % kPermuteRunGroup;
-  const std::int64_t groups = std::int64_t{gridDim.x} * (kPermuteRunBlock / kPermuteRunGroup);
-  for (std::int64_t p = std::int64_t{blockIdx.x} * (kPermuteRunBlock / kPermuteRunGroup) + threadIdx.x / kPermuteRunGroup;
-       p < pieces; p += groups) {
-    const std::int64_t s = p / pieces_per_run, first = (p % pieces_per_run) * kPermuteRunPiece;
-    const std::int64_t last = first + kPermuteRunPiece < g.extent_a ? first + kPermuteRunPiece : g.extent_a;
-    std::int64_t in_at = 0, out_at = 0;
-    permute_slice_offsets(g, s, in_at, out_at);
-    for (std::int64_t j = first + lane; j < last; j += kPermuteRunGroup) out[out_at + j] = in[in_at + j];
+// Runs of extent_a elements that stay innermost. The output is packed, so the runs follow one
+// another there: for each index of the outer slice dimensions (all but the innermost in output
+// order, whose n1 runs lie n1_stride elements apart in the input), the output is one contiguous
+// span of n1 x extent_a elements, gathered from n1 runs of the input. Blocks of kPermuteRunBlock
+// threads: blockIdx.y walks the outer indices, blockIdx.x pieces of kPermuteRunBlock x
+// kPermuteRunUnroll elements of the span. Index is 32-bit where the span fits (a 32-bit division
+// per element instead of a 64-bit one).
+template <typename T, typename Index>
+__global__ void __launch_bounds__(kPermuteRunBlock)
+    permute_runs_kernel(const T* in, T* out, core::PermuteGeometry g, std::int64_t outers, Index span,
+                        std::int64_t n1_stride) {
+  constexpr Index kPiece = kPermuteRunBlock * kPermuteRunUnroll;
+  const Index run = static_cast<Index>(g.extent_a);
+  for (std::int64_t o = blockIdx.y; o < outers; o += gridDim.y) {
+    std::int64_t in_at = 0, out_at = 0;  // out_at unused: the output spans are back to back
+    permute_slice_offsets(g, g.slice_dims - 1, o, in_at, out_at);
+    const T* src = in + in_at;
+    T* dst = out + o * static_cast<std::int64_t>(span);
+    for (Index first = static_cast<Index>(blockIdx.x) * kPiece + threadIdx.x; first < span;
+         first += static_cast<Index>(gridDim.x) * kPiece) {
+      T v[kPermuteRunUnroll];
+#pragma unroll
+      for (int k = 0; k < kPermuteRunUnroll; ++k) {
+        const Index t = first + k * kPermuteRunBlock, r = t / run, j = t - r * run;
+        if (t < span) v[k] = src[static_cast<std::int64_t>(r) * n1_stride + j];
+      }
+#pragma unroll
+      for (int k = 0; k < kPermuteRunUnroll; ++k) {
+        const Index t = first + k * kPermuteRunBlock;
+        if (t < span) dst[t] = v[k];
+      }
+    }
   }
 }
 

@@ -1,4 +1,7 @@
-// Launcher for the general permutation kernels: tiles of 2-D slices, or runs copied whole.
+// Launcher for the general permutation kernels: tiles of 2-D slices, or runs gathered into the
+// packed output.
+#include <limits>
+
 #include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/permute.cuh"
 #include "gpu/launch/launch_common.hpp"
@@ -8,6 +11,50 @@ namespace xpose::gpu {
 namespace {
 // Blocks beyond this loop over the rest: enough for every SM many times over.
 constexpr std::int64_t kMaxPermuteBlocks = std::int64_t{1} << 20;
+
+template <typename T>
+Status launch_runs(const T* src, T* dst, const core::PermuteGeometry& g, rt::Stream s) {
+  // The innermost slice dimension in output order: its runs form each contiguous output span.
+  const int last = g.slice_dims - 1;
+  const std::int64_t n1 = last >= 0 ? g.slice_extent[last] : 1;
+  const std::int64_t n1_stride = last >= 0 ? g.slice_in_stride[last] : 0;
+  const std::int64_t span = n1 * g.extent_a, outers = g.slices / n1;
+  LaunchConfig c{};
+  c.block_x = kPermuteRunBlock;
+  c.block_y = 1;
+  c.grid_x = std::min(ceil_div(span, kPermuteRunBlock * kPermuteRunUnroll), kMaxPermuteBlocks);
+  c.grid_y = std::min(outers, kMaxGridYZ);
+  c.grid_z = 1;
+  if (span < std::numeric_limits<std::int32_t>::max() / 2)
+    permute_runs_kernel<T, std::int32_t>
+        <<<grid_of(c), block_of(c), 0, s>>>(src, dst, g, outers, static_cast<std::int32_t>(span), n1_stride);
+  else
+    permute_runs_kernel<T, std::int64_t><<<grid_of(c), block_of(c), 0, s>>>(src, dst, g, outers, span, n1_stride);
+  return check_launch("permute_runs_kernel", c, 0, s);
+}
+
+// Tiles of 64 x 64 for 1- and 2-byte elements where both slice extents fill them (64- and 128-byte
+// pieces of rows on both sides), else 32 x 32.
+template <typename T, int kT>
+Status launch_tiles(const T* src, T* dst, const core::PermuteGeometry& g, rt::Stream s) {
+  const std::int64_t tiles_a = ceil_div(g.extent_a, kT), tiles_b = ceil_div(g.extent_b, kT);
+  LaunchConfig c{};
+  c.tile_rows = c.tile_cols = kT;
+  c.block_x = kPermuteWarp;
+  c.block_y = kPermuteBlockRows;
+  c.grid_x = std::min(g.slices * tiles_a * tiles_b, kMaxPermuteBlocks);
+  c.grid_y = c.grid_z = 1;
+  permute_tiled_kernel<T, kT><<<grid_of(c), block_of(c), 0, s>>>(src, dst, g, tiles_a, tiles_b);
+  return check_launch("permute_tiled_kernel", c, 0, s);
+}
+
+template <typename T>
+Status launch_tiles(const T* src, T* dst, const core::PermuteGeometry& g, rt::Stream s) {
+  if constexpr (sizeof(T) <= 2)
+    if (g.extent_a >= 64 && g.extent_b >= 64) return launch_tiles<T, 64>(src, dst, g, s);
+  return launch_tiles<T, 32>(src, dst, g, s);
+}
+
 }  // namespace
 
 Status launch_permute(const core::PermuteGeometry& g, const void* in, void* out, StreamHandle stream) {
@@ -16,23 +63,7 @@ Status launch_permute(const core::PermuteGeometry& g, const void* in, void* out,
     using T = decltype(tag);
     const T* src = static_cast<const T*>(in);
     T* dst = static_cast<T*>(out);
-    LaunchConfig c{};
-    if (g.same_inner) {
-      const std::int64_t pieces = g.slices * ceil_div(g.extent_a, kPermuteRunPiece);
-      c.block_x = kPermuteRunBlock;
-      c.block_y = 1;
-      c.grid_x = std::min(ceil_div(pieces, kPermuteRunBlock / kPermuteRunGroup), kMaxPermuteBlocks);
-      c.grid_y = c.grid_z = 1;
-      permute_runs_kernel<T><<<grid_of(c), block_of(c), 0, s>>>(src, dst, g);
-      return check_launch("permute_runs_kernel", c, 0, s);
-    }
-    const std::int64_t tiles_a = ceil_div(g.extent_a, kPermuteTile), tiles_b = ceil_div(g.extent_b, kPermuteTile);
-    c.block_x = kPermuteTile;
-    c.block_y = kPermuteBlockRows;
-    c.grid_x = std::min(g.slices * tiles_a * tiles_b, kMaxPermuteBlocks);
-    c.grid_y = c.grid_z = 1;
-    permute_tiled_kernel<T><<<grid_of(c), block_of(c), 0, s>>>(src, dst, g, tiles_a, tiles_b);
-    return check_launch("permute_tiled_kernel", c, 0, s);
+    return g.same_inner ? launch_runs(src, dst, g, s) : launch_tiles(src, dst, g, s);
   });
 }
 

@@ -1,0 +1,86 @@
+// The bench's timing and buffers, shared by its transpose and permutation cases: GPU runs queued
+// behind a held stream with rotating buffer pairs, CPU runs timed one by one, medians.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "xpose/xpose.hpp"
+
+namespace xpose_cli {
+
+constexpr unsigned char kPoison = 0xA5;  // outputs are filled with this before every verified run
+
+// Index of the first differing byte's element, or -1.
+std::int64_t first_mismatch(const std::vector<unsigned char>& got, const std::vector<unsigned char>& want,
+                            std::size_t esize);
+
+// One call of the timed work on buffer pair `call_index`.
+using Call = std::function<xpose::Status(int call_index)>;
+
+// Buffer pairs to rotate through so that the calls between two uses of a pair touch about 3x the
+// L2: a repeated small case would otherwise measure the cache, not the memory (1 on the CPU).
+int rotating_pairs(bool gpu, std::int64_t l2_bytes, std::size_t in_bytes, std::size_t out_bytes);
+
+// Calls in one timed GPU run.
+int calls_per_run(int pairs);
+
+// Per-call median in microseconds of `iters` timed runs, after `warmup` passes over all `pairs`
+// buffer pairs (GPU: events on `stream`), or of `iters` calls (CPU: the host clock).
+xpose::Status time_gpu(int warmup, int iters, int pairs, xpose::StreamHandle stream, const Call& call,
+                       double& median_us);
+xpose::Status time_cpu(int warmup, int iters, const Call& call, double& median_us);
+
+// Input/output buffers on one backend; several pairs when rotating past the L2.
+class Buffers {
+ public:
+  Buffers(bool gpu, int pairs, std::size_t in_bytes, std::size_t out_bytes)
+      : gpu_(gpu), pairs_(pairs), in_bytes_(in_bytes), out_bytes_(out_bytes) {}
+
+  xpose::Status allocate(const std::vector<unsigned char>& input) {
+    if (!gpu_) {
+      host_in_ = input;
+      host_out_.assign(out_bytes_, kPoison);
+      return xpose::Status::ok_status();
+    }
+    dev_in_.resize(pairs_);
+    dev_out_.resize(pairs_);
+    for (int k = 0; k < pairs_; ++k) {
+      XPOSE_RETURN_IF_ERROR(dev_in_[k].allocate(in_bytes_));
+      XPOSE_RETURN_IF_ERROR(dev_out_[k].allocate(out_bytes_));
+      XPOSE_RETURN_IF_ERROR(xpose::copy_host_to_device(dev_in_[k].data(), input.data(), in_bytes_));
+    }
+    return xpose::Status::ok_status();
+  }
+  int pairs() const { return pairs_; }
+  const void* in(int k) const { return gpu_ ? dev_in_[k].data() : static_cast<const void*>(host_in_.data()); }
+  void* out(int k) { return gpu_ ? dev_out_[k].data() : static_cast<void*>(host_out_.data()); }
+
+  xpose::Status poison_first_output() {
+    if (!gpu_) {
+      std::fill(host_out_.begin(), host_out_.end(), kPoison);
+      return xpose::Status::ok_status();
+    }
+    return xpose::fill_device_bytes(dev_out_[0].data(), kPoison, out_bytes_);
+  }
+  // The first output as bytes on the host (waits for the GPU).
+  xpose::Status read_first_output(std::vector<unsigned char>& bytes) {
+    if (!gpu_) {
+      bytes = host_out_;
+      return xpose::Status::ok_status();
+    }
+    bytes.resize(out_bytes_);
+    XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
+    return xpose::copy_device_to_host(bytes.data(), dev_out_[0].data(), out_bytes_);
+  }
+
+ private:
+  bool gpu_;
+  int pairs_;
+  std::size_t in_bytes_, out_bytes_;
+  std::vector<xpose::DeviceBuffer> dev_in_, dev_out_;
+  std::vector<unsigned char> host_in_, host_out_;
+};
+
+}  // namespace xpose_cli
