@@ -73,7 +73,15 @@ INSTANTIATE_TEST_SUITE_P(Cli, BadArguments,
                                            "bench --warmup -1", "bench --iters abc", "bench --backend tpu",
                                            "bench --kernels fastest", "", "frobnicate",
                                            "bench --backend cpu --kernels tiled",
-                                           "bench --backend cpu --sizes 8 --json /nonexistent-dir/x.json"));
+                                           "bench --backend cpu --sizes 8 --json /nonexistent-dir/x.json",
+                                           "bench --permute 1,0", "bench --extents 4,4",
+                                           "bench --extents 4,4 --permute 1,1", "bench --extents 4,0 --permute 1,0",
+                                           "bench --extents 4,4 --permute 1,-1", "bench --extents 4,4 --permute 1,",
+                                           "bench --extents 4,4 --permute 1,0,2", "bench --extents 4,4 --permute 9,0",
+                                           "bench --extents 1,1,1,1,1,1,1,1,1 --permute 0,1,2,3,4,5,6,7,8",
+                                           "bench --extents 4,4 --permute 1,0 --shape 4x4",
+                                           "bench --extents 4,4 --permute 1,0 --kernels tiled_vec",
+                                           "bench --extents 99999999999,99999999999 --permute 1,0"));
 
 TEST(Cli, CudaBackendWithoutDeviceIsExitTwo) {
   if (xpose::device_count() > 0) GTEST_SKIP() << "a GPU is present";
@@ -115,6 +123,24 @@ TEST(Cli, CpuBenchVerifiesAndWritesJson) {
   }
   EXPECT_EQ(transposes, 4);  // cpu_reference and cpu_blocked on two shapes
   EXPECT_EQ(count_lines(slurp(csv_path)), 1 + 6);  // header + 3 records per shape
+}
+
+// --permute: the memcpy baseline and the plans asked for, each verified, in the JSON.
+TEST(Cli, PermutationVerifiesAndWritesJson) {
+  const std::string json_path = ::testing::TempDir() + "/xpose_permute_" + std::to_string(::getpid()) + ".json";
+  const Result r = run_cli("bench --backend cpu --dtype bf16 --extents 3,5,33,7 --permute 0,2,1,3 "
+                           "--kernels auto,cpu_reference --iters 2 --json " + json_path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("bf16 [3x5x33x7] perm 0,2,1,3"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(json_path));
+  std::vector<std::string> kernels;
+  for (const auto& rec : j["records"]) {
+    kernels.push_back(rec["kernel"]);
+    EXPECT_EQ(rec["case"], "bf16 [3x5x33x7] perm 0,2,1,3");
+    if (rec["kernel"] != "memcpy") EXPECT_TRUE(rec["verified"].get<bool>()) << rec.dump();
+  }
+  EXPECT_EQ(kernels, (std::vector<std::string>{"memcpy", "auto", "cpu_reference"}));
+  EXPECT_EQ(j["records"][1]["plan"], "permute[3x5x33x7 perm 0,2,1,3] general<runs of 7 x 2B, 495 runs> (cpu)");
 }
 
 // --kernels tuned: the measured planner's choice, verified like any kernel (on the CPU backend it
