@@ -32,6 +32,31 @@ def transpose_and_check(lib, dtype, esize, rows, cols, batch=1, ld_in=0, ld_out=
     assert bytes(dst) == bytes(want), "%s %dx%dx%d differs from plain indexing" % (dtype, batch, rows, cols)
 
 
+def permute_and_check(lib, dtype, esize, extents, perm):
+    n = 1
+    for e in extents:
+        n *= e
+    rng = random.Random(n * 7 + len(extents))
+    src = (ctypes.c_ubyte * (n * esize))(*[rng.randrange(256) for _ in range(n * esize)])
+    dst = (ctypes.c_ubyte * (n * esize))(*([POISON] * (n * esize)))
+    lib.permute(dtype, extents, perm, ctypes.addressof(src), ctypes.addressof(dst), backend="cpu")
+    in_strides = [1] * len(extents)
+    for d in range(len(extents) - 2, -1, -1):
+        in_strides[d] = in_strides[d + 1] * extents[d + 1]
+    out_extents = [extents[p] for p in perm]
+    want = bytearray(n * esize)
+    index = [0] * len(extents)
+    for o in range(n):  # the output in order, its input element by the permuted index
+        i = sum(index[k] * in_strides[perm[k]] for k in range(len(perm)))
+        want[o * esize:(o + 1) * esize] = bytes(src[i * esize:(i + 1) * esize])
+        for k in range(len(index) - 1, -1, -1):
+            index[k] += 1
+            if index[k] < out_extents[k]:
+                break
+            index[k] = 0
+    assert bytes(dst) == bytes(want), "%s %s perm %s differs from plain indexing" % (dtype, extents, perm)
+
+
 def expect_error(fn, status):
     try:
         fn()
@@ -59,6 +84,15 @@ def main(path):
     expect_error(lambda: lib.transpose("u8", 4, 4, b, b + 2, backend="cpu"), "overlap")
     assert bytes(dst) == bytes([POISON] * 64), "a refused call wrote the output"
     assert lib.describe_plan("f32", 100, 200, backend="cpu").startswith("cpu_")
+    permute_and_check(lib, "f32", 4, [3, 5, 7], [2, 0, 1])
+    permute_and_check(lib, "u8", 1, [2, 3, 4, 5], [0, 2, 3, 1])
+    permute_and_check(lib, "bf16", 2, [2, 6, 5, 3], [3, 1, 0, 2])
+    expect_error(lambda: lib.permute("f32", [4, 4], [1, 1], a, b, backend="cpu"), "invalid_argument")
+    expect_error(lambda: lib.permute("f32", [4, 4], [1], a, b, backend="cpu"), "invalid_argument")
+    expect_error(lambda: lib.permute("u8", [4, 4], [1, 0], b, b + 2, backend="cpu"), "overlap")
+    assert bytes(dst) == bytes([POISON] * 64), "a refused permute wrote the output"
+    plan = lib.describe_permute("f32", [2, 3, 4, 5], [0, 2, 3, 1], backend="cpu")
+    assert plan.startswith("permute[2x3x20 perm 0,2,1] transpose"), plan
     print("test_xpose_ctypes: all checks passed")
     return 0
 

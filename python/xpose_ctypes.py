@@ -3,6 +3,7 @@
     import xpose_ctypes
     lib = xpose_ctypes.Library("build/src/libxpose_c.so")
     lib.transpose("f32", rows, cols, src_ptr, dst_ptr, stream=torch.cuda.current_stream().cuda_stream)
+    lib.permute("bf16", [8, 32, 2048, 128], [0, 2, 1, 3], src_ptr, dst_ptr)  # [B, H, S, D] -> [B, S, H, D]
 
 Pointers are integers (tensor.data_ptr(), ctypes.addressof(...)); strides count elements, 0 meaning
 packed. GPU work is enqueued on `stream` and not waited for. Errors raise XposeError with xpose's
@@ -31,6 +32,12 @@ class Library:
         self._lib.xpose_transpose.restype = ctypes.c_int
         self._lib.xpose_describe_plan.argtypes = layout + [ctypes.c_int, cp, cp, sz, cp, sz]
         self._lib.xpose_describe_plan.restype = ctypes.c_int
+        ip = ctypes.POINTER(ctypes.c_int)
+        i64p = ctypes.POINTER(ctypes.c_int64)
+        self._lib.xpose_permute.argtypes = [cp, ctypes.c_int, i64p, ip, vp, vp, vp, cp, cp, sz]
+        self._lib.xpose_permute.restype = ctypes.c_int
+        self._lib.xpose_describe_permute.argtypes = [cp, ctypes.c_int, i64p, ip, ctypes.c_int, cp, cp, sz, cp, sz]
+        self._lib.xpose_describe_permute.restype = ctypes.c_int
         self._message = ctypes.create_string_buffer(512)  # reused: one call at a time per Library
 
     def _check(self, code):
@@ -51,4 +58,27 @@ class Library:
         self._check(self._lib.xpose_describe_plan(
             dtype.encode(), batch, rows, cols, ld_in, ld_out, batch_stride_in, batch_stride_out, alignment,
             backend.encode(), plan, len(plan), self._message, len(self._message)))
+        return plan.value.decode()
+
+    @staticmethod
+    def _arrays(extents, perm):
+        n = len(extents)
+        return n, (ctypes.c_int64 * n)(*extents), (ctypes.c_int * len(perm))(*perm)
+
+    def permute(self, dtype, extents, perm, src, dst, stream=None, backend="auto"):
+        """Packed src of `extents` -> packed dst whose dimension k is src's dimension perm[k]."""
+        if len(perm) != len(extents):
+            raise XposeError(1, "perm has %d entries for %d extents" % (len(perm), len(extents)))
+        n, e, p = self._arrays(extents, perm)
+        self._check(self._lib.xpose_permute(dtype.encode(), n, e, p, src, dst, stream or None, backend.encode(),
+                                            self._message, len(self._message)))
+
+    def describe_permute(self, dtype, extents, perm, alignment=0, backend="auto"):
+        """The plan permute() runs, as xpose prints it."""
+        if len(perm) != len(extents):
+            raise XposeError(1, "perm has %d entries for %d extents" % (len(perm), len(extents)))
+        n, e, p = self._arrays(extents, perm)
+        plan = ctypes.create_string_buffer(512)
+        self._check(self._lib.xpose_describe_permute(dtype.encode(), n, e, p, alignment, backend.encode(), plan,
+                                                     len(plan), self._message, len(self._message)))
         return plan.value.decode()

@@ -1,4 +1,4 @@
-/* xpose's C interface: the one-call transpose and the plan it would run, for callers that cannot
+/* xpose's C interface: the one-call transpose and permutation and the plans they would run, for callers that cannot
  * use the C++ API (Python through ctypes, other languages' FFIs). Built as the shared library
  * libxpose_c. Every function returns 0 on success, else an xpose status code (the values of
  * xpose::StatusCode: 1 invalid_argument, 2 overlap, 3 unsupported, 4 no_device, 5 wrong_memory,
@@ -32,6 +32,18 @@ int xpose_transpose(const char* dtype, int64_t batch, int64_t rows, int64_t cols
 int xpose_describe_plan(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in, int64_t ld_out,
                         int64_t batch_stride_in, int64_t batch_stride_out, int alignment, const char* backend,
                         char* plan, size_t plan_len, char* message, size_t message_len);
+
+/* A permutation of a packed row-major tensor of `rank` dimensions (1 to 8) with `extents`
+ * (outermost first): output dimension k is input dimension perm[k], the output packed too (for
+ * extents {N, C, H, W}, perm {0, 2, 3, 1} turns NCHW into NHWC). dtype, stream and backend as for
+ * xpose_transpose; the plan fits the pointers' alignment. */
+int xpose_permute(const char* dtype, int rank, const int64_t* extents, const int* perm, const void* in, void* out,
+                  void* stream, const char* backend, char* message, size_t message_len);
+
+/* The plan xpose_permute would run, for pointers aligned to `alignment` bytes (0: 16), e.g.
+ * "permute[32x256x3136 perm 0,2,1] transpose: tiled_vec<64x64,swizzle,vec16B> ... (cuda)". */
+int xpose_describe_permute(const char* dtype, int rank, const int64_t* extents, const int* perm, int alignment,
+                           const char* backend, char* plan, size_t plan_len, char* message, size_t message_len);
 
 #ifdef __cplusplus
 }

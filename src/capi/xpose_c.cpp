@@ -8,7 +8,7 @@
 
 #include "xpose/xpose.hpp"
 
-// The library is built with hidden symbols; these two are its exports.
+// The library is built with hidden symbols; these are its exports.
 #define XPOSE_C_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
@@ -47,6 +47,28 @@ xpose::Status parse_request(const char* dtype, std::int64_t batch, std::int64_t 
   return xpose::Status::ok_status();
 }
 
+// A permutation's descriptor from C arrays (null or a rank outside 1..kMaxPermuteRank refused here,
+// the rest by the library).
+xpose::Status parse_permute(const char* dtype, int rank, const std::int64_t* extents, const int* perm,
+                            const char* backend, xpose::PermuteDesc& desc, xpose::PlanOptions& options) {
+  if (dtype == nullptr || !xpose::parse_dtype(dtype, desc.dtype))
+    return xpose::Status(xpose::StatusCode::invalid_argument,
+                         std::string("unknown dtype '") + (dtype ? dtype : "(null)") +
+                             "' (known: " + xpose::dtype_names() + ")");
+  const std::string b = backend ? backend : "auto";
+  if (!xpose::parse_backend(b, options.backend))
+    return xpose::Status(xpose::StatusCode::invalid_argument, "unknown backend '" + b + "' (known: auto, cuda, cpu)");
+  if (rank < 1 || rank > xpose::kMaxPermuteRank)
+    return xpose::Status(xpose::StatusCode::invalid_argument,
+                         "a permutation takes 1 to " + std::to_string(xpose::kMaxPermuteRank) + " dimensions (got " +
+                             std::to_string(rank) + ")");
+  if (extents == nullptr || perm == nullptr)
+    return xpose::Status(xpose::StatusCode::invalid_argument, "extents and perm must not be null");
+  desc.extents.assign(extents, extents + rank);
+  desc.perm.assign(perm, perm + rank);
+  return xpose::Status::ok_status();
+}
+
 }  // namespace
 
 XPOSE_C_EXPORT int xpose_transpose(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
@@ -75,6 +97,36 @@ XPOSE_C_EXPORT int xpose_describe_plan(const char* dtype, int64_t batch, int64_t
                                     backend, desc, options);
     options.alignment = alignment;
     xpose::Plan p;
+    if (s.ok()) s = xpose::make_plan(p, desc, options);
+    if (s.ok()) write_text(p.to_string(), plan, plan_len);
+    return report(s, message, message_len);
+  } catch (const std::exception& e) {
+    return report(xpose::Status(xpose::StatusCode::internal, e.what()), message, message_len);
+  }
+}
+
+XPOSE_C_EXPORT int xpose_permute(const char* dtype, int rank, const int64_t* extents, const int* perm, const void* in,
+                                 void* out, void* stream, const char* backend, char* message, size_t message_len) {
+  try {
+    xpose::PermuteDesc desc;
+    xpose::PlanOptions options;
+    xpose::Status s = parse_permute(dtype, rank, extents, perm, backend, desc, options);
+    if (s.ok()) s = xpose::permute(desc, in, out, stream, options);
+    return report(s, message, message_len);
+  } catch (const std::exception& e) {
+    return report(xpose::Status(xpose::StatusCode::internal, e.what()), message, message_len);
+  }
+}
+
+XPOSE_C_EXPORT int xpose_describe_permute(const char* dtype, int rank, const int64_t* extents, const int* perm,
+                                          int alignment, const char* backend, char* plan, size_t plan_len,
+                                          char* message, size_t message_len) {
+  try {
+    xpose::PermuteDesc desc;
+    xpose::PlanOptions options;
+    xpose::Status s = parse_permute(dtype, rank, extents, perm, backend, desc, options);
+    options.alignment = alignment;
+    xpose::PermutePlan p;
     if (s.ok()) s = xpose::make_plan(p, desc, options);
     if (s.ok()) write_text(p.to_string(), plan, plan_len);
     return report(s, message, message_len);

@@ -123,6 +123,32 @@ int main(void) {
   CHECK(xpose_describe_plan("f32", 1, 0, 200, 0, 0, 0, 0, 0, "cpu", plan, sizeof plan, message, sizeof message) == 1,
         "describe_plan refuses zero rows");
 
+  /* A permutation: f32 [3][5][7] with dims (2, 0, 1), out[k][i][j] = in[i][j][k]. */
+  {
+    float pin[105], pout[105];
+    for (int i = 0; i < 105; ++i) pin[i] = (float)(i * 3 + 1);
+    memset(pout, POISON, sizeof pout);
+    const int64_t extents[3] = {3, 5, 7};
+    const int perm[3] = {2, 0, 1};
+    CHECK(xpose_permute("f32", 3, extents, perm, pin, pout, NULL, "cpu", message, sizeof message) == 0,
+          "permute: %s", message);
+    for (int k = 0; k < 7; ++k)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 5; ++j)
+          CHECK(pout[(k * 3 + i) * 5 + j] == pin[(i * 5 + j) * 7 + k], "permute element (%d,%d,%d)", k, i, j);
+    const int twice[3] = {2, 2, 0};
+    memset(out, POISON, sizeof out);
+    expect_refused(xpose_permute("f32", 3, extents, twice, in, out, NULL, "cpu", message, sizeof message), 1,
+                   message, out, sizeof out, "perm naming a dimension twice");
+    expect_refused(xpose_permute("f32", 9, extents, perm, in, out, NULL, "cpu", message, sizeof message), 1,
+                   message, out, sizeof out, "rank 9");
+    expect_refused(xpose_permute("f32", 3, NULL, perm, in, out, NULL, "cpu", message, sizeof message), 1,
+                   message, out, sizeof out, "null extents");
+    CHECK(xpose_describe_permute("f32", 3, extents, perm, 0, "cpu", plan, sizeof plan, message, sizeof message) == 0,
+          "describe_permute: %s", message);
+    CHECK(strncmp(plan, "permute[", 8) == 0, "a permutation plan: %s", plan);
+  }
+
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   else printf("capi_test: all checks passed\n");
   return failures ? 1 : 0;
