@@ -33,8 +33,9 @@ Status launch_runs(const T* src, T* dst, const core::PermuteGeometry& g, rt::Str
   return check_launch("permute_runs_kernel", c, 0, s);
 }
 
-// Tiles of 64 x 64 for 1- and 2-byte elements where both slice extents fill them (64- and 128-byte
-// pieces of rows on both sides), else 32 x 32.
+// Tiles of 64 x 64 where both slice extents fill them (more bytes in flight per thread, and for 1-
+// and 2-byte elements pieces of rows of 64 and 128 bytes), else 32 x 32; 16-byte elements keep 32 x
+// 32 (a 64 x 65 tile of them passes the 48 KiB of static shared memory).
 template <typename T, int kT>
 Status launch_tiles(const T* src, T* dst, const core::PermuteGeometry& g, rt::Stream s) {
   const std::int64_t tiles_a = ceil_div(g.extent_a, kT), tiles_b = ceil_div(g.extent_b, kT);
@@ -50,7 +51,7 @@ Status launch_tiles(const T* src, T* dst, const core::PermuteGeometry& g, rt::St
 
 template <typename T>
 Status launch_tiles(const T* src, T* dst, const core::PermuteGeometry& g, rt::Stream s) {
-  if constexpr (sizeof(T) <= 2)
+  if constexpr (sizeof(T) <= 8)
     if (g.extent_a >= 64 && g.extent_b >= 64) return launch_tiles<T, 64>(src, dst, g, s);
   return launch_tiles<T, 32>(src, dst, g, s);
 }
