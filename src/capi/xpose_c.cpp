@@ -26,17 +26,23 @@ int report(const xpose::Status& s, char* message, std::size_t message_len) {
   return static_cast<int>(s.code());
 }
 
-xpose::Status parse_request(const char* dtype, std::int64_t batch, std::int64_t rows, std::int64_t cols,
-                            std::int64_t ld_in, std::int64_t ld_out, std::int64_t batch_stride_in,
-                            std::int64_t batch_stride_out, const char* backend, xpose::TransposeDesc& desc,
-                            xpose::PlanOptions& options) {
-  if (dtype == nullptr || !xpose::parse_dtype(dtype, desc.dtype))
+// The dtype and backend names every call takes.
+xpose::Status parse_names(const char* dtype, const char* backend, xpose::DType& type, xpose::PlanOptions& options) {
+  if (dtype == nullptr || !xpose::parse_dtype(dtype, type))
     return xpose::Status(xpose::StatusCode::invalid_argument,
                          std::string("unknown dtype '") + (dtype ? dtype : "(null)") +
                              "' (known: " + xpose::dtype_names() + ")");
   const std::string b = backend ? backend : "auto";
   if (!xpose::parse_backend(b, options.backend))
     return xpose::Status(xpose::StatusCode::invalid_argument, "unknown backend '" + b + "' (known: auto, cuda, cpu)");
+  return xpose::Status::ok_status();
+}
+
+xpose::Status parse_request(const char* dtype, std::int64_t batch, std::int64_t rows, std::int64_t cols,
+                            std::int64_t ld_in, std::int64_t ld_out, std::int64_t batch_stride_in,
+                            std::int64_t batch_stride_out, const char* backend, xpose::TransposeDesc& desc,
+                            xpose::PlanOptions& options) {
+  XPOSE_RETURN_IF_ERROR(parse_names(dtype, backend, desc.dtype, options));
   desc.batch = batch;
   desc.rows = rows;
   desc.cols = cols;
@@ -51,13 +57,7 @@ xpose::Status parse_request(const char* dtype, std::int64_t batch, std::int64_t 
 // the rest by the library).
 xpose::Status parse_permute(const char* dtype, int rank, const std::int64_t* extents, const int* perm,
                             const char* backend, xpose::PermuteDesc& desc, xpose::PlanOptions& options) {
-  if (dtype == nullptr || !xpose::parse_dtype(dtype, desc.dtype))
-    return xpose::Status(xpose::StatusCode::invalid_argument,
-                         std::string("unknown dtype '") + (dtype ? dtype : "(null)") +
-                             "' (known: " + xpose::dtype_names() + ")");
-  const std::string b = backend ? backend : "auto";
-  if (!xpose::parse_backend(b, options.backend))
-    return xpose::Status(xpose::StatusCode::invalid_argument, "unknown backend '" + b + "' (known: auto, cuda, cpu)");
+  XPOSE_RETURN_IF_ERROR(parse_names(dtype, backend, desc.dtype, options));
   if (rank < 1 || rank > xpose::kMaxPermuteRank)
     return xpose::Status(xpose::StatusCode::invalid_argument,
                          "a permutation takes 1 to " + std::to_string(xpose::kMaxPermuteRank) + " dimensions (got " +
