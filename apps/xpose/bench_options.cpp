@@ -89,7 +89,14 @@ bool parse_permutation(const BenchArgs& args, BenchOptions& o, std::string& erro
     error = "--extents '" + args.extents + "': expected a comma list of extents >= 1 (e.g. 8,16,512,64)";
     return false;
   }
-  for (std::int64_t p : perm) o.perm.push_back(p > 1000 ? 1000 : static_cast<int>(p));  // the library refuses it
+  for (std::int64_t p : perm) {
+    if (p >= static_cast<std::int64_t>(o.extents.size())) {
+      error = "--permute '" + args.permute + "': dimension " + std::to_string(p) + " does not exist (" +
+              std::to_string(o.extents.size()) + " extents)";
+      return false;
+    }
+    o.perm.push_back(static_cast<int>(p));
+  }
   if (args.suite || !o.shapes.empty() || args.batch != 1 || args.ld_in || args.ld_out) {
     error = "--permute runs one tensor: it takes no --suite, --sizes, --shape, --batch, --ld-in or --ld-out";
     return false;

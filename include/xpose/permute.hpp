@@ -45,7 +45,8 @@ class PermutePlan {
   Backend backend() const;
   PermuteRoute route() const;
   std::int64_t bytes() const;  // bytes of one operand
-  // The merged shape and the route, e.g. "permute[16x1024x64 perm 1,0,2] as transpose: tiled_vec<...>".
+  // The merged shape, the route and the backend, e.g.
+  // "permute[16x1024x64 perm 0,2,1] transpose: tiled_vec<64x64,swizzle,vec16B> ... (cuda)".
   std::string to_string() const;
 
   struct State;  // private to the library
@@ -65,7 +66,9 @@ std::ostream& operator<<(std::ostream& os, const PermutePlan& plan);
 Status make_plan(PermutePlan& plan, const PermuteDesc& desc, const PlanOptions& options = PlanOptions{});
 
 // Runs the plan (GPU plans enqueue on `stream` and return; CPU plans run to completion). Checks
-// the pointers (null, alignment, overlap, host vs device) before anything is written.
+// the pointers (null, alignment, overlap, host vs device) before anything is written; on both
+// backends it refuses pointers less aligned than the plan was made for (PlanOptions::alignment,
+// 16 when 0), since the route may move wider elements than the tensor's.
 Status execute(const PermutePlan& plan, const void* in, void* out, StreamHandle stream = nullptr);
 
 // One call: plan for the pointers at hand, then execute.

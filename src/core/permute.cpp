@@ -141,12 +141,14 @@ Status execute(const PermutePlan& plan, const void* in, void* out, StreamHandle 
   if (!plan.valid()) return invalid("plan is empty: call make_plan first");
   const PermutePlan::State& s = *plan.state();
   XPOSE_RETURN_IF_ERROR(check_pointers(s, in, out));
+  // On both backends: the route may move wider elements than the tensor's, as the promised
+  // alignment allowed.
+  const int alignment = core::common_alignment(in, out);
+  if (alignment < s.alignment)
+    return invalid("pointers are " + std::to_string(alignment) + "-byte aligned but the plan was made for " +
+                   std::to_string(s.alignment) + " (set PlanOptions::alignment)");
 
   if (s.backend == Backend::cuda) {
-    const int alignment = core::common_alignment(in, out);
-    if (alignment < s.alignment)
-      return invalid("pointers are " + std::to_string(alignment) + "-byte aligned but the plan was made for " +
-                     std::to_string(s.alignment) + " (set PlanOptions::alignment)");
     XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
     XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(out, "output"));
     switch (s.route) {

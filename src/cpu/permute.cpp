@@ -88,8 +88,9 @@ void permute_general(const core::PermuteGeometry& g, const void* in, void* out) 
     slice_offsets(rest, c, in_at, out_at);
     blocked_transpose(d, src + in_at * E, dst + out_at * E);
   };
-  // A call of 1 MiB or more spreads over the threads itself; smaller ones each run on one thread
-  // (blocked_transpose keeps them to the calling thread), the calls split among the threads.
+  // A call of 1 MiB or more takes the threads blocked_transpose gives it (threads_for); smaller ones
+  // each run on one thread, the calls split among the threads (a call made from a pool worker runs
+  // its pieces there: cpu/thread_pool.hpp).
   const std::int64_t call_bytes = d.batch * slice_elements * E;
   if (call_bytes >= kMiB || calls == 1) {
     for (std::int64_t c = 0; c < calls; ++c) one_call(c);

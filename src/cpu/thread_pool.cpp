@@ -12,6 +12,11 @@
 namespace xpose::cpu {
 namespace {
 
+// Set while this thread runs a piece of a job: a parallel_for called from inside one runs its pieces
+// on this thread, since the pool takes one job at a time and waiting for the outer job's lock there
+// would never end.
+thread_local bool running_a_piece = false;
+
 class Pool {
  public:
   Pool() {
@@ -49,7 +54,9 @@ class Pool {
       const std::int64_t i = next_++;
       const auto* job = job_;
       lock.unlock();
+      running_a_piece = true;
       (*job)(i);
+      running_a_piece = false;
       lock.lock();
       if (--unfinished_ == 0) done_.notify_all();
     }
@@ -80,8 +87,8 @@ class Pool {
 
 void parallel_for(std::int64_t pieces, const std::function<void(std::int64_t)>& piece) {
   if (pieces <= 0) return;
-  if (pieces == 1) {
-    piece(0);
+  if (pieces == 1 || running_a_piece) {
+    for (std::int64_t i = 0; i < pieces; ++i) piece(i);
     return;
   }
   static Pool pool;  // started on first use, joined at exit

@@ -9,7 +9,8 @@ namespace xpose::cpu {
 
 // Runs piece(i) for every i in [0, pieces), on the calling thread and the pool's workers (one per
 // hardware thread past the first), and returns when all are done. The caller takes pieces too, so
-// every piece runs even where no worker is free. Calls from several threads take turns.
+// every piece runs even where no worker is free. Calls from several threads take turns; a call made
+// from inside a piece runs its own pieces on that thread, one after another.
 void parallel_for(std::int64_t pieces, const std::function<void(std::int64_t)>& piece);
 
 }  // namespace xpose::cpu

@@ -115,6 +115,26 @@ TEST(CpuPermuteRefused, BadInputWritesNothing) {
     refuse({DType::f32, {4, 4}, {1, 0}}, in.data(), out.data(), {Backend::cuda}, xpose::StatusCode::no_device, "GPU");
 }
 
+// A plan made for 16-byte pointers may move wider elements (here u8 rows of 4 as 4-byte words):
+// less aligned pointers are refused with the reason, and a plan made for them runs.
+TEST(CpuPermuteRefused, PointersLessAlignedThanThePlan) {
+  const PermuteDesc d{DType::u8, {5, 3, 4}, {1, 0, 2}};
+  std::vector<unsigned char> in = random_bytes(64, 5), out(64, kPoison);
+  xpose::PermutePlan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cpu}).ok());
+  ASSERT_EQ(plan.route(), PermuteRoute::transpose);
+  const xpose::Status s = xpose::execute(plan, in.data() + 1, out.data() + 1);
+  EXPECT_EQ(s.code(), xpose::StatusCode::invalid_argument) << s.message();
+  EXPECT_NE(s.message().find("plan was made for 16"), std::string::npos) << s.message();
+  EXPECT_EQ(out, std::vector<unsigned char>(64, kPoison));
+  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cpu, Algorithm::automatic, 1}).ok());
+  EXPECT_EQ(plan.route(), PermuteRoute::general);
+  ASSERT_TRUE(xpose::execute(plan, in.data() + 1, out.data() + 1).ok());
+  const std::vector<unsigned char> input(in.begin() + 1, in.begin() + 61);
+  const std::vector<unsigned char> want = expected_permute(d, input);
+  EXPECT_TRUE(std::equal(want.begin(), want.end(), out.begin() + 1));
+}
+
 TEST(CpuPermuteRefused, EmptyPlan) {
   xpose::PermutePlan plan;
   std::vector<unsigned char> in(64), out(64, kPoison);

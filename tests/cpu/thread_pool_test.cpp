@@ -1,5 +1,5 @@
-// The CPU backend's thread pool: every piece of every job runs exactly once, jobs back to back and
-// from several calling threads at once.
+// The CPU backend's thread pool: every piece of every job runs exactly once, jobs back to back, from
+// several calling threads at once, and from inside a piece.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -31,6 +31,18 @@ TEST(ThreadPool, TakesJobsFromSeveralThreadsInTurn) {
       for (int round = 0; round < 50; ++round) expect_each_piece_once(2 + round % 9);
     });
   for (auto& c : callers) c.join();
+}
+
+// A job whose pieces start jobs of their own (the permutations' slices call the blocked transpose
+// from the pool's threads): every inner piece runs once, and nothing waits forever.
+TEST(ThreadPool, RunsJobsStartedFromInsideAPiece) {
+  constexpr int kOuter = 12, kInner = 7;
+  std::vector<std::atomic<int>> runs(kOuter * kInner);
+  for (auto& r : runs) r = 0;
+  xpose::cpu::parallel_for(kOuter, [&](std::int64_t i) {
+    xpose::cpu::parallel_for(kInner, [&](std::int64_t j) { runs[static_cast<std::size_t>(i * kInner + j)]++; });
+  });
+  for (std::size_t k = 0; k < runs.size(); ++k) ASSERT_EQ(runs[k], 1) << "inner piece " << k;
 }
 
 }  // namespace

@@ -91,4 +91,20 @@ TEST(GpuPermuteRefused, HostPointerAndOverlap) {
   EXPECT_EQ(after, std::vector<unsigned char>(1024, kPoison));
 }
 
+TEST(GpuPermuteRefused, PointersLessAlignedThanThePlan) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  xpose::DeviceBuffer in, out;
+  ASSERT_TRUE(in.allocate(128).ok());
+  ASSERT_TRUE(out.allocate(128).ok());
+  ASSERT_TRUE(xpose::fill_device_bytes(out.data(), kPoison, 128).ok());
+  xpose::PermutePlan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::u8, {5, 3, 4}, {1, 0, 2}}, {Backend::cuda}).ok());
+  const xpose::Status s = xpose::execute(plan, static_cast<unsigned char*>(in.data()) + 1,
+                                         static_cast<unsigned char*>(out.data()) + 1);
+  EXPECT_EQ(s.code(), xpose::StatusCode::invalid_argument) << s.message();
+  std::vector<unsigned char> after(128);
+  ASSERT_TRUE(xpose::copy_device_to_host(after.data(), out.data(), 128).ok());
+  EXPECT_EQ(after, std::vector<unsigned char>(128, kPoison));
+}
+
 }  // namespace
