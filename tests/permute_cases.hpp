@@ -34,8 +34,8 @@ inline std::vector<unsigned char> expected_permute(const xpose::PermuteDesc& d, 
   return out;
 }
 
-// Reach every route: copies, transposes (batched, of wider elements), runs, slices small and
-// large (past 1 MiB for 4-byte elements and up), rank 8, and extents of 1 anywhere.
+// Reach every route: copies, transposes (batched, of wider elements), runs, slices small, narrow
+// and large (past 1 MiB for 4-byte elements and up), rank 8, and extents of 1 anywhere.
 inline std::vector<xpose::PermuteDesc> routed_permutes(xpose::DType t) {
   return {
       {t, {1000}, {0}},
@@ -51,6 +51,9 @@ inline std::vector<xpose::PermuteDesc> routed_permutes(xpose::DType t) {
       {t, {37, 41, 43}, {2, 1, 0}},                 // slices of 43 x 37
       {t, {3, 5, 7, 11, 13}, {4, 2, 0, 3, 1}},      // small slices
       {t, {600, 3, 500}, {2, 1, 0}},                // slices of 1.2 MB at 4 bytes per element
+      {t, {2, 3, 2, 2, 40, 70}, {0, 1, 4, 2, 5, 3}},  // pixel shuffle: slices of 70 x 2
+      {t, {2, 3, 40, 2, 70, 2}, {0, 1, 3, 5, 2, 4}},  // its inverse: slices of 2 x 70
+      {t, {1000, 7, 3}, {2, 1, 0}},                 // slices of 3 x 1000, more than one narrow tile long
       {t, {2, 2, 2, 2, 2, 2, 2, 3}, {7, 6, 5, 4, 3, 2, 1, 0}},
       {t, {2, 3, 2, 3, 2, 3, 2, 3}, {1, 3, 5, 7, 0, 2, 4, 6}},
   };

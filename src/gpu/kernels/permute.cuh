@@ -32,6 +32,60 @@ __device__ __forceinline__ void permute_slice_offsets(const core::PermuteGeometr
   }
 }
 
+// A block's walk over consecutive tiles, a-tiles fastest, then b-tiles, then slices: the first
+// tile's position comes from divisions, each later one from adding one with carries, so that small
+// tiles do not pay a 64-bit division per slice dimension each (all threads of a block keep the same
+// walker).
+struct PermuteTileWalk {
+  std::int64_t ta = 0, tb = 0;
+  std::int64_t in_at = 0, out_at = 0;  // where the tile's slice starts
+  std::int64_t digit[core::kMaxSliceDims] = {};
+
+  __device__ __forceinline__ void start(const core::PermuteGeometry& g, std::int64_t t, std::int64_t tiles_a,
+                                        std::int64_t tiles_b) {
+    ta = t % tiles_a;
+    t /= tiles_a;
+    tb = t % tiles_b;
+    t /= tiles_b;
+    in_at = out_at = 0;
+#pragma unroll
+    for (int i = core::kMaxSliceDims - 1; i >= 0; --i) {
+      if (i < g.slice_dims) {
+        const std::int64_t q = t / g.slice_extent[i];
+        digit[i] = t - q * g.slice_extent[i];
+        in_at += digit[i] * g.slice_in_stride[i];
+        out_at += digit[i] * g.slice_out_stride[i];
+        t = q;
+      }
+    }
+  }
+
+  __device__ __forceinline__ void next(const core::PermuteGeometry& g, std::int64_t tiles_a, std::int64_t tiles_b) {
+    if (++ta < tiles_a) return;
+    ta = 0;
+    if (++tb < tiles_b) return;
+    tb = 0;
+#pragma unroll
+    for (int i = core::kMaxSliceDims - 1; i >= 0; --i) {
+      if (i < g.slice_dims) {
+        in_at += g.slice_in_stride[i];
+        out_at += g.slice_out_stride[i];
+        if (++digit[i] < g.slice_extent[i]) return;
+        in_at -= g.slice_extent[i] * g.slice_in_stride[i];
+        out_at -= g.slice_extent[i] * g.slice_out_stride[i];
+        digit[i] = 0;
+      }
+    }
+  }
+};
+
+// The tiles [first, last) a block takes: the tiles split evenly over the grid, in order.
+__device__ __forceinline__ void permute_block_tiles(std::int64_t tiles, unsigned block, unsigned blocks,
+                                                    std::int64_t& first, std::int64_t& last) {
+  first = tiles * block / blocks;
+  last = tiles * (block + 1) / blocks;
+}
+
 // One (kT x kT) tile of a slice at (ta, tb): rows along b read along a (the input's contiguous
 // dimension) into `tile`, then written along b (the output's). (tx, ty): the thread in its block.
 // Each thread's loads are issued together, then stored, so that they travel at the same time.
@@ -65,18 +119,62 @@ __device__ __forceinline__ void permute_tile(const T* in, T* out, const core::Pe
   __syncthreads();
 }
 
-// Blocks of (kPermuteWarp, kPermuteBlockRows) threads walk the (kT x kT) tiles of every slice,
-// a-tiles fastest, then b-tiles, then slices.
+// Blocks of (kPermuteWarp, kPermuteBlockRows) threads, each taking a run of consecutive (kT x kT)
+// tiles (PermuteTileWalk's order).
 template <typename T, int kT>
 __global__ void __launch_bounds__(kPermuteWarp* kPermuteBlockRows)
     permute_tiled_kernel(const T* in, T* out, core::PermuteGeometry g, std::int64_t tiles_a, std::int64_t tiles_b) {
   __shared__ T tile[kT][kT + 1];  // (kT, kT + 1)
-  const std::int64_t tiles = g.slices * tiles_a * tiles_b;
-  for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const std::int64_t ta = t % tiles_a, rest = t / tiles_a, tb = rest % tiles_b, s = rest / tiles_b;
-    std::int64_t in_at = 0, out_at = 0;
-    permute_slice_offsets(g, g.slice_dims, s, in_at, out_at);
-    permute_tile<T, kT>(in, out, g, ta, tb, in_at, out_at, threadIdx.x, threadIdx.y, tile);
+  std::int64_t first = 0, last = 0;
+  permute_block_tiles(g.slices * tiles_a * tiles_b, blockIdx.x, gridDim.x, first, last);
+  PermuteTileWalk w;
+  if (first < last) w.start(g, first, tiles_a, tiles_b);
+  for (std::int64_t t = first; t < last; ++t, w.next(g, tiles_a, tiles_b))
+    permute_tile<T, kT>(in, out, g, w.ta, w.tb, w.in_at, w.out_at, threadIdx.x, threadIdx.y, tile);
+}
+
+// Slices with a side under 32 elements: a (1 << lb) x (1 << la) tile, each side the slice's extent
+// rounded up to a power of two (the longer one cut so that a tile holds at most kNarrowTile
+// elements), so that the threads of a block stay busy where a 32 x 32 tile would be mostly empty.
+// Blocks of kPermuteRunBlock threads, each taking a run of consecutive tiles (PermuteTileWalk's
+// order): loads walk a tile with a fastest (along the input's rows), stores with b fastest (along
+// the output's); rows of the tile are (1 << la) + 1 elements apart.
+constexpr int kNarrowTile = 1024;
+template <typename T>
+__global__ void __launch_bounds__(kPermuteRunBlock)
+    permute_narrow_kernel(const T* in, T* out, core::PermuteGeometry g, int la, int lb, std::int64_t tiles_a,
+                          std::int64_t tiles_b) {
+  __shared__ T tile[kNarrowTile * 3 / 2];  // (1 << lb, (1 << la) + 1): at most 512 x 3 or 2 x 513
+  constexpr int kPer = kNarrowTile / kPermuteRunBlock;
+  const int width = 1 << la, height = 1 << lb, pitch = width + 1, count = width * height;
+  std::int64_t first = 0, last = 0;
+  permute_block_tiles(g.slices * tiles_a * tiles_b, blockIdx.x, gridDim.x, first, last);
+  PermuteTileWalk w;
+  if (first < last) w.start(g, first, tiles_a, tiles_b);
+  for (std::int64_t t = first; t < last; ++t, w.next(g, tiles_a, tiles_b)) {
+    const std::int64_t in_at = w.in_at, out_at = w.out_at;
+    const std::int64_t a0 = w.ta * width, b0 = w.tb * height;
+    T v[kPer];
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+      const int i = static_cast<int>(threadIdx.x) + k * kPermuteRunBlock;
+      const std::int64_t a = a0 + (i & (width - 1)), b = b0 + (i >> la);
+      if (i < count && a < g.extent_a && b < g.extent_b) v[k] = in[in_at + b * g.in_stride_b + a];
+    }
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+      const int i = static_cast<int>(threadIdx.x) + k * kPermuteRunBlock;
+      if (i < count) tile[(i >> la) * pitch + (i & (width - 1))] = v[k];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+      const int i = static_cast<int>(threadIdx.x) + k * kPermuteRunBlock;
+      const int bi = i & (height - 1), ai = i >> lb;
+      const std::int64_t a = a0 + ai, b = b0 + bi;
+      if (i < count && a < g.extent_a && b < g.extent_b) out[out_at + a * g.out_stride_a + b] = tile[bi * pitch + ai];
+    }
+    __syncthreads();
   }
 }
 

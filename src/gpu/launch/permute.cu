@@ -11,6 +11,9 @@ namespace xpose::gpu {
 namespace {
 // Blocks beyond this loop over the rest: enough for every SM many times over.
 constexpr std::int64_t kMaxPermuteBlocks = std::int64_t{1} << 20;
+// Tile kernels' blocks: each takes a run of consecutive tiles, stepping from one to the next by
+// additions, so fewer blocks with longer runs (a few waves of an H200's 132 SMs).
+constexpr std::int64_t kMaxTileBlocks = 4096;
 
 template <typename T>
 Status launch_runs(const T* src, T* dst, const core::PermuteGeometry& g, rt::Stream s) {
@@ -43,14 +46,43 @@ Status launch_tiles(const T* src, T* dst, const core::PermuteGeometry& g, rt::St
   c.tile_rows = c.tile_cols = kT;
   c.block_x = kPermuteWarp;
   c.block_y = kPermuteBlockRows;
-  c.grid_x = std::min(g.slices * tiles_a * tiles_b, kMaxPermuteBlocks);
+  c.grid_x = std::min(g.slices * tiles_a * tiles_b, kMaxTileBlocks);
   c.grid_y = c.grid_z = 1;
   permute_tiled_kernel<T, kT><<<grid_of(c), block_of(c), 0, s>>>(src, dst, g, tiles_a, tiles_b);
   return check_launch("permute_tiled_kernel", c, 0, s);
 }
 
+// Smallest n with 2^n >= v.
+int ceil_log2(std::int64_t v) {
+  int n = 0;
+  while ((std::int64_t{1} << n) < v) ++n;
+  return n;
+}
+
+// Slices with a side under 32 elements: tiles the size of the slice, rounded up to powers of two,
+// the longer side cut to keep kNarrowTile elements at most.
+template <typename T>
+Status launch_narrow(const T* src, T* dst, const core::PermuteGeometry& g, rt::Stream s) {
+  constexpr int kMaxLog = 10;  // log2(kNarrowTile)
+  static_assert((1 << kMaxLog) == kNarrowTile, "kMaxLog names kNarrowTile");
+  int la = ceil_log2(g.extent_a), lb = ceil_log2(g.extent_b);
+  while (la + lb > kMaxLog) (la > lb ? la : lb) -= 1;
+  const std::int64_t tiles_a = ceil_div(g.extent_a, std::int64_t{1} << la);
+  const std::int64_t tiles_b = ceil_div(g.extent_b, std::int64_t{1} << lb);
+  LaunchConfig c{};
+  c.tile_rows = 1 << lb;
+  c.tile_cols = 1 << la;
+  c.block_x = kPermuteRunBlock;
+  c.block_y = 1;
+  c.grid_x = std::min(g.slices * tiles_a * tiles_b, kMaxTileBlocks);
+  c.grid_y = c.grid_z = 1;
+  permute_narrow_kernel<T><<<grid_of(c), block_of(c), 0, s>>>(src, dst, g, la, lb, tiles_a, tiles_b);
+  return check_launch("permute_narrow_kernel", c, 0, s);
+}
+
 template <typename T>
 Status launch_tiles(const T* src, T* dst, const core::PermuteGeometry& g, rt::Stream s) {
+  if (g.extent_a < 32 || g.extent_b < 32) return launch_narrow(src, dst, g, s);
   if constexpr (sizeof(T) <= 8)
     if (g.extent_a >= 64 && g.extent_b >= 64) return launch_tiles<T, 64>(src, dst, g, s);
   return launch_tiles<T, 32>(src, dst, g, s);
