@@ -1,7 +1,5 @@
 // execute / transpose: pointer checks, then hand the plan to its backend.
-#include <cstdint>
-#include <string>
-
+#include "core/run_plan.hpp"
 #include "core/validate.hpp"
 #include "cpu/blocked.hpp"
 #include "cpu/reference.hpp"
@@ -11,30 +9,24 @@
 
 namespace xpose {
 
-Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream) {
-  if (!plan.valid()) return Status(StatusCode::invalid_argument, "plan is empty: call make_plan first");
-  const Plan::State& s = *plan.state();
-  XPOSE_RETURN_IF_ERROR(core::validate_pointers(s.desc, s.algorithm, in, out));
-
-  if (s.backend == Backend::cuda) {
-    const int alignment = core::common_alignment(in, out);
-    if (alignment < s.alignment)
-      return Status(StatusCode::invalid_argument,
-                    "pointers are " + std::to_string(alignment) + "-byte aligned but the plan was made for " +
-                        std::to_string(s.alignment) + " (set PlanOptions::alignment)");
-    XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
-    XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(out, "output"));
+Status core::run_checked_plan(const Plan::State& s, const void* in, void* out, StreamHandle stream) {
+  if (s.backend == Backend::cuda)
     return gpu::launch(s.desc, s.algorithm, s.config, s.vendor_handle.get(), in, out, stream);
-  }
-
-  if (gpu::is_device_only_pointer(in) || gpu::is_device_only_pointer(out))
-    return Status(StatusCode::wrong_memory, "the CPU backend was given a GPU device pointer");
   switch (s.algorithm) {
     case Algorithm::cpu_reference: cpu::reference_transpose(s.desc, in, out); break;
     case Algorithm::cpu_blocked: cpu::blocked_transpose(s.desc, in, out); break;
     default: return Status(StatusCode::internal, "CPU plan holds a GPU algorithm");
   }
   return Status::ok_status();
+}
+
+Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream) {
+  if (!plan.valid()) return Status(StatusCode::invalid_argument, "plan is empty: call make_plan first");
+  const Plan::State& s = *plan.state();
+  XPOSE_RETURN_IF_ERROR(core::validate_pointers(s.desc, s.algorithm, in, out));
+  if (s.backend == Backend::cuda) XPOSE_RETURN_IF_ERROR(core::validate_plan_alignment(s.alignment, in, out));
+  XPOSE_RETURN_IF_ERROR(core::validate_backend_memory(s.backend, in, out));
+  return core::run_checked_plan(s, in, out, stream);
 }
 
 Status transpose(const TransposeDesc& desc, const void* in, void* out, StreamHandle stream,

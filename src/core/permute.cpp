@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/permute_shape.hpp"
+#include "core/run_plan.hpp"
 #include "core/validate.hpp"
 #include "cpu/permute.hpp"
 #include "gpu/gpu_backend.hpp"
@@ -27,24 +28,6 @@ struct PermutePlan::State {
 namespace {
 
 Status invalid(const std::string& message) { return Status(StatusCode::invalid_argument, message); }
-
-// Null, element alignment, and overlap of the two tensors, each `bytes` long.
-Status check_pointers(const PermutePlan::State& s, const void* in, const void* out) {
-  if (in == nullptr) return invalid("input pointer is null");
-  if (out == nullptr) return invalid("output pointer is null");
-  const std::size_t align = s.shape.esize > 8 ? 8 : static_cast<std::size_t>(s.shape.esize);
-  const auto in_addr = reinterpret_cast<std::uintptr_t>(in), out_addr = reinterpret_cast<std::uintptr_t>(out);
-  if (in_addr % align != 0 || out_addr % align != 0)
-    return invalid("input and output must be aligned to " + std::to_string(align) + " bytes for " +
-                   dtype_name(s.desc.dtype));
-  const auto bytes = static_cast<std::uintptr_t>(s.bytes);
-  if (in_addr < out_addr + bytes && out_addr < in_addr + bytes) {
-    if (in_addr == out_addr)
-      return Status(StatusCode::overlap, "input and output are the same buffer; out-of-place permute needs two");
-    return Status(StatusCode::overlap, "input and output buffers overlap; out-of-place permute needs disjoint buffers");
-  }
-  return Status::ok_status();
-}
 
 std::string shape_string(const core::PermuteShape& s) {
   std::ostringstream os;
@@ -140,36 +123,29 @@ Status make_plan(PermutePlan& plan, const PermuteDesc& desc, const PlanOptions& 
 Status execute(const PermutePlan& plan, const void* in, void* out, StreamHandle stream) {
   if (!plan.valid()) return invalid("plan is empty: call make_plan first");
   const PermutePlan::State& s = *plan.state();
-  XPOSE_RETURN_IF_ERROR(check_pointers(s, in, out));
+  const auto bytes = static_cast<std::uint64_t>(s.bytes);
+  XPOSE_RETURN_IF_ERROR(core::validate_buffers(s.desc.dtype, in, bytes, out, bytes, "permute"));
   // On both backends: the route may move wider elements than the tensor's, as the promised
   // alignment allowed.
-  const int alignment = core::common_alignment(in, out);
-  if (alignment < s.alignment)
-    return invalid("pointers are " + std::to_string(alignment) + "-byte aligned but the plan was made for " +
-                   std::to_string(s.alignment) + " (set PlanOptions::alignment)");
-
-  if (s.backend == Backend::cuda) {
-    XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
-    XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(out, "output"));
-    switch (s.route) {
-      case PermuteRoute::copy: return copy_device_to_device(out, in, static_cast<std::size_t>(s.bytes), stream);
-      case PermuteRoute::transpose: return execute(s.transpose, in, out, stream);
-      default: return gpu::launch_permute(s.geometry, in, out, stream);
-    }
-  }
-
-  if (gpu::is_device_only_pointer(in) || gpu::is_device_only_pointer(out))
-    return Status(StatusCode::wrong_memory, "the CPU backend was given a GPU device pointer");
+  XPOSE_RETURN_IF_ERROR(core::validate_plan_alignment(s.alignment, in, out));
+  XPOSE_RETURN_IF_ERROR(core::validate_backend_memory(s.backend, in, out));
   if (s.reference) {
     cpu::reference_permute(s.desc, in, out);
     return Status::ok_status();
   }
+  const bool gpu = s.backend == Backend::cuda;
   switch (s.route) {
-    case PermuteRoute::copy: copy_host_to_host(out, in, static_cast<std::size_t>(s.bytes)); break;
-    case PermuteRoute::transpose: return execute(s.transpose, in, out, stream);
-    default: cpu::permute_general(s.geometry, in, out); break;
+    case PermuteRoute::copy:
+      if (gpu) return copy_device_to_device(out, in, static_cast<std::size_t>(s.bytes), stream);
+      copy_host_to_host(out, in, static_cast<std::size_t>(s.bytes));
+      return Status::ok_status();
+    case PermuteRoute::transpose:  // the checks above cover the transpose's own
+      return core::run_checked_plan(*s.transpose.state(), in, out, stream);
+    default:
+      if (gpu) return gpu::launch_permute(s.geometry, in, out, stream);
+      cpu::permute_general(s.geometry, in, out);
+      return Status::ok_status();
   }
-  return Status::ok_status();
 }
 
 Status permute(const PermuteDesc& desc, const void* in, void* out, StreamHandle stream, const PlanOptions& options) {

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "gpu/gpu_backend.hpp"
+
 namespace xpose::core {
 namespace {
 
@@ -68,23 +70,50 @@ std::int64_t output_span(const TransposeDesc& d, Algorithm algorithm) {
 }
 
 Status validate_pointers(const TransposeDesc& d, Algorithm algorithm, const void* in, const void* out) {
+  const auto esize = static_cast<std::uint64_t>(dtype_size(d.dtype));
+  return validate_buffers(d.dtype, in, static_cast<std::uint64_t>(input_span_elements(d)) * esize, out,
+                          static_cast<std::uint64_t>(output_span(d, algorithm)) * esize, "transpose");
+}
+
+Status validate_buffers(DType dtype, const void* in, std::uint64_t in_bytes, const void* out, std::uint64_t out_bytes,
+                        const char* operation) {
   if (in == nullptr) return invalid("input pointer is null");
   if (out == nullptr) return invalid("output pointer is null");
-  const std::size_t esize = dtype_size(d.dtype);
+  const std::size_t esize = dtype_size(dtype);
   // Kernels move whole elements; 16-byte elements need only 8-byte alignment (std::complex<double>).
   const std::size_t align = esize > 8 ? 8 : esize;
   const auto in_addr = reinterpret_cast<std::uintptr_t>(in);
   const auto out_addr = reinterpret_cast<std::uintptr_t>(out);
   if (in_addr % align != 0 || out_addr % align != 0)
     return invalid("input and output must be aligned to " + std::to_string(align) + " bytes for " +
-                   dtype_name(d.dtype));
-  const std::uintptr_t in_end = in_addr + static_cast<std::uintptr_t>(input_span_elements(d)) * esize;
-  const std::uintptr_t out_end = out_addr + static_cast<std::uintptr_t>(output_span(d, algorithm)) * esize;
+                   dtype_name(dtype));
+  const std::uintptr_t in_end = in_addr + static_cast<std::uintptr_t>(in_bytes);
+  const std::uintptr_t out_end = out_addr + static_cast<std::uintptr_t>(out_bytes);
   if (in_addr < out_end && out_addr < in_end) {
+    const std::string op = operation;
     if (in_addr == out_addr)
-      return Status(StatusCode::overlap, "input and output are the same buffer; out-of-place transpose needs two");
-    return Status(StatusCode::overlap, "input and output buffers overlap; out-of-place transpose needs disjoint buffers");
+      return Status(StatusCode::overlap, "input and output are the same buffer; out-of-place " + op + " needs two");
+    return Status(StatusCode::overlap,
+                  "input and output buffers overlap; out-of-place " + op + " needs disjoint buffers");
   }
+  return Status::ok_status();
+}
+
+Status validate_plan_alignment(int plan_alignment, const void* in, const void* out) {
+  const int alignment = common_alignment(in, out);
+  if (alignment < plan_alignment)
+    return invalid("pointers are " + std::to_string(alignment) + "-byte aligned but the plan was made for " +
+                   std::to_string(plan_alignment) + " (set PlanOptions::alignment)");
+  return Status::ok_status();
+}
+
+Status validate_backend_memory(Backend backend, const void* in, const void* out) {
+  if (backend == Backend::cuda) {
+    XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
+    return gpu::check_device_pointer(out, "output");
+  }
+  if (gpu::is_device_only_pointer(in) || gpu::is_device_only_pointer(out))
+    return Status(StatusCode::wrong_memory, "the CPU backend was given a GPU device pointer");
   return Status::ok_status();
 }
 

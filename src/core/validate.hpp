@@ -20,6 +20,17 @@ std::int64_t output_span(const TransposeDesc& resolved_desc, Algorithm algorithm
 Status validate_pointers(const TransposeDesc& resolved_desc, Algorithm algorithm, const void* in,
                          const void* out);
 
+// The same checks on `in_bytes` at `in` and `out_bytes` at `out`; `operation` ("transpose",
+// "permute") names the call in the messages.
+Status validate_buffers(DType dtype, const void* in, std::uint64_t in_bytes, const void* out, std::uint64_t out_bytes,
+                        const char* operation);
+
+// Pointers at least as aligned as the plan assumed (its PlanOptions::alignment).
+Status validate_plan_alignment(int plan_alignment, const void* in, const void* out);
+
+// Device memory for the cuda backend, memory the CPU can read and write for the cpu backend.
+Status validate_backend_memory(Backend backend, const void* in, const void* out);
+
 // Largest power of two (at most 16) dividing both addresses: the alignment a plan for them may assume.
 int common_alignment(const void* a, const void* b);
 
