@@ -82,6 +82,22 @@ bool resolve_kernels(const std::string& spec, xpose::Backend backend, std::vecto
   return true;
 }
 
+// The run's context: argv, backend, the device's properties on the GPU, and the warm-up and timed
+// runs asked for or the backend's defaults.
+xpose::Status make_run_context(const BenchOptions& o, xpose::Backend backend, const std::vector<std::string>& argv,
+                               RunContext& ctx) {
+  const bool gpu = backend == xpose::Backend::cuda;
+  ctx.argv = argv;
+  ctx.backend = xpose::backend_name(backend);
+  if (gpu) {
+    XPOSE_RETURN_IF_ERROR(xpose::device_info(ctx.device));
+    ctx.have_device = true;
+  }
+  ctx.warmup = o.warmup != kUnset ? o.warmup : (gpu ? kGpuDefaultWarmup : kCpuDefaultWarmup);
+  ctx.iters = o.iters != kUnset ? o.iters : (gpu ? kGpuDefaultIters : kCpuDefaultIters);
+  return xpose::Status::ok_status();
+}
+
 // `xpose bench --permute`: one tensor, the memcpy baseline and the asked-for plans.
 int run_permute_bench(const BenchOptions& o, xpose::Backend backend, bool fell_back,
                       const std::vector<std::string>& argv) {
@@ -102,16 +118,11 @@ int run_permute_bench(const BenchOptions& o, xpose::Backend backend, bool fell_b
   const xpose::Status valid = xpose::make_plan(check, cs.desc, {xpose::Backend::cpu});
   if (!valid.ok()) return fail(permute_label(cs.desc) + ": " + valid.message());
   RunContext ctx;
-  ctx.argv = argv;
-  ctx.backend = xpose::backend_name(backend);
-  if (gpu) {
-    const xpose::Status s = xpose::device_info(ctx.device);
-    if (!s.ok()) return fail(s.message());
-    ctx.have_device = true;
-    cs.l2_bytes = ctx.device.l2_bytes;
-  }
-  ctx.warmup = cs.warmup = o.warmup != kUnset ? o.warmup : (gpu ? kGpuDefaultWarmup : kCpuDefaultWarmup);
-  ctx.iters = cs.iters = o.iters != kUnset ? o.iters : (gpu ? kGpuDefaultIters : kCpuDefaultIters);
+  const xpose::Status made = make_run_context(o, backend, argv, ctx);
+  if (!made.ok()) return fail(made.message());
+  cs.l2_bytes = gpu ? ctx.device.l2_bytes : 0;
+  cs.warmup = ctx.warmup;
+  cs.iters = ctx.iters;
   cs.seed = o.seed;
 
   std::cout << "xpose bench: permutation, verified against the CPU reference\n";
@@ -190,15 +201,8 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
   if (!resolve_kernels(spec, backend, kernels, measured, error)) return fail(error);
 
   RunContext ctx;
-  ctx.argv = argv;
-  ctx.backend = xpose::backend_name(backend);
-  if (gpu) {
-    const xpose::Status s = xpose::device_info(ctx.device);
-    if (!s.ok()) return fail(s.message());
-    ctx.have_device = true;
-  }
-  ctx.warmup = o.warmup != kUnset ? o.warmup : (gpu ? kGpuDefaultWarmup : kCpuDefaultWarmup);
-  ctx.iters = o.iters != kUnset ? o.iters : (gpu ? kGpuDefaultIters : kCpuDefaultIters);
+  const xpose::Status made = make_run_context(o, backend, argv, ctx);
+  if (!made.ok()) return fail(made.message());
   std::vector<SuiteCase> cases;
   if (o.suite) {
     cases = suite_cases();

@@ -44,25 +44,10 @@ Status run_permute_case(const PermuteCaseSettings& s, std::vector<BenchRecord>& 
 
   xpose::DeviceStream stream;
   if (gpu) XPOSE_RETURN_IF_ERROR(stream.create());
-  const auto timed = [&](const Call& call, double& us) {
-    return gpu ? time_gpu(s.warmup, s.iters, buffers.pairs(), stream.handle(), call, us)
-               : time_cpu(s.warmup, s.iters, call, us);
-  };
+  const CaseTiming timed{gpu, s.warmup, s.iters, buffers.pairs(), stream.handle()};
 
   BenchRecord copy_rec = base;
-  copy_rec.kernel = "memcpy";
-  copy_rec.plan = gpu ? "device-to-device copy" : "std::memcpy, threads as cpu_blocked";
-  copy_rec.verification = "-";
-  XPOSE_RETURN_IF_ERROR(timed(
-      [&](int k) -> Status {
-        if (gpu) return xpose::copy_device_to_device(buffers.out(k), buffers.in(k), bytes, stream.handle());
-        xpose::copy_host_to_host(buffers.out(k), buffers.in(k), bytes);
-        return Status::ok_status();
-      },
-      copy_rec.time_us));
-  copy_rec.gbps = copy_rec.bytes_moved / (copy_rec.time_us * 1e3);
-  copy_rec.copy_gbps = copy_rec.gbps;
-  copy_rec.pct_of_copy = 100.0;
+  XPOSE_RETURN_IF_ERROR(time_memcpy_baseline(timed, buffers, bytes, copy_rec));
   records.push_back(copy_rec);
 
   for (Algorithm a : s.kernels) {
@@ -76,13 +61,11 @@ Status run_permute_case(const PermuteCaseSettings& s, std::vector<BenchRecord>& 
     XPOSE_RETURN_IF_ERROR(xpose::execute(plan, buffers.in(0), buffers.out(0), stream.handle()));
     std::vector<unsigned char> got;
     XPOSE_RETURN_IF_ERROR(buffers.read_first_output(got));
-    const std::int64_t bad = first_mismatch(got, expected, esize);
-    rec.verification = bad < 0 ? "PASSED" : "FAILED";
-    if (bad >= 0) rec.note = "first mismatch at output element " + std::to_string(bad);
+    verify_record(rec, got, expected, esize, "");
     XPOSE_RETURN_IF_ERROR(
-        timed([&](int k) { return xpose::execute(plan, buffers.in(k), buffers.out(k), stream.handle()); }, rec.time_us));
-    rec.gbps = rec.bytes_moved / (rec.time_us * 1e3);
-    rec.pct_of_copy = 100.0 * rec.gbps / copy_rec.gbps;
+        timed([&](int k) { return xpose::execute(plan, buffers.in(k), buffers.out(k), stream.handle()); },
+              rec.time_us));
+    set_rates(rec, copy_rec.gbps);
     records.push_back(rec);
   }
   return Status::ok_status();

@@ -106,27 +106,10 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   // Timed work goes to a stream of its own, as a library user's would.
   xpose::DeviceStream stream;
   if (gpu) XPOSE_RETURN_IF_ERROR(stream.create());
-  const auto timed = [&](const Call& call, double& us) {
-    return gpu ? time_gpu(s.warmup, s.iters, buffers.pairs(), stream.handle(), call, us)
-               : time_cpu(s.warmup, s.iters, call, us);
-  };
+  const CaseTiming timed{gpu, s.warmup, s.iters, buffers.pairs(), stream.handle()};
 
-  // The ceiling: memcpy of the same useful bytes, in this process, timed the same way.
   BenchRecord copy_rec = base;
-  copy_rec.kernel = "memcpy";
-  copy_rec.plan = gpu ? "device-to-device copy" : "std::memcpy, threads as cpu_blocked";
-  copy_rec.verification = "-";
-  const auto bytes = static_cast<std::size_t>(useful_bytes);
-  XPOSE_RETURN_IF_ERROR(timed(
-      [&](int k) -> Status {
-        if (gpu) return xpose::copy_device_to_device(buffers.out(k), buffers.in(k), bytes, stream.handle());
-        xpose::copy_host_to_host(buffers.out(k), buffers.in(k), bytes);
-        return Status::ok_status();
-      },
-      copy_rec.time_us));
-  copy_rec.gbps = copy_rec.bytes_moved / (copy_rec.time_us * 1e3);
-  copy_rec.copy_gbps = copy_rec.gbps;
-  copy_rec.pct_of_copy = 100.0;
+  XPOSE_RETURN_IF_ERROR(time_memcpy_baseline(timed, buffers, static_cast<std::size_t>(useful_bytes), copy_rec));
   records.push_back(copy_rec);
 
   // Checks a plan's output (written by `run` into the poisoned first pair) against the CPU
@@ -140,14 +123,11 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
     XPOSE_RETURN_IF_ERROR(buffers.read_first_output(got));
     const auto& want = plan.algorithm() == Algorithm::copy ? host.expected_copy : host.expected_transpose;
     got.resize(want.size());  // the copy baseline writes only the input's span
-    const std::int64_t bad = first_mismatch(got, want, esize);
-    rec.verification = bad < 0 ? "PASSED" : "FAILED";
-    if (bad >= 0) rec.note = "first mismatch at output element " + std::to_string(bad) + "; reproduce: " + repro;
+    verify_record(rec, got, want, esize, repro);
     XPOSE_RETURN_IF_ERROR(
         timed([&](int k) { return xpose::execute(plan, buffers.in(k), buffers.out(k), stream.handle()); },
               rec.time_us));
-    rec.gbps = rec.bytes_moved / (rec.time_us * 1e3);
-    rec.pct_of_copy = 100.0 * rec.gbps / copy_rec.gbps;
+    set_rates(rec, copy_rec.gbps);
     return Status::ok_status();
   };
 

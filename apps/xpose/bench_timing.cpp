@@ -94,4 +94,39 @@ Status time_cpu(int warmup, int iters, const Call& call, double& median_us) {
   return Status::ok_status();
 }
 
+Status CaseTiming::operator()(const Call& call, double& median_us) const {
+  return gpu ? time_gpu(warmup, iters, pairs, stream, call, median_us) : time_cpu(warmup, iters, call, median_us);
+}
+
+void set_rates(BenchRecord& rec, double copy_gbps) {
+  rec.gbps = rec.bytes_moved / (rec.time_us * 1e3);
+  rec.pct_of_copy = 100.0 * rec.gbps / copy_gbps;
+}
+
+void verify_record(BenchRecord& rec, const std::vector<unsigned char>& got, const std::vector<unsigned char>& want,
+                   std::size_t esize, const std::string& repro) {
+  const std::int64_t bad = first_mismatch(got, want, esize);
+  rec.verification = bad < 0 ? "PASSED" : "FAILED";
+  if (bad >= 0)
+    rec.note =
+        "first mismatch at output element " + std::to_string(bad) + (repro.empty() ? "" : "; reproduce: " + repro);
+}
+
+Status time_memcpy_baseline(const CaseTiming& timing, Buffers& buffers, std::size_t bytes, BenchRecord& rec) {
+  rec.kernel = "memcpy";
+  rec.plan = timing.gpu ? "device-to-device copy" : "std::memcpy, threads as cpu_blocked";
+  rec.verification = "-";
+  XPOSE_RETURN_IF_ERROR(timing(
+      [&](int k) -> Status {
+        if (timing.gpu) return xpose::copy_device_to_device(buffers.out(k), buffers.in(k), bytes, timing.stream);
+        xpose::copy_host_to_host(buffers.out(k), buffers.in(k), bytes);
+        return Status::ok_status();
+      },
+      rec.time_us));
+  rec.gbps = rec.bytes_moved / (rec.time_us * 1e3);
+  rec.copy_gbps = rec.gbps;
+  rec.pct_of_copy = 100.0;
+  return Status::ok_status();
+}
+
 }  // namespace xpose_cli

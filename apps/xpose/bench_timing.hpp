@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
+#include "bench_record.hpp"
 #include "xpose/xpose.hpp"
 
 namespace xpose_cli {
@@ -31,6 +33,23 @@ int calls_per_run(int pairs);
 xpose::Status time_gpu(int warmup, int iters, int pairs, xpose::StreamHandle stream, const Call& call,
                        double& median_us);
 xpose::Status time_cpu(int warmup, int iters, const Call& call, double& median_us);
+
+// How a case's calls are timed: on the GPU, queued on `stream` over `pairs` buffer pairs
+// (time_gpu); on the CPU, one by one (time_cpu).
+struct CaseTiming {
+  bool gpu = false;
+  int warmup = 1, iters = 1, pairs = 1;
+  xpose::StreamHandle stream = nullptr;
+  xpose::Status operator()(const Call& call, double& median_us) const;
+};
+
+// rec.gbps from rec.time_us, and rec.pct_of_copy against `copy_gbps`.
+void set_rates(BenchRecord& rec, double copy_gbps);
+
+// rec.verification from the first element where `got` and `want` differ, with a note naming it
+// (and `repro`, where given, the command that reproduces it).
+void verify_record(BenchRecord& rec, const std::vector<unsigned char>& got, const std::vector<unsigned char>& want,
+                   std::size_t esize, const std::string& repro);
 
 // Input/output buffers on one backend; several pairs when rotating past the L2.
 class Buffers {
@@ -82,5 +101,10 @@ class Buffers {
   std::vector<xpose::DeviceBuffer> dev_in_, dev_out_;
   std::vector<unsigned char> host_in_, host_out_;
 };
+
+// The ceiling every ratio is against: memcpy of `bytes` from each pair's input to its output, in
+// this process, timed as `timing` says. `rec` (with the case's fields set) gets its name, time and
+// rates.
+xpose::Status time_memcpy_baseline(const CaseTiming& timing, Buffers& buffers, std::size_t bytes, BenchRecord& rec);
 
 }  // namespace xpose_cli
