@@ -32,6 +32,8 @@ CASES = [
     ("bf16", [16, 64, 64, 64, 16], [4, 1, 3, 0, 2], "rank 5, no dimension in place"),
     ("f32", [8, 64, 2, 2, 128, 128], [0, 1, 4, 2, 5, 3], "pixel shuffle, r = 2"),
     ("f32", [8, 64, 128, 2, 128, 2], [0, 1, 3, 5, 2, 4], "space to depth, r = 2"),
+    ("bf16", [8, 64, 2, 2, 128, 128], [0, 1, 4, 2, 5, 3], "pixel shuffle, r = 2, 2-byte elements"),
+    ("f32", [8, 32, 3, 3, 96, 96], [0, 1, 4, 2, 5, 3], "pixel shuffle, r = 3"),
 ]
 
 TORCH_DTYPES = {"u8": "uint8", "bf16": "bfloat16", "f16": "float16", "f32": "float32", "f64": "float64"}

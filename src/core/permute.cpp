@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/permute_shape.hpp"
+#include "core/permute_tiling.hpp"
 #include "core/run_plan.hpp"
 #include "core/validate.hpp"
 #include "cpu/permute.hpp"
@@ -23,6 +24,7 @@ struct PermutePlan::State {
   std::int64_t bytes = 0;
   Plan transpose;                 // route transpose
   core::PermuteGeometry geometry;  // route general
+  core::PermuteTiling tiling;      // route general on the GPU, slices
 };
 
 namespace {
@@ -71,7 +73,17 @@ std::string PermutePlan::to_string() const {
     if (g.same_inner)
       os << "<runs of " << g.extent_a << " x " << g.esize << "B, " << g.slices << " runs>";
     else
-      os << "<slices " << g.extent_b << "x" << g.extent_a << ", " << g.slices << " slices>";
+      os << "<slices " << g.extent_b << "x" << g.extent_a << ", " << g.slices << " slices";
+    if (!g.same_inner && s.backend == Backend::cuda) {
+      const core::PermuteTiling& t = s.tiling;
+      if (t.element_tile != 0)
+        os << "; element tiles " << t.element_tile << "x" << t.element_tile;
+      else
+        os << "; tiles " << t.tile_b << "x" << t.tile_a << " x" << t.group << " a step, units " << t.in_unit << "/"
+           << t.out_unit << "B" << (t.in_span ? " (input spans)" : "") << (t.out_span ? " (output spans)" : "")
+           << ", pitch " << t.pitch << "B";
+    }
+    if (!g.same_inner) os << ">";
   }
   os << " (" << backend_name(s.backend) << ')';
   return os.str();
@@ -114,7 +126,10 @@ Status make_plan(PermutePlan& plan, const PermuteDesc& desc, const PlanOptions& 
     XPOSE_RETURN_IF_ERROR(make_plan(s->transpose, routing.transpose, inner));
   } else if (s->route == PermuteRoute::general) {
     s->geometry = core::permute_geometry(s->shape);
-    if (s->backend == Backend::cuda) s->geometry = core::widen_runs(s->geometry, s->alignment);
+    if (s->backend == Backend::cuda) {
+      s->geometry = core::widen_runs(s->geometry, s->alignment);
+      if (!s->geometry.same_inner) s->tiling = core::choose_permute_tiling(s->geometry, s->alignment);
+    }
   }
   plan.state_ = std::move(s);
   return Status::ok_status();
@@ -142,7 +157,7 @@ Status execute(const PermutePlan& plan, const void* in, void* out, StreamHandle 
     case PermuteRoute::transpose:  // the checks above cover the transpose's own
       return core::run_checked_plan(*s.transpose.state(), in, out, stream);
     default:
-      if (gpu) return gpu::launch_permute(s.geometry, in, out, stream);
+      if (gpu) return gpu::launch_permute(s.geometry, s.tiling, in, out, stream);
       cpu::permute_general(s.geometry, in, out);
       return Status::ok_status();
   }

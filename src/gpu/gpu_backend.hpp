@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/permute_shape.hpp"
+#include "core/permute_tiling.hpp"
 #include "xpose/descriptor.hpp"
 #include "xpose/plan.hpp"
 #include "xpose/status.hpp"
@@ -31,7 +32,9 @@ std::int64_t small_batch_whole_matrix_bytes();
 int current_device();
 
 // Enqueues the general permutation kernels (src/gpu/launch/permute.cu) on `stream`.
-Status launch_permute(const core::PermuteGeometry& geometry, const void* in, void* out, StreamHandle stream);
+// `tiling` is for slices (geometry not same_inner): choose_permute_tiling's.
+Status launch_permute(const core::PermuteGeometry& geometry, const core::PermuteTiling& tiling, const void* in,
+                      void* out, StreamHandle stream);
 
 // The vendor library handle a plan owns (created at plan time, not per call).
 Status create_vendor_handle(std::shared_ptr<void>& handle);

@@ -2,6 +2,11 @@
 // aligned and shifted pointers, and the refusals (nothing written).
 #include <gtest/gtest.h>
 
+#include <functional>
+
+#include "core/permute_shape.hpp"
+#include "core/permute_tiling.hpp"
+#include "gpu/gpu_backend.hpp"
 #include "gpu_test_support.hpp"
 #include "permute_cases.hpp"
 
@@ -18,7 +23,16 @@ constexpr std::size_t kGuard = 256;  // poisoned bytes after the output, which m
 
 // Runs `d` on the GPU from device buffers `shift` bytes into their allocations (the input ends
 // where its allocation does) and compares every byte with the oracle, and the guard with the poison.
-void expect_gpu_matches_reference(const PermuteDesc& d, std::size_t shift) {
+// `run` enqueues it (default: a plan for the shift's alignment, executed).
+using PermuteRunner = std::function<xpose::Status(const PermuteDesc&, int alignment, const void*, void*)>;
+
+xpose::Status run_plan(const PermuteDesc& d, int alignment, const void* in, void* out) {
+  xpose::PermutePlan plan;
+  XPOSE_RETURN_IF_ERROR(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::automatic, alignment}));
+  return xpose::execute(plan, in, out);
+}
+
+void expect_gpu_matches_reference(const PermuteDesc& d, std::size_t shift, const PermuteRunner& run = run_plan) {
   const std::size_t bytes = permute_bytes(d);
   const std::vector<unsigned char> input = random_values(d.dtype, bytes, 0x99 + bytes);
   xpose::DeviceBuffer in, out;
@@ -28,20 +42,18 @@ void expect_gpu_matches_reference(const PermuteDesc& d, std::size_t shift) {
   auto* out_ptr = static_cast<unsigned char*>(out.data()) + shift;
   ASSERT_TRUE(xpose::copy_host_to_device(in_ptr, input.data(), bytes).ok());
   ASSERT_TRUE(xpose::fill_device_bytes(out_ptr, kPoison, bytes + kGuard).ok());
-  xpose::PermutePlan plan;
   const int alignment = shift == 0 ? 16 : static_cast<int>(shift & (~shift + 1));
-  ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::automatic, alignment}).ok()) << describe(d);
-  const xpose::Status s = xpose::execute(plan, in_ptr, out_ptr);
+  const xpose::Status s = run(d, alignment, in_ptr, out_ptr);
   ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
-  ASSERT_TRUE(xpose::synchronize_device().ok()) << describe(d) << ": " << plan;
+  ASSERT_TRUE(xpose::synchronize_device().ok()) << describe(d);
   std::vector<unsigned char> got(bytes + kGuard);
   ASSERT_TRUE(xpose::copy_device_to_host(got.data(), out_ptr, bytes + kGuard).ok());
   const std::vector<unsigned char> want = expected_permute(d, input);
   const std::vector<unsigned char> result(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(bytes));
   EXPECT_EQ(first_mismatch(result, want, xpose::dtype_size(d.dtype)), -1)
-      << describe(d) << " shifted by " << shift << ": " << plan;
+      << describe(d) << " shifted by " << shift;
   for (std::size_t i = bytes; i < got.size(); ++i)
-    ASSERT_EQ(got[i], kPoison) << describe(d) << ": byte " << i - bytes << " past the output written; " << plan;
+    ASSERT_EQ(got[i], kPoison) << describe(d) << ": byte " << i - bytes << " past the output written";
 }
 
 class GpuPermute : public ::testing::TestWithParam<DType> {};
@@ -69,6 +81,24 @@ TEST_P(GpuPermute, LargeSlicesAndLongRuns) {
                                PermuteDesc{t, {33, 17, 2049}, {2, 0, 1}},
                                PermuteDesc{t, {2, 3, 4, 5, 6, 7, 8, 9}, {7, 1, 5, 3, 6, 0, 4, 2}}})
     ASSERT_NO_FATAL_FAILURE(expect_gpu_matches_reference(d, 0));
+}
+
+// Tile numbers of 2^31 and more are decoded by 64-bit divisions; no tensor that reaches them fits a
+// test, so the same slices run with that decoding forced.
+TEST_P(GpuPermute, TileNumbersDecodedWide) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const PermuteRunner wide = [](const PermuteDesc& d, int alignment, const void* in, void* out) {
+    const xpose::core::PermuteGeometry g = xpose::core::permute_geometry(xpose::core::normalise_permute(d));
+    if (g.same_inner) return xpose::Status(xpose::StatusCode::internal, "expected slices");
+    xpose::core::PermuteTiling t = xpose::core::choose_permute_tiling(g, alignment);
+    t.wide_index = true;
+    return xpose::gpu::launch_permute(g, t, in, out, nullptr);
+  };
+  const DType t = GetParam();
+  for (const PermuteDesc& d : {PermuteDesc{t, {37, 41, 43}, {2, 1, 0}}, PermuteDesc{t, {3, 5, 7, 11, 13}, {4, 2, 0, 3, 1}},
+                               PermuteDesc{t, {2, 3, 2, 2, 40, 70}, {0, 1, 4, 2, 5, 3}},
+                               PermuteDesc{t, {300, 3, 200}, {2, 1, 0}}})
+    ASSERT_NO_FATAL_FAILURE(expect_gpu_matches_reference(d, 0, wide));
 }
 
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuPermute,

@@ -1,15 +1,16 @@
 // The general permutation kernels: 2-D slices (the input's innermost dimension against the
-// output's) through a shared-memory tile, and runs that stay innermost gathered into the output.
+// output's) through shared-memory tiles in vector units, and runs that stay innermost gathered
+// into the output. Large slices of 4- to 16-byte elements take permute_element_tiles.cuh.
 #pragma once
 
 #include <cstdint>
 
 #include "core/permute_shape.hpp"
+#include "core/permute_tiling.hpp"
+#include "gpu/kernels/geometry.cuh"
 
 namespace xpose::gpu {
 
-constexpr int kPermuteWarp = 32;       // blocks of (kPermuteWarp, kPermuteBlockRows) threads for slices
-constexpr int kPermuteBlockRows = 8;
 constexpr int kPermuteRunBlock = 256;  // threads per block for runs
 
 // Units a thread of the runs kernel moves per pass, loads first: a block covers
@@ -32,148 +33,190 @@ __device__ __forceinline__ void permute_slice_offsets(const core::PermuteGeometr
   }
 }
 
-// A block's walk over consecutive tiles, a-tiles fastest, then b-tiles, then slices: the first
-// tile's position comes from divisions, each later one from adding one with carries, so that small
-// tiles do not pay a 64-bit division per slice dimension each (all threads of a block keep the same
-// walker).
-struct PermuteTileWalk {
-  std::int64_t ta = 0, tb = 0;
-  std::int64_t in_at = 0, out_at = 0;  // where the tile's slice starts
-  std::int64_t digit[core::kMaxSliceDims] = {};
-
-  __device__ __forceinline__ void start(const core::PermuteGeometry& g, std::int64_t t, std::int64_t tiles_a,
-                                        std::int64_t tiles_b) {
-    ta = t % tiles_a;
-    t /= tiles_a;
-    tb = t % tiles_b;
-    t /= tiles_b;
-    in_at = out_at = 0;
-#pragma unroll
-    for (int i = core::kMaxSliceDims - 1; i >= 0; --i) {
-      if (i < g.slice_dims) {
-        const std::int64_t q = t / g.slice_extent[i];
-        digit[i] = t - q * g.slice_extent[i];
-        in_at += digit[i] * g.slice_in_stride[i];
-        out_at += digit[i] * g.slice_out_stride[i];
-        t = q;
-      }
-    }
-  }
-
-  __device__ __forceinline__ void next(const core::PermuteGeometry& g, std::int64_t tiles_a, std::int64_t tiles_b) {
-    if (++ta < tiles_a) return;
-    ta = 0;
-    if (++tb < tiles_b) return;
-    tb = 0;
-#pragma unroll
-    for (int i = core::kMaxSliceDims - 1; i >= 0; --i) {
-      if (i < g.slice_dims) {
-        in_at += g.slice_in_stride[i];
-        out_at += g.slice_out_stride[i];
-        if (++digit[i] < g.slice_extent[i]) return;
-        in_at -= g.slice_extent[i] * g.slice_in_stride[i];
-        out_at -= g.slice_extent[i] * g.slice_out_stride[i];
-        digit[i] = 0;
-      }
-    }
-  }
+// The tile kernel's divisors, made on the host: its tiles are numbered a-tiles fastest, then
+// b-tiles, then slices (slice dimensions in output order, the last fastest); within a step, units
+// are numbered tile by tile.
+struct PermuteTileArgs {
+  core::PermuteTiling t;
+  FastDiv tiles_a, tiles_b, slice_extent[core::kMaxSliceDims];  // tile numbers below 2^31 only
+  FastDiv tile_in_units, tile_out_units;                        // units per tile
+  FastDiv tile_a, tile_b;
+  int lanes_b_log2;
+  bool whole_unit_stores;  // loaded units go into shared memory whole (permute_tile_store_bytes)
 };
 
-// The tiles [first, last) a block takes: the tiles split evenly over the grid, in order.
-__device__ __forceinline__ void permute_block_tiles(std::int64_t tiles, unsigned block, unsigned blocks,
-                                                    std::int64_t& first, std::int64_t& last) {
-  first = tiles * block / blocks;
-  last = tiles * (block + 1) / blocks;
+// Where a tile's box starts in each tensor (elements) and how much of it lies inside its slice.
+struct PermuteTileBox {
+  std::int64_t in_at, out_at;
+  int na, nb;
+};
+
+// Tile number `tile`'s box. kWide: tile numbers of 2^31 and more, decoded by 64-bit divisions.
+template <bool kWide>
+__device__ __forceinline__ PermuteTileBox permute_tile_box(const core::PermuteGeometry& g, const PermuteTileArgs& p,
+                                                           std::int64_t tile) {
+  std::int64_t ta, tb, in_at = 0, out_at = 0;
+  if constexpr (kWide) {
+    ta = tile % p.t.tiles_a;
+    tile /= p.t.tiles_a;
+    tb = tile % p.t.tiles_b;
+    tile /= p.t.tiles_b;
+    permute_slice_offsets(g, g.slice_dims, tile, in_at, out_at);
+  } else {
+    const QuotRem qa = fast_divmod(static_cast<std::uint32_t>(tile), p.tiles_a);
+    const QuotRem qb = fast_divmod(qa.quot, p.tiles_b);
+    ta = qa.rem;
+    tb = qb.rem;
+    std::uint32_t s = qb.quot;
+#pragma unroll
+    for (int i = core::kMaxSliceDims - 1; i >= 0; --i) {
+      if (i < g.slice_dims) {
+        const QuotRem q = fast_divmod(s, p.slice_extent[i]);
+        in_at += q.rem * g.slice_in_stride[i];
+        out_at += q.rem * g.slice_out_stride[i];
+        s = q.quot;
+      }
+    }
+  }
+  const std::int64_t a0 = ta * p.t.tile_a, b0 = tb * p.t.tile_b;
+  return PermuteTileBox{in_at + b0 * g.in_stride_b + a0, out_at + a0 * g.out_stride_a + b0,
+                        static_cast<int>(min(p.t.tile_a, g.extent_a - a0)),
+                        static_cast<int>(min(p.t.tile_b, g.extent_b - b0))};
 }
 
-// One (kT x kT) tile of a slice at (ta, tb): rows along b read along a (the input's contiguous
-// dimension) into `tile`, then written along b (the output's). (tx, ty): the thread in its block.
-// Each thread's loads are issued together, then stored, so that they travel at the same time.
-template <typename T, int kT>
-__device__ __forceinline__ void permute_tile(const T* in, T* out, const core::PermuteGeometry& g, std::int64_t ta,
-                                             std::int64_t tb, std::int64_t in_at, std::int64_t out_at, int tx, int ty,
-                                             T (*tile)[kT + 1]) {
-  constexpr int kRows = kT / kPermuteBlockRows, kCols = kT / kPermuteWarp;
-  const std::int64_t a0 = ta * kT, b0 = tb * kT;
-  T v[kRows][kCols];
-#pragma unroll
-  for (int i = 0; i < kRows; ++i)
-#pragma unroll
-    for (int c = 0; c < kCols; ++c) {
-      const std::int64_t a = a0 + tx + c * kPermuteWarp, b = b0 + ty + i * kPermuteBlockRows;
-      if (a < g.extent_a && b < g.extent_b) v[i][c] = in[in_at + b * g.in_stride_b + a];
-    }
-#pragma unroll
-  for (int i = 0; i < kRows; ++i)
-#pragma unroll
-    for (int c = 0; c < kCols; ++c) tile[ty + i * kPermuteBlockRows][tx + c * kPermuteWarp] = v[i][c];
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < kRows; ++i)
-#pragma unroll
-    for (int c = 0; c < kCols; ++c) {
-      const std::int64_t a = a0 + ty + i * kPermuteBlockRows, b = b0 + tx + c * kPermuteWarp;
-      if (a < g.extent_a && b < g.extent_b)
-        out[out_at + a * g.out_stride_a + b] = tile[tx + c * kPermuteWarp][ty + i * kPermuteBlockRows];
-    }
-  __syncthreads();
+// The boxes of the step at tile t0 (at most `group` tiles, none past `last`) into `boxes`, one per
+// thread; returns how many there are.
+__device__ __forceinline__ int permute_step_boxes(const core::PermuteGeometry& g, const PermuteTileArgs& p,
+                                                  std::int64_t t0, std::int64_t last, PermuteTileBox* boxes) {
+  const int here = static_cast<int>(max(min(static_cast<std::int64_t>(p.t.group), last - t0), std::int64_t{0}));
+  const int me = static_cast<int>(threadIdx.x);
+  if (me < here) boxes[me] = p.t.wide_index ? permute_tile_box<true>(g, p, t0 + me) : permute_tile_box<false>(g, p, t0 + me);
+  return here;
 }
 
-// Blocks of (kPermuteWarp, kPermuteBlockRows) threads, each taking a run of consecutive (kT x kT)
-// tiles (PermuteTileWalk's order).
-template <typename T, int kT>
-__global__ void __launch_bounds__(kPermuteWarp* kPermuteBlockRows)
-    permute_tiled_kernel(const T* in, T* out, core::PermuteGeometry g, std::int64_t tiles_a, std::int64_t tiles_b) {
-  __shared__ T tile[kT][kT + 1];  // (kT, kT + 1)
-  std::int64_t first = 0, last = 0;
-  permute_block_tiles(g.slices * tiles_a * tiles_b, blockIdx.x, gridDim.x, first, last);
-  PermuteTileWalk w;
-  if (first < last) w.start(g, first, tiles_a, tiles_b);
-  for (std::int64_t t = first; t < last; ++t, w.next(g, tiles_a, tiles_b))
-    permute_tile<T, kT>(in, out, g, w.ta, w.tb, w.in_at, w.out_at, threadIdx.x, threadIdx.y, tile);
+// The loads of a step: unit u of the step is unit u mod tile_in_units of tile u / tile_in_units,
+// whose elements start at element i = that x kVin of the tile in input order (row b = i / tile_a,
+// a = i mod tile_a). A tile's units in a row, or in a span of rows, lie back to back in the input
+// and, in shared memory, at b x pitch + a x sizeof(T). at[k]: where unit k goes in the tiles, or -1.
+template <typename T, typename InUnit, int kInFlight>
+__device__ __forceinline__ void permute_step_loads(const T* in, const core::PermuteGeometry& g,
+                                                   const PermuteTileArgs& p, const PermuteTileBox* boxes, int here,
+                                                   InUnit (&v)[kInFlight], int (&at)[kInFlight]) {
+  constexpr int kVin = sizeof(InUnit) / sizeof(T);
+  const int units = here * static_cast<int>(p.tile_in_units.divisor);
+#pragma unroll
+  for (int k = 0; k < kInFlight; ++k) {
+    const int u = static_cast<int>(threadIdx.x) + k * core::kPermuteTileThreads;
+    at[k] = -1;
+    if (u < units) {
+      const QuotRem tile = fast_divmod(static_cast<std::uint32_t>(u), p.tile_in_units);
+      const QuotRem ba = fast_divmod(tile.rem * kVin, p.tile_a);
+      const PermuteTileBox& box = boxes[tile.quot];
+      const int b = static_cast<int>(ba.quot), a = static_cast<int>(ba.rem);
+      if (b < box.nb && a < box.na) {
+        v[k] = *reinterpret_cast<const InUnit*>(in + box.in_at + b * g.in_stride_b + a);
+        at[k] = static_cast<int>(tile.quot) * p.t.tile_stride + b * p.t.pitch + a * static_cast<int>(sizeof(T));
+      }
+    }
+  }
 }
 
-// Slices with a side under 32 elements: a (1 << lb) x (1 << la) tile, each side the slice's extent
-// rounded up to a power of two (the longer one cut so that a tile holds at most kNarrowTile
-// elements), so that the threads of a block stay busy where a 32 x 32 tile would be mostly empty.
-// Blocks of kPermuteRunBlock threads, each taking a run of consecutive tiles (PermuteTileWalk's
-// order): loads walk a tile with a fastest (along the input's rows), stores with b fastest (along
-// the output's); rows of the tile are (1 << la) + 1 elements apart.
-constexpr int kNarrowTile = 1024;
-template <typename T>
-__global__ void __launch_bounds__(kPermuteRunBlock)
-    permute_narrow_kernel(const T* in, T* out, core::PermuteGeometry g, int la, int lb, std::int64_t tiles_a,
-                          std::int64_t tiles_b) {
-  __shared__ T tile[kNarrowTile * 3 / 2];  // (1 << lb, (1 << la) + 1): at most 512 x 3 or 2 x 513
-  constexpr int kPer = kNarrowTile / kPermuteRunBlock;
-  const int width = 1 << la, height = 1 << lb, pitch = width + 1, count = width * height;
-  std::int64_t first = 0, last = 0;
-  permute_block_tiles(g.slices * tiles_a * tiles_b, blockIdx.x, gridDim.x, first, last);
-  PermuteTileWalk w;
-  if (first < last) w.start(g, first, tiles_a, tiles_b);
-  for (std::int64_t t = first; t < last; ++t, w.next(g, tiles_a, tiles_b)) {
-    const std::int64_t in_at = w.in_at, out_at = w.out_at;
-    const std::int64_t a0 = w.ta * width, b0 = w.tb * height;
-    T v[kPer];
+// The loaded units into the tiles: whole, or word by word where the pitch leaves them only
+// word-aligned.
+template <typename InUnit, int kInFlight>
+__device__ __forceinline__ void permute_fill_tiles(unsigned char* tiles, const PermuteTileArgs& p,
+                                                   const InUnit (&v)[kInFlight], const int (&at)[kInFlight]) {
 #pragma unroll
-    for (int k = 0; k < kPer; ++k) {
-      const int i = static_cast<int>(threadIdx.x) + k * kPermuteRunBlock;
-      const std::int64_t a = a0 + (i & (width - 1)), b = b0 + (i >> la);
-      if (i < count && a < g.extent_a && b < g.extent_b) v[k] = in[in_at + b * g.in_stride_b + a];
+  for (int k = 0; k < kInFlight; ++k) {
+    if (at[k] < 0) continue;
+    if (sizeof(InUnit) < 4 || p.whole_unit_stores) {
+      *reinterpret_cast<InUnit*>(tiles + at[k]) = v[k];
+    } else {
+#pragma unroll
+      for (int w = 0; w < static_cast<int>(sizeof(InUnit)) / 4; ++w)
+        reinterpret_cast<std::uint32_t*>(tiles + at[k])[w] = reinterpret_cast<const std::uint32_t*>(&v[k])[w];
     }
+  }
+}
+
+// The stores of a step: unit u of the step is unit r = u mod tile_out_units of tile u /
+// tile_out_units. In an output span, r's elements start at element r x kVout of the tile in output
+// order (a = that / tile_b, b = that mod tile_b); else lanes_b units lie side by side along b and
+// the rest of the lanes down a. Each unit gathers its elements from the tile, b fastest, and goes
+// out in one store, one unit at a time (a store waits for nothing; fewer registers, more blocks).
+template <typename T, typename OutUnit>
+__device__ __forceinline__ void permute_step_stores(T* out, const core::PermuteGeometry& g, const PermuteTileArgs& p,
+                                                    const PermuteTileBox* boxes, int here,
+                                                    const unsigned char* tiles) {
+  constexpr int kVout = sizeof(OutUnit) / sizeof(T);
+  const int units = here * static_cast<int>(p.tile_out_units.divisor);
+  const int lanes_b_mask = (1 << p.lanes_b_log2) - 1;
+  const int tile_b = static_cast<int>(p.tile_b.divisor);
+#pragma unroll 1
+  for (int u = static_cast<int>(threadIdx.x); u < units; u += core::kPermuteTileThreads) {
+    const QuotRem tile = fast_divmod(static_cast<std::uint32_t>(u), p.tile_out_units);
+    const int r = static_cast<int>(tile.rem);
+    int a, b;
+    if (p.t.out_span) {
+      const QuotRem ab = fast_divmod(static_cast<std::uint32_t>(r * kVout), p.tile_b);
+      a = static_cast<int>(ab.quot);
+      b = static_cast<int>(ab.rem);
+    } else {
+      const QuotRem qa = fast_divmod(static_cast<std::uint32_t>(r >> p.lanes_b_log2), p.tile_a);
+      a = static_cast<int>(qa.rem);
+      b = ((static_cast<int>(qa.quot) << p.lanes_b_log2) + (r & lanes_b_mask)) * kVout;
+    }
+    const PermuteTileBox& box = boxes[tile.quot];
+    if (a >= box.na || b >= box.nb) continue;
+    T* dst = out + box.out_at + a * g.out_stride_a + b;
+    const unsigned char* t = tiles + static_cast<int>(tile.quot) * p.t.tile_stride;
+    union {
+      OutUnit unit;
+      T e[kVout];
+    } v;
+    if (p.t.out_span) {
 #pragma unroll
-    for (int k = 0; k < kPer; ++k) {
-      const int i = static_cast<int>(threadIdx.x) + k * kPermuteRunBlock;
-      if (i < count) tile[(i >> la) * pitch + (i & (width - 1))] = v[k];
+      for (int j = 0; j < kVout; ++j) {
+        v.e[j] = *reinterpret_cast<const T*>(t + b * p.t.pitch + a * static_cast<int>(sizeof(T)));
+        if (++b == tile_b) {  // the next row of the output
+          b = 0;
+          ++a;
+        }
+      }
+    } else {
+      const unsigned char* column = t + b * p.t.pitch + a * static_cast<int>(sizeof(T));
+#pragma unroll
+      for (int j = 0; j < kVout; ++j) v.e[j] = *reinterpret_cast<const T*>(column + j * p.t.pitch);
+    }
+    *reinterpret_cast<OutUnit*>(dst) = v.unit;
+  }
+}
+
+// The 2-D slices of a permutation (a: the input's innermost dimension, b: the output's) through
+// shared-memory tiles of tile_b rows of tile_a elements (PermuteTiling), in units of up to 16
+// bytes on both sides. A block takes a run of consecutive tiles, `group` at a step: the step's
+// boxes are decoded into shared memory, its units loaded into the tiles, then gathered and stored.
+// (Issuing the next step's loads before this step's stores measured slower on an H200: the
+// registers held across cost blocks per SM.) T is the element's storage type; units are whole
+// elements.
+template <typename T, typename InUnit, typename OutUnit>
+__global__ void __launch_bounds__(core::kPermuteTileThreads)
+    permute_tile_kernel(const T* in, T* out, core::PermuteGeometry g, PermuteTileArgs p) {
+  extern __shared__ __align__(16) unsigned char tiles[];
+  __shared__ PermuteTileBox boxes[core::kPermuteMaxGroup];
+  constexpr int kInFlight = core::permute_units_in_flight(sizeof(InUnit));
+  const std::int64_t first = p.t.tiles * blockIdx.x / gridDim.x, last = p.t.tiles * (blockIdx.x + 1) / gridDim.x;
+  for (std::int64_t t0 = first; t0 < last; t0 += p.t.group) {
+    const int here = permute_step_boxes(g, p, t0, last, boxes);
+    __syncthreads();
+    {
+      InUnit v[kInFlight];
+      int at[kInFlight];
+      permute_step_loads<T, InUnit, kInFlight>(in, g, p, boxes, here, v, at);
+      permute_fill_tiles<InUnit, kInFlight>(tiles, p, v, at);
     }
     __syncthreads();
-#pragma unroll
-    for (int k = 0; k < kPer; ++k) {
-      const int i = static_cast<int>(threadIdx.x) + k * kPermuteRunBlock;
-      const int bi = i & (height - 1), ai = i >> lb;
-      const std::int64_t a = a0 + ai, b = b0 + bi;
-      if (i < count && a < g.extent_a && b < g.extent_b) out[out_at + a * g.out_stride_a + b] = tile[bi * pitch + ai];
-    }
+    permute_step_stores<T, OutUnit>(out, g, p, boxes, here, tiles);
     __syncthreads();
   }
 }
