@@ -18,8 +18,8 @@ constexpr int kPermuteMaxGroup = 64;
 // Shared memory a block may use (below the 48 KiB that needs no opt-in).
 constexpr int kPermuteMaxSharedBytes = 32768;
 
-// Accesses of `unit_bytes` a thread keeps in flight per phase: about 64 bytes. A step's loads
-// fit in one round of them (the kernel issues the next step's loads before this step's stores).
+// Accesses of `unit_bytes` a thread issues together per step (16 of 1, 2 or 4 bytes, 8 of 8 bytes,
+// 4 of 16 bytes). A step's loads fit in one round of them: the kernel loads no more.
 constexpr int permute_units_in_flight(int unit_bytes) { return unit_bytes >= 16 ? 4 : unit_bytes >= 8 ? 8 : 16; }
 
 struct PermuteTiling {
@@ -32,7 +32,8 @@ struct PermuteTiling {
   int out_unit = 1;                     // bytes per global store
   // A side whose rows lie back to back in its tensor and which the tile covers whole (in: b right
   // outside a in the input and tile_a = extent_a; out: a right outside b in the output and tile_b
-  // = extent_b) is moved as one contiguous span per tile, so units may run across rows.
+  // = extent_b) is moved as one contiguous span per tile, where that allows wider units than its
+  // rows do; units then run across rows.
   bool in_span = false, out_span = false;
   int lanes_b = 1;  // store units side by side along b in a warp, the rest of its lanes along a
   int group = 1;    // tiles per block step

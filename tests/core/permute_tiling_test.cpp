@@ -163,7 +163,7 @@ TEST(PermuteTiling, PitchHasNoMoreBankConflictsThanUnpadded) {
     EXPECT_LE(xpose::core::permute_tile_bank_cost(t, g.esize), xpose::core::permute_tile_bank_cost(unpadded, g.esize))
         << xpose::dtype_name(type);
   }
-  // 32 x 64 f32 tiles (slices of 32 x 200): a pitch of 144 bytes (36 words) lets the two b-units
+  // 32 x 128 f32 tiles (slices of 32 x 200): a pitch of 528 bytes (132 words) lets the two b-units
   // of each store pair read from opposite halves of the banks, conflict-free, and keeps 16-byte
   // units whole in shared memory: 4 wavefronts to store a warp's units, 4 to gather them; per
   // KiB, 8 + 8.
