@@ -75,9 +75,11 @@ TEST_P(GpuPermute, RandomPermutationsMatchTheReference) {
 TEST_P(GpuPermute, LargeSlicesAndLongRuns) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
-  // Slices of a thousand tiles that end mid-tile, runs of 4100 elements gathered 50 to an output
-  // span, a transpose once merged, and rank 8.
-  for (const PermuteDesc& d : {PermuteDesc{t, {1100, 3, 1050}, {2, 1, 0}}, PermuteDesc{t, {3, 50, 4100}, {1, 0, 2}},
+  // Slices of a thousand tiles that end mid-tile, slices whose last tile ends inside a group of
+  // four output rows (u8: 16-byte stores gathered as words), runs of 4100 elements gathered 50 to
+  // an output span, a transpose once merged, and rank 8.
+  for (const PermuteDesc& d : {PermuteDesc{t, {1100, 3, 1050}, {2, 1, 0}}, PermuteDesc{t, {64, 3, 1002}, {2, 1, 0}},
+                               PermuteDesc{t, {3, 50, 4100}, {1, 0, 2}},
                                PermuteDesc{t, {33, 17, 2049}, {2, 0, 1}},
                                PermuteDesc{t, {2, 3, 4, 5, 6, 7, 8, 9}, {7, 1, 5, 3, 6, 0, 4, 2}}})
     ASSERT_NO_FATAL_FAILURE(expect_gpu_matches_reference(d, 0));

@@ -41,7 +41,9 @@ struct PermuteTileArgs {
   FastDiv tiles_a, tiles_b, slice_extent[core::kMaxSliceDims];  // tile numbers below 2^31 only
   FastDiv tile_in_units, tile_out_units;                        // units per tile
   FastDiv tile_a, tile_b;
+  FastDiv tile_quads, tile_quad_items;  // 1-byte stores: columns of 4 a's per tile, and work items
   int lanes_b_log2;
+  bool word_gathers;       // 1-byte elements: permute_step_stores_bytes (no spans, rows of whole words)
   bool whole_unit_stores;  // loaded units go into shared memory whole (permute_tile_store_bytes)
 };
 
@@ -192,6 +194,52 @@ __device__ __forceinline__ void permute_step_stores(T* out, const core::PermuteG
   }
 }
 
+// The stores of a step for 1-byte elements in units of 4 bytes or more, outside output spans, where
+// the tile's rows are whole words apart (word_gathers): each work item takes the units of 4
+// neighbouring output rows (a0..a0 + 3) at the same b, reads each of their kVout tile rows once as
+// a word (a0 is a multiple of 4, so one 4-byte load holds all four columns) and sorts the bytes
+// into the four units with byte permutes: a quarter of the shared loads of gathering byte by byte.
+// Items lie as the units do in permute_step_stores (lanes_b side by side along b).
+template <typename OutUnit>
+__device__ __forceinline__ void permute_step_stores_bytes(std::uint8_t* out, const core::PermuteGeometry& g,
+                                                          const PermuteTileArgs& p, const PermuteTileBox* boxes,
+                                                          int here, const unsigned char* tiles) {
+  constexpr int kVout = sizeof(OutUnit), kWords = kVout / 4;
+  const int items = here * static_cast<int>(p.tile_quad_items.divisor);
+  const int lanes_b_mask = (1 << p.lanes_b_log2) - 1;
+#pragma unroll 1
+  for (int u = static_cast<int>(threadIdx.x); u < items; u += core::kPermuteTileThreads) {
+    const QuotRem tile = fast_divmod(static_cast<std::uint32_t>(u), p.tile_quad_items);
+    const int r = static_cast<int>(tile.rem);
+    const QuotRem qa = fast_divmod(static_cast<std::uint32_t>(r >> p.lanes_b_log2), p.tile_quads);
+    const int a0 = static_cast<int>(qa.rem) * 4;
+    const int b = ((static_cast<int>(qa.quot) << p.lanes_b_log2) + (r & lanes_b_mask)) * kVout;
+    const PermuteTileBox& box = boxes[tile.quot];
+    if (b >= box.nb) continue;
+    const unsigned char* column = tiles + static_cast<int>(tile.quot) * p.t.tile_stride + b * p.t.pitch + a0;
+    std::uint32_t w[kVout];  // row b + j's bytes at a0..a0 + 3
+#pragma unroll
+    for (int j = 0; j < kVout; ++j) w[j] = *reinterpret_cast<const std::uint32_t*>(column + j * p.t.pitch);
+    std::uint8_t* dst = out + box.out_at + a0 * g.out_stride_a + b;
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      if (a0 + q >= box.na) break;
+      constexpr unsigned kPair[4] = {0x40, 0x51, 0x62, 0x73};  // byte q of the first word, then the second's
+      union {
+        OutUnit unit;
+        std::uint32_t word[kWords];
+      } v;
+#pragma unroll
+      for (int m = 0; m < kWords; ++m) {
+        const std::uint32_t lo = __byte_perm(w[4 * m], w[4 * m + 1], kPair[q]);
+        const std::uint32_t hi = __byte_perm(w[4 * m + 2], w[4 * m + 3], kPair[q]);
+        v.word[m] = __byte_perm(lo, hi, 0x5410);
+      }
+      *reinterpret_cast<OutUnit*>(dst + q * g.out_stride_a) = v.unit;
+    }
+  }
+}
+
 // The 2-D slices of a permutation (a: the input's innermost dimension, b: the output's) through
 // shared-memory tiles of tile_b rows of tile_a elements (PermuteTiling), in units of up to 16
 // bytes on both sides. A block takes a run of consecutive tiles, `group` at a step: the step's
@@ -216,7 +264,14 @@ __global__ void __launch_bounds__(core::kPermuteTileThreads)
       permute_fill_tiles<InUnit, kInFlight>(tiles, p, v, at);
     }
     __syncthreads();
-    permute_step_stores<T, OutUnit>(out, g, p, boxes, here, tiles);
+    if constexpr (sizeof(T) == 1 && sizeof(OutUnit) >= 4) {
+      if (p.word_gathers)
+        permute_step_stores_bytes<OutUnit>(out, g, p, boxes, here, tiles);
+      else
+        permute_step_stores<T, OutUnit>(out, g, p, boxes, here, tiles);
+    } else {
+      permute_step_stores<T, OutUnit>(out, g, p, boxes, here, tiles);
+    }
     __syncthreads();
   }
 }

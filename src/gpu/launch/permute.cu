@@ -96,6 +96,12 @@ Status launch_tiles(const T* src, T* dst, const core::PermuteGeometry& g, const 
   p.tile_out_units = make_fast_div(t.tile_a * t.tile_b * g.esize / t.out_unit);
   p.tile_a = make_fast_div(t.tile_a);
   p.tile_b = make_fast_div(t.tile_b);
+  p.word_gathers = g.esize == 1 && t.out_unit >= 4 && !t.out_span && t.pitch % 4 == 0;
+  if (p.word_gathers) {  // outside spans, tile_b holds whole units
+    const std::int64_t quads = (t.tile_a + 3) / 4;
+    p.tile_quads = make_fast_div(quads);
+    p.tile_quad_items = make_fast_div(quads * (t.tile_b / t.out_unit));
+  }
   while ((1 << p.lanes_b_log2) < t.lanes_b) ++p.lanes_b_log2;
   p.whole_unit_stores = core::permute_tile_store_bytes(t) == t.in_unit;
   LaunchConfig c = linear_config(static_cast<int>(t.tile_b), static_cast<int>(t.tile_a), t.in_unit,
