@@ -104,13 +104,12 @@ void finish_tiling(PermuteTiling& t, const PermuteGeometry& g, int alignment) {
   t.group = static_cast<int>(std::min<std::int64_t>(t.group, t.tiles));
   t.in_unit = unit_bytes(g.extent_a, g.extent_a, e, alignment);
   t.out_unit = unit_bytes(g.extent_b, g.extent_b, e, alignment);
-  const std::int64_t box = t.tile_a * t.tile_b, whole = g.extent_a * g.extent_b;
-  const int in_span_unit = unit_bytes(box, whole, e, alignment);
-  t.in_span = g.in_stride_b == g.extent_a && t.tile_a == g.extent_a && in_span_unit > t.in_unit;
-  if (t.in_span) t.in_unit = in_span_unit;
-  const int out_span_unit = unit_bytes(box, whole, e, alignment);
-  t.out_span = g.out_stride_a == g.extent_b && t.tile_b == g.extent_b && out_span_unit > t.out_unit;
-  if (t.out_span) t.out_unit = out_span_unit;
+  // A span is a whole tile (tile_a x tile_b elements) in a tensor of extent_a x extent_b per slice.
+  const int span_unit = unit_bytes(t.tile_a * t.tile_b, g.extent_a * g.extent_b, e, alignment);
+  t.in_span = g.in_stride_b == g.extent_a && t.tile_a == g.extent_a && span_unit > t.in_unit;
+  if (t.in_span) t.in_unit = span_unit;
+  t.out_span = g.out_stride_a == g.extent_b && t.tile_b == g.extent_b && span_unit > t.out_unit;
+  if (t.out_span) t.out_unit = span_unit;
   t.lanes_b = 1;
   if (!t.out_span) {
     const std::int64_t row_units_b = t.tile_b * e / t.out_unit;
