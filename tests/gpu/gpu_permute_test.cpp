@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <string>
 
 #include "core/permute_shape.hpp"
 #include "core/permute_tiling.hpp"
@@ -23,12 +24,14 @@ constexpr std::size_t kGuard = 256;  // poisoned bytes after the output, which m
 
 // Runs `d` on the GPU from device buffers `shift` bytes into their allocations (the input ends
 // where its allocation does) and compares every byte with the oracle, and the guard with the poison.
-// `run` enqueues it (default: a plan for the shift's alignment, executed).
-using PermuteRunner = std::function<xpose::Status(const PermuteDesc&, int alignment, const void*, void*)>;
+// `run` enqueues it and names what ran (default: a plan for the shift's alignment, executed).
+using PermuteRunner =
+    std::function<xpose::Status(const PermuteDesc&, int alignment, const void*, void*, std::string& what_ran)>;
 
-xpose::Status run_plan(const PermuteDesc& d, int alignment, const void* in, void* out) {
+xpose::Status run_plan(const PermuteDesc& d, int alignment, const void* in, void* out, std::string& what_ran) {
   xpose::PermutePlan plan;
   XPOSE_RETURN_IF_ERROR(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::automatic, alignment}));
+  what_ran = plan.to_string();
   return xpose::execute(plan, in, out);
 }
 
@@ -43,17 +46,18 @@ void expect_gpu_matches_reference(const PermuteDesc& d, std::size_t shift, const
   ASSERT_TRUE(xpose::copy_host_to_device(in_ptr, input.data(), bytes).ok());
   ASSERT_TRUE(xpose::fill_device_bytes(out_ptr, kPoison, bytes + kGuard).ok());
   const int alignment = shift == 0 ? 16 : static_cast<int>(shift & (~shift + 1));
-  const xpose::Status s = run(d, alignment, in_ptr, out_ptr);
+  std::string what_ran;
+  const xpose::Status s = run(d, alignment, in_ptr, out_ptr, what_ran);
   ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
-  ASSERT_TRUE(xpose::synchronize_device().ok()) << describe(d);
+  ASSERT_TRUE(xpose::synchronize_device().ok()) << describe(d) << ": " << what_ran;
   std::vector<unsigned char> got(bytes + kGuard);
   ASSERT_TRUE(xpose::copy_device_to_host(got.data(), out_ptr, bytes + kGuard).ok());
   const std::vector<unsigned char> want = expected_permute(d, input);
   const std::vector<unsigned char> result(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(bytes));
   EXPECT_EQ(first_mismatch(result, want, xpose::dtype_size(d.dtype)), -1)
-      << describe(d) << " shifted by " << shift;
+      << describe(d) << " shifted by " << shift << ": " << what_ran;
   for (std::size_t i = bytes; i < got.size(); ++i)
-    ASSERT_EQ(got[i], kPoison) << describe(d) << ": byte " << i - bytes << " past the output written";
+    ASSERT_EQ(got[i], kPoison) << describe(d) << ": byte " << i - bytes << " past the output written; " << what_ran;
 }
 
 class GpuPermute : public ::testing::TestWithParam<DType> {};
@@ -89,11 +93,13 @@ TEST_P(GpuPermute, LargeSlicesAndLongRuns) {
 // test, so the same slices run with that decoding forced.
 TEST_P(GpuPermute, TileNumbersDecodedWide) {
   XPOSE_SKIP_WITHOUT_GPU();
-  const PermuteRunner wide = [](const PermuteDesc& d, int alignment, const void* in, void* out) {
+  const PermuteRunner wide = [](const PermuteDesc& d, int alignment, const void* in, void* out,
+                                std::string& what_ran) {
     const xpose::core::PermuteGeometry g = xpose::core::permute_geometry(xpose::core::normalise_permute(d));
     if (g.same_inner) return xpose::Status(xpose::StatusCode::internal, "expected slices");
     xpose::core::PermuteTiling t = xpose::core::choose_permute_tiling(g, alignment);
     t.wide_index = true;
+    what_ran = "vector tiles, tile numbers decoded wide";
     return xpose::gpu::launch_permute(g, t, in, out, nullptr);
   };
   const DType t = GetParam();
