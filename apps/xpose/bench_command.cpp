@@ -98,6 +98,13 @@ xpose::Status make_run_context(const BenchOptions& o, xpose::Backend backend, co
   return xpose::Status::ok_status();
 }
 
+// The JSON and CSV files asked for (--json, --csv).
+xpose::Status write_reports(const BenchOptions& o, const RunContext& ctx, const std::vector<BenchRecord>& records) {
+  if (!o.json_path.empty()) XPOSE_RETURN_IF_ERROR(write_json(o.json_path, ctx, records));
+  if (!o.csv_path.empty()) XPOSE_RETURN_IF_ERROR(write_csv(o.csv_path, records));
+  return xpose::Status::ok_status();
+}
+
 // `xpose bench --permute`: one tensor, the memcpy baseline and the asked-for plans.
 int run_permute_bench(const BenchOptions& o, xpose::Backend backend, bool fell_back,
                       const std::vector<std::string>& argv) {
@@ -135,14 +142,8 @@ int run_permute_bench(const BenchOptions& o, xpose::Backend backend, bool fell_b
   const xpose::Status s = run_permute_case(cs, records);
   if (!s.ok()) return fail(permute_label(cs.desc) + ": " + s.message());
   print_case_rows(std::cout, records, 0);
-  if (!o.json_path.empty()) {
-    const xpose::Status w = write_json(o.json_path, ctx, records);
-    if (!w.ok()) return fail(w.message());
-  }
-  if (!o.csv_path.empty()) {
-    const xpose::Status w = write_csv(o.csv_path, records);
-    if (!w.ok()) return fail(w.message());
-  }
+  const xpose::Status written = write_reports(o, ctx, records);
+  if (!written.ok()) return fail(written.message());
   for (const auto& r : records)
     if (r.verification == "FAILED") {
       std::cerr << "xpose bench: the permutation FAILED verification\n";
@@ -261,14 +262,8 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
   else
     print_summary(std::cout, ctx, records);
 
-  if (!o.json_path.empty()) {
-    const xpose::Status s = write_json(o.json_path, ctx, records);
-    if (!s.ok()) return fail(s.message());
-  }
-  if (!o.csv_path.empty()) {
-    const xpose::Status s = write_csv(o.csv_path, records);
-    if (!s.ok()) return fail(s.message());
-  }
+  const xpose::Status written = write_reports(o, ctx, records);
+  if (!written.ok()) return fail(written.message());
   int failed = 0;
   for (const auto& r : records) failed += r.verification == "FAILED";
   if (failed > 0) {

@@ -26,6 +26,17 @@ int report(const xpose::Status& s, char* message, std::size_t message_len) {
   return static_cast<int>(s.code());
 }
 
+// Runs `call` (returning a Status) and reports it; an exception (e.g. out of host memory) becomes
+// an internal error: a code, never an exception across C.
+template <typename Call>
+int guarded(char* message, std::size_t message_len, Call&& call) {
+  try {
+    return report(call(), message, message_len);
+  } catch (const std::exception& e) {
+    return report(xpose::Status(xpose::StatusCode::internal, e.what()), message, message_len);
+  }
+}
+
 // The dtype and backend names every call takes.
 xpose::Status parse_names(const char* dtype, const char* backend, xpose::DType& type, xpose::PlanOptions& options) {
   if (dtype == nullptr || !xpose::parse_dtype(dtype, type))
@@ -74,63 +85,53 @@ xpose::Status parse_permute(const char* dtype, int rank, const std::int64_t* ext
 XPOSE_C_EXPORT int xpose_transpose(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
                                    int64_t ld_out, int64_t batch_stride_in, int64_t batch_stride_out, const void* in,
                                    void* out, void* stream, const char* backend, char* message, size_t message_len) {
-  try {
+  return guarded(message, message_len, [&] {
     xpose::TransposeDesc desc;
     xpose::PlanOptions options;
-    xpose::Status s = parse_request(dtype, batch, rows, cols, ld_in, ld_out, batch_stride_in, batch_stride_out,
-                                    backend, desc, options);
-    if (s.ok()) s = xpose::transpose(desc, in, out, stream, options);
-    return report(s, message, message_len);
-  } catch (const std::exception& e) {  // e.g. out of host memory: a code, never an exception across C
-    return report(xpose::Status(xpose::StatusCode::internal, e.what()), message, message_len);
-  }
+    XPOSE_RETURN_IF_ERROR(parse_request(dtype, batch, rows, cols, ld_in, ld_out, batch_stride_in, batch_stride_out,
+                                        backend, desc, options));
+    return xpose::transpose(desc, in, out, stream, options);
+  });
 }
 
 XPOSE_C_EXPORT int xpose_describe_plan(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
                                        int64_t ld_out, int64_t batch_stride_in, int64_t batch_stride_out, int alignment,
                                        const char* backend, char* plan, size_t plan_len, char* message,
                                        size_t message_len) {
-  try {
+  return guarded(message, message_len, [&] {
     xpose::TransposeDesc desc;
     xpose::PlanOptions options;
-    xpose::Status s = parse_request(dtype, batch, rows, cols, ld_in, ld_out, batch_stride_in, batch_stride_out,
-                                    backend, desc, options);
+    XPOSE_RETURN_IF_ERROR(parse_request(dtype, batch, rows, cols, ld_in, ld_out, batch_stride_in, batch_stride_out,
+                                        backend, desc, options));
     options.alignment = alignment;
     xpose::Plan p;
-    if (s.ok()) s = xpose::make_plan(p, desc, options);
-    if (s.ok()) write_text(p.to_string(), plan, plan_len);
-    return report(s, message, message_len);
-  } catch (const std::exception& e) {
-    return report(xpose::Status(xpose::StatusCode::internal, e.what()), message, message_len);
-  }
+    XPOSE_RETURN_IF_ERROR(xpose::make_plan(p, desc, options));
+    write_text(p.to_string(), plan, plan_len);
+    return xpose::Status::ok_status();
+  });
 }
 
 XPOSE_C_EXPORT int xpose_permute(const char* dtype, int rank, const int64_t* extents, const int* perm, const void* in,
                                  void* out, void* stream, const char* backend, char* message, size_t message_len) {
-  try {
+  return guarded(message, message_len, [&] {
     xpose::PermuteDesc desc;
     xpose::PlanOptions options;
-    xpose::Status s = parse_permute(dtype, rank, extents, perm, backend, desc, options);
-    if (s.ok()) s = xpose::permute(desc, in, out, stream, options);
-    return report(s, message, message_len);
-  } catch (const std::exception& e) {
-    return report(xpose::Status(xpose::StatusCode::internal, e.what()), message, message_len);
-  }
+    XPOSE_RETURN_IF_ERROR(parse_permute(dtype, rank, extents, perm, backend, desc, options));
+    return xpose::permute(desc, in, out, stream, options);
+  });
 }
 
 XPOSE_C_EXPORT int xpose_describe_permute(const char* dtype, int rank, const int64_t* extents, const int* perm,
                                           int alignment, const char* backend, char* plan, size_t plan_len,
                                           char* message, size_t message_len) {
-  try {
+  return guarded(message, message_len, [&] {
     xpose::PermuteDesc desc;
     xpose::PlanOptions options;
-    xpose::Status s = parse_permute(dtype, rank, extents, perm, backend, desc, options);
+    XPOSE_RETURN_IF_ERROR(parse_permute(dtype, rank, extents, perm, backend, desc, options));
     options.alignment = alignment;
     xpose::PermutePlan p;
-    if (s.ok()) s = xpose::make_plan(p, desc, options);
-    if (s.ok()) write_text(p.to_string(), plan, plan_len);
-    return report(s, message, message_len);
-  } catch (const std::exception& e) {
-    return report(xpose::Status(xpose::StatusCode::internal, e.what()), message, message_len);
-  }
+    XPOSE_RETURN_IF_ERROR(xpose::make_plan(p, desc, options));
+    write_text(p.to_string(), plan, plan_len);
+    return xpose::Status::ok_status();
+  });
 }

@@ -32,9 +32,7 @@ Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream)
 Status transpose(const TransposeDesc& desc, const void* in, void* out, StreamHandle stream,
                  const PlanOptions& options) {
   Plan plan;
-  PlanOptions fitted = options;
-  if (fitted.alignment == 0) fitted.alignment = core::common_alignment(in, out);  // plan for the pointers at hand
-  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, fitted));
+  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, core::options_for_pointers(options, in, out)));
   return execute(plan, in, out, stream);
 }
 

@@ -165,9 +165,7 @@ Status execute(const PermutePlan& plan, const void* in, void* out, StreamHandle 
 
 Status permute(const PermuteDesc& desc, const void* in, void* out, StreamHandle stream, const PlanOptions& options) {
   PermutePlan plan;
-  PlanOptions fitted = options;
-  if (fitted.alignment == 0) fitted.alignment = core::common_alignment(in, out);  // plan for the pointers at hand
-  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, fitted));
+  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, core::options_for_pointers(options, in, out)));
   return execute(plan, in, out, stream);
 }
 

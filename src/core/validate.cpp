@@ -122,4 +122,10 @@ int common_alignment(const void* a, const void* b) {
   return static_cast<int>(bits & (~bits + 1));
 }
 
+PlanOptions options_for_pointers(const PlanOptions& options, const void* in, const void* out) {
+  PlanOptions fitted = options;
+  if (fitted.alignment == 0) fitted.alignment = common_alignment(in, out);
+  return fitted;
+}
+
 }  // namespace xpose::core

@@ -34,4 +34,7 @@ Status validate_backend_memory(Backend backend, const void* in, const void* out)
 // Largest power of two (at most 16) dividing both addresses: the alignment a plan for them may assume.
 int common_alignment(const void* a, const void* b);
 
+// `options` for the pointers at hand: an alignment of 0 (none promised) becomes theirs.
+PlanOptions options_for_pointers(const PlanOptions& options, const void* in, const void* out);
+
 }  // namespace xpose::core

@@ -115,8 +115,7 @@ void clear_measured_plans() {
 
 Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in, void* out, StreamHandle stream,
                           const PlanOptions& options, MeasuredPlanReport* report) {
-  PlanOptions fitted = options;
-  if (fitted.alignment == 0) fitted.alignment = core::common_alignment(in, out);
+  const PlanOptions fitted = core::options_for_pointers(options, in, out);
   Plan heuristic;
   XPOSE_RETURN_IF_ERROR(make_plan(heuristic, desc, fitted));
   // Every check execute makes, before any candidate writes.
