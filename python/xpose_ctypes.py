@@ -62,21 +62,20 @@ class Library:
 
     @staticmethod
     def _arrays(extents, perm):
+        """The rank and C arrays of a permutation (the C call takes one rank for both)."""
+        if len(perm) != len(extents):
+            raise XposeError(1, "perm has %d entries for %d extents" % (len(perm), len(extents)))
         n = len(extents)
-        return n, (ctypes.c_int64 * n)(*extents), (ctypes.c_int * len(perm))(*perm)
+        return n, (ctypes.c_int64 * n)(*extents), (ctypes.c_int * n)(*perm)
 
     def permute(self, dtype, extents, perm, src, dst, stream=None, backend="auto"):
         """Packed src of `extents` -> packed dst whose dimension k is src's dimension perm[k]."""
-        if len(perm) != len(extents):
-            raise XposeError(1, "perm has %d entries for %d extents" % (len(perm), len(extents)))
         n, e, p = self._arrays(extents, perm)
         self._check(self._lib.xpose_permute(dtype.encode(), n, e, p, src, dst, stream or None, backend.encode(),
                                             self._message, len(self._message)))
 
     def describe_permute(self, dtype, extents, perm, alignment=0, backend="auto"):
         """The plan permute() runs, as xpose prints it."""
-        if len(perm) != len(extents):
-            raise XposeError(1, "perm has %d entries for %d extents" % (len(perm), len(extents)))
         n, e, p = self._arrays(extents, perm)
         plan = ctypes.create_string_buffer(512)
         self._check(self._lib.xpose_describe_permute(dtype.encode(), n, e, p, alignment, backend.encode(), plan,
