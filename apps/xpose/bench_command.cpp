@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench_in_place.hpp"
 #include "bench_permute.hpp"
 #include "bench_report.hpp"
 #include "bench_runner.hpp"
@@ -152,6 +153,57 @@ int run_permute_bench(const BenchOptions& o, xpose::Backend backend, bool fell_b
   return 0;
 }
 
+// `xpose bench --in-place`: each square shape transposed in its own buffer, against memcpy.
+int run_in_place_bench(const BenchOptions& o, xpose::Backend backend, bool fell_back,
+                       const std::vector<std::string>& argv) {
+  const bool gpu = backend == xpose::Backend::cuda;
+  if (!o.kernels.empty() && o.kernels != "auto") return fail("--kernels with --in-place: only auto (the default)");
+  RunContext ctx;
+  const xpose::Status made = make_run_context(o, backend, argv, ctx);
+  if (!made.ok()) return fail(made.message());
+  std::vector<Shape> shapes = o.shapes;
+  if (shapes.empty())
+    for (std::int64_t n : gpu ? kGpuDefaultSizes : kCpuDefaultSizes) shapes.push_back({n, n});
+  std::vector<InPlaceCaseSettings> cases;
+  for (const Shape& shape : shapes) {
+    InPlaceCaseSettings cs;
+    cs.backend = backend;
+    cs.desc = xpose::TransposeDesc{o.dtype, shape.rows, shape.cols, o.batch, o.ld_in};
+    cs.label = std::string(xpose::dtype_name(o.dtype)) + " " + std::to_string(shape.rows) + "x" +
+               std::to_string(shape.cols) + (o.batch > 1 ? " x" + std::to_string(o.batch) : "") +
+               (o.ld_in ? " ld " + std::to_string(o.ld_in) : "") + " in place";
+    xpose::InPlacePlan check;  // refuse a bad shape before printing anything
+    const xpose::Status valid = xpose::make_plan(check, cs.desc, {xpose::Backend::cpu});
+    if (!valid.ok()) return fail(cs.label + ": " + valid.message());
+    cs.warmup = ctx.warmup;
+    cs.iters = ctx.iters;
+    cs.seed = o.seed;
+    cs.l2_bytes = gpu ? ctx.device.l2_bytes : 0;
+    cases.push_back(cs);
+  }
+  std::cout << "xpose bench: in-place transpose of square matrices, verified against the CPU reference\n";
+  if (fell_back) std::cout << "No GPU found: running the CPU backend.\n";
+  std::cout << "Device: " << (gpu ? ctx.device.name : std::string("host CPU")) << "; " << ctx.warmup << " warm-up + "
+            << ctx.iters << " timed runs (median), input seed " << o.seed
+            << "; % copy is against memcpy of the same bytes in this run\n";
+  std::vector<BenchRecord> records;
+  for (const InPlaceCaseSettings& cs : cases) {
+    const std::size_t first = records.size();
+    const xpose::Status s = run_in_place_case(cs, records);
+    if (!s.ok()) return fail(cs.label + ": " + s.message());
+    print_case_header(std::cout, records[first]);
+    print_case_rows(std::cout, records, first);
+  }
+  const xpose::Status written = write_reports(o, ctx, records);
+  if (!written.ok()) return fail(written.message());
+  for (const auto& r : records)
+    if (r.verification == "FAILED") {
+      std::cerr << "xpose bench: " << r.case_label << " FAILED verification\n";
+      return 1;
+    }
+  return 0;
+}
+
 }  // namespace
 
 CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
@@ -170,6 +222,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
   bench->add_option("--permute", a.permute,
                     "Time one permutation of the --extents tensor: output dimension k is input dimension "
                     "perm[k] (e.g. 0,2,1,3); --kernels auto (default) and/or cpu_reference");
+  bench->add_flag("--in-place", a.in_place,
+                  "Transpose square matrices in their own buffer (--sizes or --shape, --batch, --ld-in); kernel auto");
   bench->add_flag("--suite", a.suite, "Run the benchmark suite (5 dtypes x 12 shapes) with auto and geam");
   bench->add_option("--warmup", a.warmup, "Untimed runs before timing (default GPU 3, CPU 1)");
   bench->add_option("--iters", a.iters, "Timed runs; the median is reported (default GPU 25, CPU 5)");
@@ -195,6 +249,7 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
   const bool gpu = backend == xpose::Backend::cuda;
 
   if (!o.perm.empty()) return run_permute_bench(o, backend, fell_back, argv);
+  if (o.in_place) return run_in_place_bench(o, backend, fell_back, argv);
 
   std::vector<Algorithm> kernels;
   bool measured = false;

@@ -135,6 +135,10 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
     error = "--ld-in and --ld-out must be >= 0 (0 means packed)";
     return false;
   }
+  if (args.in_place && (args.suite || !args.permute.empty() || args.ld_out)) {
+    error = "--in-place transposes square matrices in their own buffer: it takes no --suite, --permute or --ld-out";
+    return false;
+  }
   if (args.suite && (!o.shapes.empty() || args.batch != 1 || args.ld_in || args.ld_out)) {
     error = "--suite runs its own cases: it takes no --sizes, --shape, --batch, --ld-in or --ld-out";
     return false;
@@ -144,6 +148,7 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
   o.ld_in = args.ld_in;
   o.ld_out = args.ld_out;
   o.suite = args.suite;
+  o.in_place = args.in_place;
   o.warmup = args.warmup;
   o.iters = args.iters;
   o.kernels = args.kernels;

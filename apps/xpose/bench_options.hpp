@@ -25,6 +25,7 @@ struct BenchOptions {
   xpose::Backend backend = xpose::Backend::automatic;
   std::int64_t batch = 1, ld_in = 0, ld_out = 0;  // applied to every shape; 0 = packed
   bool suite = false;
+  bool in_place = false;           // --in-place: square matrices transposed in their own buffer
   // --permute / --extents: one permutation case instead of matrices (perm empty: none).
   std::vector<int> perm;
   std::vector<std::int64_t> extents;
@@ -38,7 +39,7 @@ struct BenchArgs {
   std::string sizes, dtype = "f64", kernels, backend = "auto", json_path, csv_path, permute, extents;
   int warmup = kUnset, iters = kUnset;
   std::int64_t batch = 1, ld_in = 0, ld_out = 0;
-  bool suite = false;
+  bool suite = false, in_place = false;
   std::uint64_t seed = 20261122;
 };
 

@@ -4,6 +4,7 @@
 #include "xpose/descriptor.hpp"
 #include "xpose/device.hpp"
 #include "xpose/dtype.hpp"
+#include "xpose/in_place.hpp"
 #include "xpose/permute.hpp"
 #include "xpose/plan.hpp"
 #include "xpose/status.hpp"

@@ -7,6 +7,7 @@
 
 #include "core/permute_shape.hpp"
 #include "core/permute_tiling.hpp"
+#include "plan/in_place.hpp"
 #include "xpose/descriptor.hpp"
 #include "xpose/plan.hpp"
 #include "xpose/status.hpp"
@@ -35,6 +36,11 @@ int current_device();
 // `tiling` is for slices (geometry not same_inner): choose_permute_tiling's.
 Status launch_permute(const core::PermuteGeometry& geometry, const core::PermuteTiling& tiling, const void* in,
                       void* out, StreamHandle stream);
+
+// Enqueues the in-place transpose of the square matrices at `data` (src/gpu/launch/in_place.cu),
+// laid out as the resolved `desc`'s input, with `config` from plan::choose_in_place.
+Status launch_in_place(const TransposeDesc& desc, const plan::InPlaceConfig& config, void* data,
+                       StreamHandle stream);
 
 // The vendor library handle a plan owns (created at plan time, not per call).
 Status create_vendor_handle(std::shared_ptr<void>& handle);

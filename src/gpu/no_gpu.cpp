@@ -49,6 +49,7 @@ Status launch(const TransposeDesc&, Algorithm, const LaunchConfig&, const void*,
 Status launch_permute(const core::PermuteGeometry&, const core::PermuteTiling&, const void*, void*, StreamHandle) {
   return no_gpu();
 }
+Status launch_in_place(const TransposeDesc&, const plan::InPlaceConfig&, void*, StreamHandle) { return no_gpu(); }
 int multiprocessor_count() { return 0; }
 int current_device() { return -1; }
 std::int64_t small_batch_whole_matrix_bytes() { return plan::kSmallBatchMaxWholeMatrixBytes; }

@@ -1,0 +1,57 @@
+// In-place transposes: square matrices overwritten by their transposes, no second buffer.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "xpose/descriptor.hpp"
+#include "xpose/plan.hpp"
+#include "xpose/status.hpp"
+
+namespace xpose {
+
+// `desc` describes the matrices in the buffer as a transpose's input: `batch` square matrices
+// (rows == cols), rows ld_in elements apart, matrices batch_stride_in apart (0: packed). The output
+// has the same layout, so ld_out and batch_stride_out must be 0 or equal to their input
+// counterparts. Elements between the rows (ld_in > cols) and between the matrices are left as
+// they are. Non-square matrices are refused: their in-place transpose moves elements along cycles
+// and is not built.
+class InPlacePlan {
+ public:
+  InPlacePlan();
+  ~InPlacePlan();
+  InPlacePlan(InPlacePlan&&) noexcept;
+  InPlacePlan& operator=(InPlacePlan&&) noexcept;
+  InPlacePlan(const InPlacePlan&) = delete;
+  InPlacePlan& operator=(const InPlacePlan&) = delete;
+
+  bool valid() const;
+  const TransposeDesc& desc() const;  // resolved
+  Backend backend() const;
+  // e.g. "in_place<64x64 tile pairs,vec16B> block=(256,1) grid=(8256,1,1) (cuda)".
+  std::string to_string() const;
+
+  struct State;  // private to the library
+  State* state() const { return state_.get(); }
+
+ private:
+  friend Status make_plan(InPlacePlan&, const TransposeDesc&, const PlanOptions&);
+  std::unique_ptr<State> state_;
+};
+
+std::ostream& operator<<(std::ostream& os, const InPlacePlan& plan);
+
+// Validates `desc` and plans it. Of PlanOptions, the backend and the alignment apply (as for
+// make_plan), and the algorithm may be automatic or cpu_reference (the test oracle's swaps). On
+// error `plan` is left as it was.
+Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions& options = PlanOptions{});
+
+// Runs the plan on `data` (GPU plans enqueue on `stream` and return; CPU plans run to completion),
+// after checking the pointer (null, element alignment, the plan's alignment, host vs device).
+Status execute(const InPlacePlan& plan, void* data, StreamHandle stream = nullptr);
+
+// One call: plan for the pointer at hand, then execute.
+Status transpose_in_place(const TransposeDesc& desc, void* data, StreamHandle stream = nullptr,
+                          const PlanOptions& options = PlanOptions{});
+
+}  // namespace xpose

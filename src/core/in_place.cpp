@@ -1,0 +1,133 @@
+// InPlacePlan: validate a square layout, choose the backend and the tile pairs, and run them after
+// checking the one pointer.
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "core/validate.hpp"
+#include "cpu/blocked.hpp"
+#include "cpu/in_place.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "plan/in_place.hpp"
+#include "xpose/device.hpp"
+#include "xpose/in_place.hpp"
+
+namespace xpose {
+
+struct InPlacePlan::State {
+  TransposeDesc desc;  // resolved: ld_out and batch_stride_out equal to the input's
+  Backend backend = Backend::cpu;
+  bool reference = false;  // PlanOptions::algorithm == cpu_reference
+  int alignment = 16;
+  plan::InPlaceConfig config;  // cuda
+};
+
+namespace {
+
+Status invalid(const std::string& message) { return Status(StatusCode::invalid_argument, message); }
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// The layout checks of a transpose, then what in place adds: square matrices, the output's strides
+// the input's. Fills `out` with the descriptor resolved so.
+Status validate_in_place_desc(const TransposeDesc& desc, TransposeDesc& out) {
+  XPOSE_RETURN_IF_ERROR(core::validate_desc(desc, Algorithm::automatic));
+  if (desc.rows != desc.cols)
+    return invalid("an in-place transpose needs square matrices (got " + str(desc.rows) + " x " + str(desc.cols) +
+                   "); transpose into a second buffer instead");
+  TransposeDesc d = resolved(desc);
+  if (desc.ld_out != 0 && desc.ld_out != d.ld_in)
+    return invalid("in place, ld_out (" + str(desc.ld_out) + ") must be 0 or ld_in (" + str(d.ld_in) +
+                   "): the output is the input's buffer");
+  if (desc.batch_stride_out != 0 && desc.batch_stride_out != d.batch_stride_in)
+    return invalid("in place, batch_stride_out (" + str(desc.batch_stride_out) + ") must be 0 or batch_stride_in (" +
+                   str(d.batch_stride_in) + "): the output is the input's buffer");
+  d.ld_out = d.ld_in;
+  d.batch_stride_out = d.batch_stride_in;
+  out = d;
+  return Status::ok_status();
+}
+
+}  // namespace
+
+InPlacePlan::InPlacePlan() = default;
+InPlacePlan::~InPlacePlan() = default;
+InPlacePlan::InPlacePlan(InPlacePlan&&) noexcept = default;
+InPlacePlan& InPlacePlan::operator=(InPlacePlan&&) noexcept = default;
+
+bool InPlacePlan::valid() const { return state_ != nullptr; }
+const TransposeDesc& InPlacePlan::desc() const { return state_->desc; }
+Backend InPlacePlan::backend() const { return state_->backend; }
+
+std::string InPlacePlan::to_string() const {
+  if (!state_) return "<empty plan>";
+  const State& s = *state_;
+  std::ostringstream os;
+  if (s.reference) return "in_place<cpu_reference swaps> (cpu)";
+  const int edge = s.backend == Backend::cuda
+                       ? s.config.tile
+                       : cpu::blocked_tile_edge(dtype_size(s.desc.dtype));
+  os << "in_place<" << edge << "x" << edge << " tile pairs";
+  if (s.backend == Backend::cuda) {
+    const plan::InPlaceConfig& c = s.config;
+    os << (c.vector_bytes > 0 ? ",vec" + std::to_string(c.vector_bytes) + "B" : std::string(",elements"))
+       << "> block=(" << c.threads << ") grid=(" << c.blocks << ")";
+  } else {
+    os << ">";
+  }
+  os << " (" << backend_name(s.backend) << ')';
+  return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const InPlacePlan& plan) { return os << plan.to_string(); }
+
+Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions& options) {
+  auto s = std::make_unique<InPlacePlan::State>();
+  XPOSE_RETURN_IF_ERROR(validate_in_place_desc(desc, s->desc));
+  if (options.alignment < 0 || (options.alignment & (options.alignment - 1)) != 0)
+    return invalid("PlanOptions::alignment must be 0 or a power of two (got " + std::to_string(options.alignment) +
+                   ")");
+  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::cpu_reference)
+    return invalid(std::string("an in-place transpose takes the automatic algorithm or cpu_reference, not ") +
+                   algorithm_name(options.algorithm));
+  s->reference = options.algorithm == Algorithm::cpu_reference;
+  s->backend = options.backend != Backend::automatic ? options.backend
+               : s->reference                         ? Backend::cpu
+               : device_count() > 0                   ? Backend::cuda
+                                                      : Backend::cpu;
+  if (s->reference && s->backend != Backend::cpu)
+    return invalid("algorithm cpu_reference does not run on the cuda backend");
+  if (s->backend == Backend::cuda && device_count() == 0)
+    return Status(StatusCode::no_device,
+                  gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
+  s->alignment = options.alignment > 0 ? options.alignment : 16;
+  if (s->backend == Backend::cuda) s->config = plan::choose_in_place(s->desc, s->alignment);
+  plan.state_ = std::move(s);
+  return Status::ok_status();
+}
+
+Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
+  if (!plan.valid()) return invalid("plan is empty: call make_plan first");
+  const InPlacePlan::State& s = *plan.state();
+  if (data == nullptr) return invalid("data pointer is null");
+  const std::size_t esize = dtype_size(s.desc.dtype);
+  const std::size_t align = esize > 8 ? 8 : esize;  // as for a transpose: 16-byte elements need 8
+  if (reinterpret_cast<std::uintptr_t>(data) % align != 0)
+    return invalid("data must be aligned to " + std::to_string(align) + " bytes for " + dtype_name(s.desc.dtype));
+  if (s.backend == Backend::cuda) XPOSE_RETURN_IF_ERROR(core::validate_plan_alignment(s.alignment, data, data));
+  XPOSE_RETURN_IF_ERROR(core::validate_backend_memory(s.backend, data, data));
+  if (s.backend == Backend::cuda) return gpu::launch_in_place(s.desc, s.config, data, stream);
+  if (s.reference)
+    cpu::reference_transpose_in_place(s.desc, data);
+  else
+    cpu::blocked_transpose_in_place(s.desc, data);
+  return Status::ok_status();
+}
+
+Status transpose_in_place(const TransposeDesc& desc, void* data, StreamHandle stream, const PlanOptions& options) {
+  InPlacePlan plan;
+  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, core::options_for_pointers(options, data, data)));
+  return execute(plan, data, stream);
+}
+
+}  // namespace xpose

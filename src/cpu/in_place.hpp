@@ -1,0 +1,16 @@
+// The CPU's in-place transposes of square matrices: the oracle's swaps and the blocked tile pairs.
+#pragma once
+
+#include "xpose/descriptor.hpp"
+
+namespace xpose::cpu {
+
+// Swaps element (r, c) with (c, r) for every r < c of every matrix: plain loops, the test oracle.
+// `desc` is resolved and square; the matrices are laid out as its input.
+void reference_transpose_in_place(const TransposeDesc& desc, void* data);
+
+// The same through tile pairs: tile (i, j) transposed into a buffer, tile (j, i) transposed into
+// its place by blocked_transpose, the buffer copied into (j, i)'s place; pairs split across threads.
+void blocked_transpose_in_place(const TransposeDesc& desc, void* data);
+
+}  // namespace xpose::cpu

@@ -1,0 +1,121 @@
+// In-place transposes on the GPU: every case against plain loops, from aligned and shifted pointers
+// (16-byte vectors, 8-byte ones and single elements), blocks that loop over several tile pairs,
+// and the refusals (nothing written).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <set>
+#include <string>
+
+#include "gpu/gpu_backend.hpp"
+#include "gpu_test_support.hpp"
+#include "in_place_cases.hpp"
+#include "plan/in_place.hpp"
+
+namespace {
+
+using xpose::Algorithm;
+using xpose::Backend;
+using xpose::DType;
+using xpose::TransposeDesc;
+using namespace xpose_test;
+
+constexpr std::size_t kGuard = 256;  // poisoned bytes after the data, which must stay poisoned
+
+// Runs `d` in place on a device buffer `shift` bytes into its allocation, poisoned before and after,
+// and compares every byte with plain loops. `launch` enqueues it (default: a plan for the shift's
+// alignment, executed) and names what ran.
+using InPlaceRunner = std::function<xpose::Status(const TransposeDesc&, int alignment, void*, std::string& what_ran)>;
+
+xpose::Status run_plan(const TransposeDesc& d, int alignment, void* data, std::string& what_ran) {
+  xpose::InPlacePlan plan;
+  XPOSE_RETURN_IF_ERROR(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::automatic, alignment}));
+  what_ran = plan.to_string();
+  return xpose::execute(plan, data);
+}
+
+void expect_gpu_in_place(const TransposeDesc& d, std::size_t shift, std::string& what_ran,
+                         const InPlaceRunner& run = run_plan) {
+  const std::size_t bytes = in_place_bytes(d);
+  const std::vector<unsigned char> data = random_values(d.dtype, bytes, 0x5b + bytes);
+  xpose::DeviceBuffer buf;
+  ASSERT_TRUE(buf.allocate(shift + bytes + kGuard).ok());
+  auto* base = static_cast<unsigned char*>(buf.data());
+  ASSERT_TRUE(xpose::fill_device_bytes(base, kPoison, shift + bytes + kGuard).ok());
+  ASSERT_TRUE(xpose::copy_host_to_device(base + shift, data.data(), bytes).ok());
+  const int alignment = shift == 0 ? 16 : static_cast<int>(shift & (~shift + 1));
+  const xpose::Status s = run(d, alignment, base + shift, what_ran);
+  ASSERT_TRUE(s.ok()) << describe(d) << ": " << s.message();
+  ASSERT_TRUE(xpose::synchronize_device().ok()) << describe(d) << ": " << what_ran;
+  std::vector<unsigned char> got(shift + bytes + kGuard);
+  ASSERT_TRUE(xpose::copy_device_to_host(got.data(), base, got.size()).ok());
+  const std::vector<unsigned char> want = expected_in_place(d, data);
+  const std::vector<unsigned char> result(got.begin() + static_cast<std::ptrdiff_t>(shift),
+                                          got.begin() + static_cast<std::ptrdiff_t>(shift + bytes));
+  EXPECT_EQ(first_mismatch(result, want, xpose::dtype_size(d.dtype)), -1)
+      << describe(d) << " shifted by " << shift << ": " << what_ran;
+  for (std::size_t i = 0; i < shift; ++i) ASSERT_EQ(got[i], kPoison) << describe(d) << ": byte " << i << " before it";
+  for (std::size_t i = shift + bytes; i < got.size(); ++i)
+    ASSERT_EQ(got[i], kPoison) << describe(d) << ": byte " << i - shift - bytes << " past it written; " << what_ran;
+}
+
+class GpuInPlace : public ::testing::TestWithParam<DType> {};
+
+// Aligned, shifted by one element's alignment and by 8 bytes: between them every kernel that the
+// element size can take runs (the 16- and 8-byte vector tiles, the element tiles), which the plans'
+// names must show.
+TEST_P(GpuInPlace, EveryCaseMatchesPlainLoops) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::size_t e = xpose::dtype_size(t), one_element = std::min<std::size_t>(e, 8);
+  std::vector<TransposeDesc> cases = in_place_cases(t);
+  cases.push_back({t, 2049, 2049, 1, 2064, 0, 0, 0});  // many blocks, rows off the tiles' edges
+  std::set<std::string> kernels;
+  for (const TransposeDesc& d : cases)
+    for (const std::size_t shift : {std::size_t{0}, one_element, std::size_t{8}}) {
+      std::string what_ran;
+      ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
+      for (const char* k : {",vec16B", ",vec8B", ",elements"})
+        if (what_ran.find(k) != std::string::npos) kernels.insert(k);
+    }
+  EXPECT_TRUE(kernels.count(",vec16B"));
+  EXPECT_EQ(kernels.count(",vec8B"), e <= 8 ? 1u : 0u);
+  EXPECT_EQ(kernels.count(",elements"), e != 8 ? 1u : 0u);  // 8-byte elements always fit 8-byte vectors
+}
+
+// Fewer blocks than tile pairs: each block loops over pairs gridDim.x apart, across matrices.
+TEST_P(GpuInPlace, BlocksLoopOverTheirPairs) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  for (const int alignment : {16, static_cast<int>(std::min<std::size_t>(xpose::dtype_size(t), 8))}) {
+    const TransposeDesc d{t, 300, 300, 3, 0, 0, 0, 0};
+    std::string what_ran;
+    ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(
+        d, alignment == 16 ? 0 : alignment, what_ran, [](const TransposeDesc& desc, int a, void* data, std::string& w) {
+          xpose::plan::InPlaceConfig c = xpose::plan::choose_in_place(xpose::resolved(desc), a);
+          c.blocks = 7;
+          w = "in_place with 7 blocks, vector bytes " + std::to_string(c.vector_bytes);
+          return xpose::gpu::launch_in_place(xpose::resolved(desc), c, data, nullptr);
+        }));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuInPlace,
+                         ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128),
+                         [](const auto& info) { return std::string(xpose::dtype_name(info.param)); });
+
+// Refusals on the GPU: a host pointer, pointers less aligned than the plan; the data stays as it was.
+TEST(GpuInPlaceErrors, RefusesHostMemoryAndBrokenAlignment) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  std::vector<float> host(64 * 64, 1.5f);
+  const xpose::Status on_host = xpose::transpose_in_place({DType::f32, 64, 64}, host.data(), nullptr, {Backend::cuda});
+  EXPECT_EQ(on_host.code(), xpose::StatusCode::wrong_memory) << on_host.message();
+  xpose::DeviceBuffer buf;
+  ASSERT_TRUE(buf.allocate(64 * 64 * 4 + 16).ok());
+  xpose::InPlacePlan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 64, 64}, {Backend::cuda}).ok());
+  const xpose::Status shifted = xpose::execute(plan, static_cast<unsigned char*>(buf.data()) + 4);
+  EXPECT_NE(shifted.message().find("plan was made for 16"), std::string::npos) << shifted.message();
+}
+
+}  // namespace

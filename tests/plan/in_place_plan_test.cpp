@@ -1,0 +1,58 @@
+// The in-place planner: its access width is one the alignment and strides allow, and the widest;
+// tiles, threads and grid agree with the kernels' shapes.
+#include <gtest/gtest.h>
+
+#include "plan/in_place.hpp"
+
+namespace {
+
+using xpose::DType;
+using xpose::TransposeDesc;
+namespace plan = xpose::plan;
+
+TEST(InPlacePlanner, VectorWidthIsTheWidestTheLayoutAllows) {
+  for (const DType t : {DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128})
+    for (const std::int64_t n : {1, 7, 64, 100, 1001})
+      for (const std::int64_t extra : {0, 1, 2, 3, 4, 8})
+        for (const std::int64_t batch : {1, 3})
+          for (const std::int64_t gap : {0, 1, 2, 4})
+            for (const int alignment : {1, 2, 4, 8, 16}) {
+              const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+              if (alignment < std::min<std::int64_t>(e, 8)) continue;  // below the element's own
+              const std::int64_t ld = n + extra;
+              const TransposeDesc d{t, n, n, batch, ld, ld, n * ld + gap, n * ld + gap};
+              const plan::InPlaceConfig c = plan::choose_in_place(d, alignment);
+              const auto fits = [&](int v) {
+                return v >= e && alignment % v == 0 && ld * e % v == 0 && (batch == 1 || (n * ld + gap) * e % v == 0);
+              };
+              const std::string what = std::string(xpose::dtype_name(t)) + " n " + std::to_string(n) + " ld " +
+                                       std::to_string(ld) + " batch " + std::to_string(batch) + " gap " +
+                                       std::to_string(gap) + " alignment " + std::to_string(alignment);
+              if (c.vector_bytes != 0) EXPECT_TRUE(fits(c.vector_bytes)) << what;
+              const int widest = fits(16) ? 16 : fits(8) ? 8 : 0;
+              EXPECT_EQ(c.vector_bytes, widest) << what;
+              EXPECT_EQ(c.tile, plan::in_place_tile_edge(static_cast<int>(e), c.vector_bytes)) << what;
+              EXPECT_EQ(c.threads, plan::in_place_threads(static_cast<int>(e), c.vector_bytes)) << what;
+              const std::int64_t tiles = (n + c.tile - 1) / c.tile;
+              EXPECT_EQ(c.pairs, tiles * (tiles + 1) / 2) << what;
+              EXPECT_EQ(c.blocks, c.pairs * batch) << what;
+            }
+}
+
+TEST(InPlacePlanner, TwoTilesFitAStaticSharedMemoryBlock) {
+  for (const int e : {1, 2, 4, 8, 16})
+    for (const int v : {0, 8, 16}) {
+      if (v != 0 && v < e) continue;
+      EXPECT_LE(2 * plan::in_place_tile_bytes(e, v), 48 * 1024) << e << "-byte elements, " << v << "-byte vectors";
+    }
+}
+
+TEST(InPlacePlanner, GridStopsAtTheLaunchLimit) {
+  // 2^20 tiles a side of u8 with 16-byte vectors: about 2^39 pairs, far past 2^31 - 1 blocks.
+  const TransposeDesc d{DType::u8, std::int64_t{64} << 20, std::int64_t{64} << 20, 1, std::int64_t{64} << 20, 0, 0, 0};
+  const plan::InPlaceConfig c = plan::choose_in_place(d, 16);
+  EXPECT_EQ(c.blocks, plan::kInPlaceMaxBlocks);
+  EXPECT_GT(c.pairs, plan::kInPlaceMaxBlocks);
+}
+
+}  // namespace
