@@ -62,7 +62,8 @@ Status run_in_place_case(const InPlaceCaseSettings& s, std::vector<BenchRecord>&
   std::vector<unsigned char> got;
   XPOSE_RETURN_IF_ERROR(buffers.read_first_output(got));
   verify_record(rec, got, expected, esize, "");
-  XPOSE_RETURN_IF_ERROR(timed([&](int k) { return xpose::execute(plan, buffers.out(k), stream.handle()); }, rec.time_us));
+  XPOSE_RETURN_IF_ERROR(
+      timed([&](int k) { return xpose::execute(plan, buffers.out(k), stream.handle()); }, rec.time_us));
   set_rates(rec, copy_rec.gbps);
   records.push_back(rec);
   return Status::ok_status();

@@ -9,28 +9,45 @@
 
 namespace xpose::plan {
 
-// Threads of the element kernel's blocks: 32 x 8, each moving 4 elements of a 32 x 32 tile.
+// Threads of the element kernel's blocks: 32 x 8.
 constexpr int kInPlaceElementBlockX = 32;
 constexpr int kInPlaceElementBlockY = 8;
 
-// Tile edge in elements. Vector accesses: 64 x 64 tiles for 1- to 4-byte elements (4, 8 and 16 KiB)
-// and 32 x 32 for 8- and 16-byte ones (8 and 16 KiB), tiled_vec's shapes, so that a block holding
-// two tiles stays within 32 KiB of shared memory; the element kernel takes 32 x 32.
-constexpr int in_place_tile_edge(int esize, int vector_bytes) { return vector_bytes > 0 && esize <= 4 ? 64 : 32; }
+// The vector kernel's shape for an element size: tile edge in elements, threads per block, and the
+// blocks per SM its register cap keeps resident (65536 / (threads x min_blocks) registers a thread).
+// Two tiles a block, in dynamic shared memory. Measured on an H200 against the first cut's shapes
+// (64 x 64 tiles up to 4 bytes, 32 x 32 beyond, tiled_vec's thread counts; ratios to memcpy, 8192^2;
+// bench/results/h200_2026-11-29i_in_place_first_cut.txt and _in_place_shapes_ab.txt):
+// - u8: 128 x 128 tiles with 128 registers, 0.61 -> 0.80 (with 64 they spilled: 0.45; with 80, 0.73);
+// - bf16: 64 x 64 with 64 registers, 0.76 -> 0.86 (a few bytes spilled, against three blocks of 85
+//   registers without; 128 x 128 tiles 0.51-0.81);
+// - f32: 64 x 64 by 512 threads, 0.87 (by 256 threads 0.73; 32 x 32 tiles 0.86, but 0.83 against 0.76
+//   at 1024^2);
+// - f64: 32 x 32, 0.94 (64 x 64 0.68-0.83); c128: 32 x 32, 0.90 (16 x 16 0.89).
+struct InPlaceShape {
+  int edge, threads, min_blocks;
+};
+constexpr InPlaceShape in_place_shape(int esize) {
+  switch (esize) {
+    case 1: return {128, 256, 2};
+    case 2: return {64, 256, 4};
+    case 4: return {64, 512, 2};
+    default: return {32, 256, 4};  // 8- and 16-byte elements
+  }
+}
+
+// Tile edge in elements: the vector kernel's shape, or the element kernel's 64 x 64 tiles of
+// elements up to 4 bytes and 32 x 32 of wider ones (u8 8191^2 0.15 -> 0.26 of memcpy with 64 x 64
+// tiles, bf16 0.27 -> 0.40, f32 0.45 -> 0.57).
+constexpr int in_place_tile_edge(int esize, int vector_bytes) {
+  if (vector_bytes == 0) return esize <= 4 ? 64 : 32;
+  return in_place_shape(esize).edge;
+}
 constexpr int in_place_tile_bytes(int esize, int vector_bytes) {
   return in_place_tile_edge(esize, vector_bytes) * in_place_tile_edge(esize, vector_bytes) * esize;
 }
-// Threads per block: tiled_vec's count for the tile (vector accesses), else the element kernel's.
 constexpr int in_place_threads(int esize, int vector_bytes) {
-  return vector_bytes > 0 ? tiled_vec_threads(esize, in_place_tile_bytes(esize, vector_bytes))
-                          : kInPlaceElementBlockX * kInPlaceElementBlockY;
-}
-
-// Blocks per SM the vector kernels' register cap keeps resident: tiled_vec's (kVecMinThreadsPerSm
-// threads, 64 registers a thread), but three quarters of that for 2-byte elements, whose two tiles'
-// halfword gathers spilled under 64 registers.
-constexpr int in_place_min_blocks_per_sm(int esize, int threads) {
-  return esize == 2 ? kVecMinThreadsPerSm * 3 / 4 / threads : kVecMinThreadsPerSm / threads;
+  return vector_bytes == 0 ? kInPlaceElementBlockX * kInPlaceElementBlockY : in_place_shape(esize).threads;
 }
 
 // Blocks beyond this take several tile pairs each.

@@ -50,7 +50,8 @@ TEST_P(CpuInPlace, MatchesPlainLoopsOnEveryCase) {
       EXPECT_EQ(first_mismatch(got, want, xpose::dtype_size(dtype)), -1)
           << describe(d) << " shifted by " << shift << " (" << xpose::algorithm_name(algorithm) << ")";
       for (std::size_t i = 0; i < shift; ++i) ASSERT_EQ(buf[i], kPoison) << "byte " << i << " before the data";
-      for (std::size_t i = shift + bytes; i < buf.size(); ++i) ASSERT_EQ(buf[i], kPoison) << "byte " << i << " after it";
+      for (std::size_t i = shift + bytes; i < buf.size(); ++i)
+        ASSERT_EQ(buf[i], kPoison) << "byte " << i << " after the data";
     }
   }
 }

@@ -39,12 +39,23 @@ TEST(InPlacePlanner, VectorWidthIsTheWidestTheLayoutAllows) {
             }
 }
 
-TEST(InPlacePlanner, TwoTilesFitAStaticSharedMemoryBlock) {
-  for (const int e : {1, 2, 4, 8, 16})
-    for (const int v : {0, 8, 16}) {
-      if (v != 0 && v < e) continue;
-      EXPECT_LE(2 * plan::in_place_tile_bytes(e, v), 48 * 1024) << e << "-byte elements, " << v << "-byte vectors";
+// The vector shapes' blocks fit an SM as often as their register cap asks (2048 threads and 227 KiB of
+// shared memory on sm_90), every thread loads whole vectors of both tiles, and the element kernel's
+// two padded tiles fit static shared memory.
+TEST(InPlacePlanner, ShapesFitTheirSms) {
+  for (const int e : {1, 2, 4, 8, 16}) {
+    const plan::InPlaceShape shape = plan::in_place_shape(e);
+    const int tile = shape.edge * shape.edge * e;
+    EXPECT_LE(shape.threads * shape.min_blocks, 2048) << e << "-byte elements";
+    EXPECT_LE(2 * tile * shape.min_blocks, 227 * 1024) << e << "-byte elements";
+    for (const int v : {8, 16}) {
+      if (v < e) continue;
+      EXPECT_EQ(tile % (v * shape.threads), 0) << e << "-byte elements, " << v << "-byte vectors";
+      EXPECT_GE(shape.edge * e / v, 1) << e << "-byte elements, " << v << "-byte vectors";
     }
+    const int edge = plan::in_place_tile_edge(e, 0);
+    EXPECT_LE(2 * edge * (edge + 1) * e, 48 * 1024) << e << "-byte elements, element tiles";
+  }
 }
 
 TEST(InPlacePlanner, GridStopsAtTheLaunchLimit) {

@@ -40,16 +40,19 @@ __device__ __forceinline__ VecTilePos in_place_tile(unsigned char* data, const M
   return p;
 }
 
-// Block (Tile::kThreads); two square tiles of Tile::kTileB bytes in shared memory, swizzled as
-// tiled_vec's; grid (blocks), block k taking tile pairs k, k + gridDim.x, ... of pairs x batch.
-// Both tiles' loads are in flight before either is stored, and every load of the pair lands in
-// shared memory before the barrier, so no store can overwrite a byte still to be read. Needs V-byte
-// aligned data, rows and matrices a multiple of V bytes apart.
-template <typename Tile>
-__global__ void __launch_bounds__(Tile::kThreads, plan::in_place_min_blocks_per_sm(Tile::kE, Tile::kThreads))
+// Block (Tile::kThreads); two square tiles of Tile::kTileB bytes in dynamic shared memory (2 x
+// kTileB bytes), swizzled as tiled_vec's; grid (blocks), block k taking tile pairs k, k + gridDim.x,
+// ... of pairs x batch. Both tiles' loads are in flight before either is stored, and every load of
+// the pair lands in shared memory before the barrier, so no store can overwrite a byte still to be
+// read. Needs V-byte aligned data, rows and matrices a multiple of V bytes apart. kMinBlocksPerSm:
+// plan::in_place_shape's register cap.
+template <typename Tile, int kMinBlocksPerSm>
+__global__ void __launch_bounds__(Tile::kThreads, kMinBlocksPerSm)
     in_place_pairs_kernel(unsigned char* data, MatrixGeometry g, std::int64_t pairs) {
   static_assert(Tile::kRows == Tile::kCols, "mirrored tiles must be square");
-  alignas(16) __shared__ unsigned char tiles[2][Tile::kTileB];  // 2 x (kRows, kRowBytes) bytes, swizzled
+  extern __shared__ __align__(16) unsigned char in_place_tiles[];  // 2 x (kRows, kRowBytes) bytes, swizzled
+  unsigned char* const upper_tile = in_place_tiles;
+  unsigned char* const lower_tile = in_place_tiles + Tile::kTileB;
   const std::int64_t ld_bytes = g.ld_in * Tile::kE;
   const int tid = threadIdx.x;
   for (std::int64_t k = blockIdx.x; k < pairs * g.batch; k += gridDim.x) {
@@ -62,39 +65,46 @@ __global__ void __launch_bounds__(Tile::kThreads, plan::in_place_min_blocks_per_
       VecWords<Tile::kVBytes> u[Tile::kLoadsPerThread], l[Tile::kLoadsPerThread];
       vec_issue_loads<Tile>(upper, ld_bytes, tid, u);
       if (mirrored) vec_issue_loads<Tile>(lower, ld_bytes, tid, l);
-      vec_commit_loads<Tile>(upper, tid, u, tiles[0]);
-      if (mirrored) vec_commit_loads<Tile>(lower, tid, l, tiles[1]);
+      vec_commit_loads<Tile>(upper, tid, u, upper_tile);
+      if (mirrored) vec_commit_loads<Tile>(lower, tid, l, lower_tile);
     }
     __syncthreads();
-    vec_store_tile<Tile>(upper.dst, ld_bytes, upper.rows_valid, upper.bytes_valid, tiles[0], tid);
-    if (mirrored) vec_store_tile<Tile>(lower.dst, ld_bytes, lower.rows_valid, lower.bytes_valid, tiles[1], tid);
+    vec_store_tile<Tile>(upper.dst, ld_bytes, upper.rows_valid, upper.bytes_valid, upper_tile, tid);
+    if (mirrored) vec_store_tile<Tile>(lower.dst, ld_bytes, lower.rows_valid, lower.bytes_valid, lower_tile, tid);
     __syncthreads();  // the tiles are read before the next pair's loads land
   }
 }
 
-// Any alignment the element allows: block (32, 8), two 32 x 32 tiles of elements padded a column
-// against bank conflicts, each thread moving 4 elements of each; the same pairs as above.
-template <typename T>
+// Any alignment the element allows: block (32, 8), two kEdge x kEdge tiles of elements padded a
+// column against bank conflicts, each thread moving kEdge^2 / 256 elements of each; the same pairs
+// as above.
+template <typename T, int kEdge>
 __global__ void __launch_bounds__(plan::kInPlaceElementBlockX * plan::kInPlaceElementBlockY)
     in_place_elements_kernel(T* data, MatrixGeometry g, std::int64_t pairs) {
-  constexpr int kEdge = plan::kInPlaceElementBlockX, kStep = plan::kInPlaceElementBlockY;
-  __shared__ T tiles[2][kEdge][kEdge + 1];  // 2 x (32, 32 + 1) elements
-  const int x = threadIdx.x, y = threadIdx.y;
+  constexpr int kStepX = plan::kInPlaceElementBlockX, kStepY = plan::kInPlaceElementBlockY;
+  __shared__ T tiles[2][kEdge][kEdge + 1];  // 2 x (kEdge, kEdge + 1) elements
+  const int tx = threadIdx.x, ty = threadIdx.y;
   for (std::int64_t k = blockIdx.x; k < pairs * g.batch; k += gridDim.x) {
     const TilePair t = tile_pair(k % pairs);
     T* m = data + k / pairs * g.bs_in;
     const std::int64_t r_up = t.i * kEdge, c_up = t.j * kEdge;  // upper tile's origin; the lower's is mirrored
     const bool mirrored = t.i != t.j;
-    for (int r = y; r < kEdge; r += kStep) {
-      if (r_up + r < g.rows && c_up + x < g.cols) tiles[0][r][x] = m[(r_up + r) * g.ld_in + c_up + x];
-      if (mirrored && c_up + r < g.rows && r_up + x < g.cols) tiles[1][r][x] = m[(c_up + r) * g.ld_in + r_up + x];
-    }
+#pragma unroll
+    for (int r = ty; r < kEdge; r += kStepY)
+#pragma unroll
+      for (int x = tx; x < kEdge; x += kStepX) {
+        if (r_up + r < g.rows && c_up + x < g.cols) tiles[0][r][x] = m[(r_up + r) * g.ld_in + c_up + x];
+        if (mirrored && c_up + r < g.rows && r_up + x < g.cols) tiles[1][r][x] = m[(c_up + r) * g.ld_in + r_up + x];
+      }
     __syncthreads();
     // Row r of the mirror tile's place gets column r of the upper tile, and the other way round.
-    for (int r = y; r < kEdge; r += kStep) {
-      if (c_up + r < g.rows && r_up + x < g.cols) m[(c_up + r) * g.ld_in + r_up + x] = tiles[0][x][r];
-      if (mirrored && r_up + r < g.rows && c_up + x < g.cols) m[(r_up + r) * g.ld_in + c_up + x] = tiles[1][x][r];
-    }
+#pragma unroll
+    for (int r = ty; r < kEdge; r += kStepY)
+#pragma unroll
+      for (int x = tx; x < kEdge; x += kStepX) {
+        if (c_up + r < g.rows && r_up + x < g.cols) m[(c_up + r) * g.ld_in + r_up + x] = tiles[0][x][r];
+        if (mirrored && r_up + r < g.rows && c_up + x < g.cols) m[(r_up + r) * g.ld_in + c_up + x] = tiles[1][x][r];
+      }
     __syncthreads();
   }
 }

@@ -20,15 +20,25 @@ LaunchConfig launch_config(const plan::InPlaceConfig& c) {
 
 template <int E, int V>
 Status launch_pairs(const TransposeDesc& d, const plan::InPlaceConfig& c, void* data, rt::Stream s) {
-  constexpr int kEdge = plan::in_place_tile_edge(E, V);
-  using Tile = VecTile<E, V, kEdge * E, plan::in_place_tile_bytes(E, V)>;
-  static_assert(Tile::kThreads == plan::in_place_threads(E, V), "the planner's thread count is the tile's");
-  if (c.tile != kEdge || c.threads != Tile::kThreads)
+  constexpr plan::InPlaceShape kShape = plan::in_place_shape(E);
+  using Tile = VecTile<E, V, kShape.edge * E, kShape.edge * kShape.edge * E, kShape.threads>;
+  if (c.tile != kShape.edge || c.threads != Tile::kThreads)
     return Status(StatusCode::internal, "in_place: the plan's tile does not match the kernel's");
   const LaunchConfig lc = launch_config(c);
-  in_place_pairs_kernel<Tile>
-      <<<grid_of(lc), block_of(lc), 0, s>>>(static_cast<unsigned char*>(data), make_geometry(d, 1), c.pairs);
-  return check_launch("in_place_pairs_kernel", lc, 0, s);
+  constexpr int kSmem = 2 * Tile::kTileB;
+  const auto kernel = in_place_pairs_kernel<Tile, kShape.min_blocks>;
+  if (kSmem > rt::kSharedWithoutOptIn) XPOSE_RETURN_IF_ERROR(allow_dynamic_shared_once(kernel, kSmem));
+  kernel<<<grid_of(lc), block_of(lc), kSmem, s>>>(static_cast<unsigned char*>(data), make_geometry(d, 1), c.pairs);
+  return check_launch("in_place_pairs_kernel", lc, kSmem, s);
+}
+
+template <int E, int kEdge>
+Status launch_elements(const TransposeDesc& d, const plan::InPlaceConfig& c, void* data, rt::Stream s) {
+  using T = typename ElementStorage<E>::type;
+  const LaunchConfig lc = launch_config(c);
+  in_place_elements_kernel<T, kEdge>
+      <<<grid_of(lc), block_of(lc), 0, s>>>(static_cast<T*>(data), make_geometry(d, 1), c.pairs);
+  return check_launch("in_place_elements_kernel", lc, 0, s);
 }
 
 template <int E>
@@ -39,16 +49,15 @@ Status launch_for_size(const TransposeDesc& d, const plan::InPlaceConfig& c, voi
       if constexpr (E <= 8) return launch_pairs<E, 8>(d, c, data, s);
       break;
     case 0: {
-      using T = typename ElementStorage<E>::type;
-      const LaunchConfig lc = launch_config(c);
-      in_place_elements_kernel<T>
-          <<<grid_of(lc), block_of(lc), 0, s>>>(static_cast<T*>(data), make_geometry(d, 1), c.pairs);
-      return check_launch("in_place_elements_kernel", lc, 0, s);
+      constexpr int kEdge = plan::in_place_tile_edge(E, 0);
+      if (c.tile == kEdge) return launch_elements<E, kEdge>(d, c, data, s);
+      break;
     }
     default: break;
   }
-  return Status(StatusCode::internal, "in_place: no kernel for " + std::to_string(c.vector_bytes) + "-byte accesses of " +
-                                          std::to_string(E) + "-byte elements");
+  return Status(StatusCode::internal, "in_place: no kernel for " + std::to_string(c.vector_bytes) +
+                                          "-byte accesses of " + std::to_string(E) + "-byte elements in tiles of " +
+                                          std::to_string(c.tile));
 }
 
 }  // namespace
