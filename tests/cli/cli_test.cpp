@@ -81,7 +81,11 @@ INSTANTIATE_TEST_SUITE_P(Cli, BadArguments,
                                            "bench --extents 1,1,1,1,1,1,1,1,1 --permute 0,1,2,3,4,5,6,7,8",
                                            "bench --extents 4,4 --permute 1,0 --shape 4x4",
                                            "bench --extents 4,4 --permute 1,0 --kernels tiled_vec",
-                                           "bench --extents 99999999999,99999999999 --permute 1,0"));
+                                           "bench --extents 99999999999,99999999999 --permute 1,0",
+                                           "bench --in-place --backend cpu --shape 10x20",
+                                           "bench --in-place --suite", "bench --in-place --ld-out 70",
+                                           "bench --in-place --backend cpu --sizes 64 --ld-in 32",
+                                           "bench --in-place --backend cpu --sizes 64 --kernels tiled_vec"));
 
 TEST(Cli, CudaBackendWithoutDeviceIsExitTwo) {
   if (xpose::device_count() > 0) GTEST_SKIP() << "a GPU is present";
@@ -141,6 +145,25 @@ TEST(Cli, PermutationVerifiesAndWritesJson) {
   }
   EXPECT_EQ(kernels, (std::vector<std::string>{"memcpy", "auto", "cpu_reference"}));
   EXPECT_EQ(j["records"][1]["plan"], "permute[3x5x33x7 perm 0,2,1,3] general<runs of 7 x 2B, 495 runs> (cpu)");
+}
+
+// --in-place: the memcpy baseline and the in-place plan, verified, on square shapes with a batch
+// and a leading dimension, in the JSON.
+TEST(Cli, InPlaceVerifiesAndWritesJson) {
+  const std::string json_path = ::testing::TempDir() + "/xpose_in_place_" + std::to_string(::getpid()) + ".json";
+  const Result r = run_cli("bench --backend cpu --in-place --dtype u8 --sizes 33,300 --batch 3 --ld-in 301 "
+                           "--iters 2 --json " + json_path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Verification: PASSED"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(json_path));
+  EXPECT_EQ(j["records"][3]["case"], "u8 300x300 x3 ld 301 in place");
+  std::vector<std::string> kernels;
+  for (const auto& rec : j["records"]) {
+    kernels.push_back(rec["kernel"]);
+    if (rec["kernel"] != "memcpy") EXPECT_TRUE(rec["verified"].get<bool>()) << rec.dump();
+  }
+  EXPECT_EQ(kernels, (std::vector<std::string>{"memcpy", "in_place", "memcpy", "in_place"}));
+  EXPECT_EQ(j["records"][1]["plan"], "in_place<256x256 tile pairs> (cpu)");
 }
 
 // --kernels tuned: the measured planner's choice, verified like any kernel (on the CPU backend it
