@@ -1,4 +1,4 @@
-"""xpose_ctypes on the CPU backend: transposes checked against plain indexing, errors raised with
+"""xpose_ctypes on the CPU backend: transposes, in place too, checked against plain indexing, errors raised with
 xpose's code and message and the output left alone. Usage: python3 test_xpose_ctypes.py LIBXPOSE_C"""
 
 import ctypes
@@ -57,6 +57,24 @@ def permute_and_check(lib, dtype, esize, extents, perm):
     assert bytes(dst) == bytes(want), "%s %s perm %s differs from plain indexing" % (dtype, extents, perm)
 
 
+def in_place_and_check(lib, dtype, esize, n, batch=1, ld=0, bs=0):
+    ld = ld or n
+    bs = bs or n * ld
+    nbytes = ((batch - 1) * bs + (n - 1) * ld + n) * esize
+    rng = random.Random(n * 17 + batch)
+    data = (ctypes.c_ubyte * nbytes)(*[rng.randrange(256) for _ in range(nbytes)])
+    before = bytes(data)
+    lib.transpose_in_place(dtype, n, ctypes.addressof(data), batch=batch, ld=ld, batch_stride=bs, backend="cpu")
+    want = bytearray(before)
+    for b in range(batch):
+        for r in range(n):
+            for c in range(n):
+                o = (b * bs + r * ld + c) * esize
+                i = (b * bs + c * ld + r) * esize
+                want[o:o + esize] = before[i:i + esize]
+    assert bytes(data) == bytes(want), "%s %dx%d x%d in place differs from plain indexing" % (dtype, n, n, batch)
+
+
 def expect_error(fn, status):
     try:
         fn()
@@ -93,6 +111,10 @@ def main(path):
     assert bytes(dst) == bytes([POISON] * 64), "a refused permute wrote the output"
     plan = lib.describe_permute("f32", [2, 3, 4, 5], [0, 2, 3, 1], backend="cpu")
     assert plan.startswith("permute[2x3x20 perm 0,2,1] transpose"), plan
+    in_place_and_check(lib, "u8", 1, 37)
+    in_place_and_check(lib, "f64", 8, 19, batch=3, ld=21, bs=19 * 21 + 5)
+    expect_error(lambda: lib.transpose_in_place("u8", 8, b, ld=4, backend="cpu"), "invalid_argument")
+    assert bytes(dst) == bytes([POISON] * 64), "a refused in-place call wrote the data"
     print("test_xpose_ctypes: all checks passed")
     return 0
 

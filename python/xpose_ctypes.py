@@ -4,6 +4,7 @@
     lib = xpose_ctypes.Library("build/src/libxpose_c.so")
     lib.transpose("f32", rows, cols, src_ptr, dst_ptr, stream=torch.cuda.current_stream().cuda_stream)
     lib.permute("bf16", [8, 32, 2048, 128], [0, 2, 1, 3], src_ptr, dst_ptr)  # [B, H, S, D] -> [B, S, H, D]
+    lib.transpose_in_place("f32", n, ptr)  # a square matrix overwritten by its transpose
 
 Pointers are integers (tensor.data_ptr(), ctypes.addressof(...)); strides count elements, 0 meaning
 packed. GPU work is enqueued on `stream` and not waited for. Errors raise XposeError with xpose's
@@ -32,6 +33,8 @@ class Library:
         self._lib.xpose_transpose.restype = ctypes.c_int
         self._lib.xpose_describe_plan.argtypes = layout + [ctypes.c_int, cp, cp, sz, cp, sz]
         self._lib.xpose_describe_plan.restype = ctypes.c_int
+        self._lib.xpose_transpose_in_place.argtypes = [cp, i64, i64, i64, i64, vp, vp, cp, cp, sz]
+        self._lib.xpose_transpose_in_place.restype = ctypes.c_int
         ip = ctypes.POINTER(ctypes.c_int)
         i64p = ctypes.POINTER(ctypes.c_int64)
         self._lib.xpose_permute.argtypes = [cp, ctypes.c_int, i64p, ip, vp, vp, vp, cp, cp, sz]
@@ -59,6 +62,12 @@ class Library:
             dtype.encode(), batch, rows, cols, ld_in, ld_out, batch_stride_in, batch_stride_out, alignment,
             backend.encode(), plan, len(plan), self._message, len(self._message)))
         return plan.value.decode()
+
+    def transpose_in_place(self, dtype, n, data, batch=1, ld=0, batch_stride=0, stream=None, backend="auto"):
+        """Each of `batch` n x n matrices at `data` overwritten by its transpose."""
+        self._check(self._lib.xpose_transpose_in_place(dtype.encode(), batch, n, ld, batch_stride, data,
+                                                       stream or None, backend.encode(), self._message,
+                                                       len(self._message)))
 
     @staticmethod
     def _arrays(extents, perm):

@@ -1,5 +1,5 @@
-/* xpose's C interface: the one-call transpose and permutation and the plans they would run, for callers that cannot
- * use the C++ API (Python through ctypes, other languages' FFIs). Built as the shared library
+/* xpose's C interface: the one-call transpose, in-place transpose and permutation and the plans they would run,
+ * for callers that cannot use the C++ API (Python through ctypes, other languages' FFIs). Built as the shared library
  * libxpose_c. Every function returns 0 on success, else an xpose status code (the values of
  * xpose::StatusCode: 1 invalid_argument, 2 overlap, 3 unsupported, 4 no_device, 5 wrong_memory,
  * 6 device_error, 7 internal) and writes a message a person can act on into `message` (at most
@@ -32,6 +32,13 @@ int xpose_transpose(const char* dtype, int64_t batch, int64_t rows, int64_t cols
 int xpose_describe_plan(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in, int64_t ld_out,
                         int64_t batch_stride_in, int64_t batch_stride_out, int alignment, const char* backend,
                         char* plan, size_t plan_len, char* message, size_t message_len);
+
+/* In place: `batch` square matrices of n x n elements at `data`, rows `ld` elements apart and
+ * matrices `batch_stride` apart (0: packed), each overwritten by its transpose; the elements between
+ * rows and matrices are left as they are. dtype, stream and backend as for xpose_transpose; the plan
+ * fits the pointer's alignment. On error nothing is written to `data`. */
+int xpose_transpose_in_place(const char* dtype, int64_t batch, int64_t n, int64_t ld, int64_t batch_stride, void* data,
+                             void* stream, const char* backend, char* message, size_t message_len);
 
 /* A permutation of a packed row-major tensor of `rank` dimensions (1 to 8) with `extents`
  * (outermost first): output dimension k is input dimension perm[k], the output packed too (for

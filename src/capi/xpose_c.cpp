@@ -111,6 +111,17 @@ XPOSE_C_EXPORT int xpose_describe_plan(const char* dtype, int64_t batch, int64_t
   });
 }
 
+XPOSE_C_EXPORT int xpose_transpose_in_place(const char* dtype, int64_t batch, int64_t n, int64_t ld,
+                                            int64_t batch_stride, void* data, void* stream, const char* backend,
+                                            char* message, size_t message_len) {
+  return guarded(message, message_len, [&] {
+    xpose::TransposeDesc desc;
+    xpose::PlanOptions options;
+    XPOSE_RETURN_IF_ERROR(parse_request(dtype, batch, n, n, ld, 0, batch_stride, 0, backend, desc, options));
+    return xpose::transpose_in_place(desc, data, stream, options);
+  });
+}
+
 XPOSE_C_EXPORT int xpose_permute(const char* dtype, int rank, const int64_t* extents, const int* perm, const void* in,
                                  void* out, void* stream, const char* backend, char* message, size_t message_len) {
   return guarded(message, message_len, [&] {

@@ -149,6 +149,27 @@ int main(void) {
     CHECK(strncmp(plan, "permute[", 8) == 0, "a permutation plan: %s", plan);
   }
 
+  /* In place: two 5 x 5 i16 matrices, rows 6 apart, matrices 31 apart; the gaps keep their values. */
+  {
+    int16_t m[62], before[62];
+    for (int i = 0; i < 62; ++i) m[i] = before[i] = (int16_t)(i * 7 - 100);
+    CHECK(xpose_transpose_in_place("i16", 2, 5, 6, 31, m, NULL, "cpu", message, sizeof message) == 0,
+          "transpose_in_place: %s", message);
+    for (int b = 0; b < 2; ++b)
+      for (int r = 0; r < 5; ++r)
+        for (int c = 0; c < 6; ++c) {
+          const int at = b * 31 + r * 6 + c;
+          const int16_t want = c < 5 ? before[b * 31 + c * 6 + r] : before[at];
+          CHECK(m[at] == want, "in-place element (%d,%d,%d)", b, r, c);
+        }
+    CHECK(m[30] == before[30] && m[61] == before[61], "in place: the gap after each matrix kept");
+    memset(out, POISON, sizeof out);
+    expect_refused(xpose_transpose_in_place("u8", 1, 8, 4, 0, out, NULL, "cpu", message, sizeof message), 1,
+                   message, out, sizeof out, "in place with ld < n");
+    expect_refused(xpose_transpose_in_place("u8", 1, 8, 0, 0, NULL, NULL, "cpu", message, sizeof message), 1,
+                   message, out, sizeof out, "in place on null");
+  }
+
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   else printf("capi_test: all checks passed\n");
   return failures ? 1 : 0;
