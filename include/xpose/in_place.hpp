@@ -28,7 +28,7 @@ class InPlacePlan {
   bool valid() const;
   const TransposeDesc& desc() const;  // resolved
   Backend backend() const;
-  // e.g. "in_place<64x64 tile pairs,vec16B> block=(256,1) grid=(8256,1,1) (cuda)".
+  // e.g. "in_place<128x128 tile pairs,vec16B> block=(256) grid=(2080) (cuda)".
   std::string to_string() const;
 
   struct State;  // private to the library

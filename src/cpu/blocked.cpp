@@ -282,7 +282,29 @@ void run(const TransposeDesc& d, const void* in_bytes, void* out_bytes, bool avx
   });
 }
 
+template <int E, bool kAvx2>
+void tile_direct(const unsigned char* src, std::ptrdiff_t src_pitch, unsigned char* dst, std::ptrdiff_t dst_pitch,
+                 int rows, int cols) {
+  transpose_tile_blocks<E, kAvx2>(src, dst, Pitches{src_pitch, dst_pitch}, rows, cols);
+}
+
+template <int E>
+TileTranspose tile_function(bool avx2) {
+  return avx2 ? tile_direct<E, true> : tile_direct<E, false>;
+}
+
 }  // namespace
+
+TileTranspose blocked_tile_transpose(std::size_t element_size) {
+  const bool avx2 = use_avx2();
+  switch (element_size) {
+    case 1: return tile_function<1>(avx2);
+    case 2: return tile_function<2>(avx2);
+    case 4: return tile_function<4>(avx2);
+    case 8: return tile_function<8>(avx2);
+    default: return tile_function<16>(avx2);
+  }
+}
 
 void blocked_transpose(const TransposeDesc& d, const void* in, void* out) {
   const bool avx2 = use_avx2();

@@ -17,4 +17,11 @@ constexpr int blocked_tile_edge(std::size_t element_size) {
 // out[b][c][r] = in[b][r][c] on a resolved descriptor.
 void blocked_transpose(const TransposeDesc& desc, const void* in, void* out);
 
+// One tile of `rows` x `cols` elements (pitches in bytes), its blocks stored straight to dst: no
+// strips, no threads, for callers that walk cache-sized tiles themselves (the in-place pairs).
+using TileTranspose = void (*)(const unsigned char* src, std::ptrdiff_t src_pitch, unsigned char* dst,
+                               std::ptrdiff_t dst_pitch, int rows, int cols);
+// The tile function for `element_size`, with AVX2 where blocked_transpose would use it.
+TileTranspose blocked_tile_transpose(std::size_t element_size);
+
 }  // namespace xpose::cpu

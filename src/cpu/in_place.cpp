@@ -6,7 +6,6 @@
 #include <cstring>
 #include <vector>
 
-#include "core/permute_shape.hpp"
 #include "cpu/blocked.hpp"
 #include "cpu/thread_pool.hpp"
 #include "cpu/threads.hpp"
@@ -38,30 +37,24 @@ void blocked_transpose_in_place(const TransposeDesc& d, void* data) {
     return m + (b * d.batch_stride_in + r * d.ld_in + c) * E;
   };
   const auto span = [&](std::int64_t t) { return std::min(edge, d.rows - t * edge); };
+  const TileTranspose transpose_tile = blocked_tile_transpose(static_cast<std::size_t>(E));
+  const auto pitch = static_cast<std::ptrdiff_t>(d.ld_in * E);
   const std::int64_t pieces = threads_for(d.batch * d.rows * d.cols * E, work);
   parallel_for(pieces, [&](std::int64_t p) {
     std::vector<unsigned char> buffer(static_cast<std::size_t>(edge * edge * E));
-    TransposeDesc tile;  // one tile out of the matrix: its row stride, and the output's
-    core::dtype_of_size(static_cast<int>(E), tile.dtype);
     // The upper triangle's pairs (i, j), i <= j, by tile row: the piece's first found once, then walked.
     const std::int64_t first = work * p / pieces, last = work * (p + 1) / pieces;
     std::int64_t b = first / pairs, i = 0, j = first % pairs;
     while (j >= n - i) j -= n - i++;
     j += i;
     for (std::int64_t k = first; k < last; ++k) {
-      const std::int64_t hi = span(i), hj = span(j);
+      const int hi = static_cast<int>(span(i)), hj = static_cast<int>(span(j));
       // Tile (i, j), hi x hj, transposed into the buffer (hj rows of hi).
-      tile.rows = hi, tile.cols = hj, tile.ld_in = d.ld_in, tile.ld_out = hi;
-      tile.batch_stride_in = tile.rows * tile.ld_in, tile.batch_stride_out = tile.cols * tile.ld_out;
-      blocked_transpose(tile, at(b, i * edge, j * edge), buffer.data());
-      if (i != j) {
-        // Tile (j, i), hj x hi, transposed straight into tile (i, j)'s place.
-        tile.rows = hj, tile.cols = hi, tile.ld_in = d.ld_in, tile.ld_out = d.ld_in;
-        tile.batch_stride_in = tile.rows * tile.ld_in, tile.batch_stride_out = tile.cols * tile.ld_out;
-        blocked_transpose(tile, at(b, j * edge, i * edge), at(b, i * edge, j * edge));
-      }
+      transpose_tile(at(b, i * edge, j * edge), pitch, buffer.data(), hi * E, hi, hj);
+      // Tile (j, i), hj x hi, transposed straight into tile (i, j)'s place.
+      if (i != j) transpose_tile(at(b, j * edge, i * edge), pitch, at(b, i * edge, j * edge), pitch, hj, hi);
       // The buffer into tile (j, i)'s place, hj rows of hi elements.
-      for (std::int64_t r = 0; r < hj; ++r)
+      for (int r = 0; r < hj; ++r)
         std::memcpy(at(b, j * edge + r, i * edge), buffer.data() + r * hi * E, static_cast<std::size_t>(hi * E));
       if (++j == n && ++i == n) ++b, i = 0;
       if (j == n) j = i;

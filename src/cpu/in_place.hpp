@@ -10,7 +10,8 @@ namespace xpose::cpu {
 void reference_transpose_in_place(const TransposeDesc& desc, void* data);
 
 // The same through tile pairs: tile (i, j) transposed into a buffer, tile (j, i) transposed into
-// its place by blocked_transpose, the buffer copied into (j, i)'s place; pairs split across threads.
+// its place, the buffer copied into (j, i)'s place, each tile by the blocked transpose's register
+// blocks stored straight out (blocked_tile_transpose); pairs split across threads.
 void blocked_transpose_in_place(const TransposeDesc& desc, void* data);
 
 }  // namespace xpose::cpu
