@@ -9,7 +9,6 @@
 #include "cpu/in_place.hpp"
 #include "gpu/gpu_backend.hpp"
 #include "plan/in_place.hpp"
-#include "xpose/device.hpp"
 #include "xpose/in_place.hpp"
 
 namespace xpose {
@@ -84,23 +83,11 @@ std::ostream& operator<<(std::ostream& os, const InPlacePlan& plan) { return os 
 Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions& options) {
   auto s = std::make_unique<InPlacePlan::State>();
   XPOSE_RETURN_IF_ERROR(validate_in_place_desc(desc, s->desc));
-  if (options.alignment < 0 || (options.alignment & (options.alignment - 1)) != 0)
-    return invalid("PlanOptions::alignment must be 0 or a power of two (got " + std::to_string(options.alignment) +
-                   ")");
-  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::cpu_reference)
-    return invalid(std::string("an in-place transpose takes the automatic algorithm or cpu_reference, not ") +
-                   algorithm_name(options.algorithm));
-  s->reference = options.algorithm == Algorithm::cpu_reference;
-  s->backend = options.backend != Backend::automatic ? options.backend
-               : s->reference                         ? Backend::cpu
-               : device_count() > 0                   ? Backend::cuda
-                                                      : Backend::cpu;
-  if (s->reference && s->backend != Backend::cpu)
-    return invalid("algorithm cpu_reference does not run on the cuda backend");
-  if (s->backend == Backend::cuda && device_count() == 0)
-    return Status(StatusCode::no_device,
-                  gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
-  s->alignment = options.alignment > 0 ? options.alignment : 16;
+  core::ResolvedOptions resolved_options;
+  XPOSE_RETURN_IF_ERROR(core::resolve_oracle_or_auto_options(options, "an in-place transpose", resolved_options));
+  s->backend = resolved_options.backend;
+  s->reference = resolved_options.reference;
+  s->alignment = resolved_options.alignment;
   if (s->backend == Backend::cuda) s->config = plan::choose_in_place(s->desc, s->alignment);
   plan.state_ = std::move(s);
   return Status::ok_status();

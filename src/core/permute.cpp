@@ -93,26 +93,14 @@ std::ostream& operator<<(std::ostream& os, const PermutePlan& plan) { return os 
 
 Status make_plan(PermutePlan& plan, const PermuteDesc& desc, const PlanOptions& options) {
   XPOSE_RETURN_IF_ERROR(core::validate_permute_desc(desc));
-  if (options.alignment < 0 || (options.alignment & (options.alignment - 1)) != 0)
-    return invalid("PlanOptions::alignment must be 0 or a power of two (got " + std::to_string(options.alignment) +
-                   ")");
-  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::cpu_reference)
-    return invalid(std::string("a permutation takes the automatic algorithm or cpu_reference, not ") +
-                   algorithm_name(options.algorithm));
+  core::ResolvedOptions resolved_options;
+  XPOSE_RETURN_IF_ERROR(core::resolve_oracle_or_auto_options(options, "a permutation", resolved_options));
 
   auto s = std::make_unique<PermutePlan::State>();
   s->desc = desc;
-  s->reference = options.algorithm == Algorithm::cpu_reference;
-  s->backend = options.backend != Backend::automatic ? options.backend
-               : s->reference                         ? Backend::cpu
-               : device_count() > 0                   ? Backend::cuda
-                                                      : Backend::cpu;
-  if (s->reference && s->backend != Backend::cpu)
-    return invalid("algorithm cpu_reference does not run on the cuda backend");
-  if (s->backend == Backend::cuda && device_count() == 0)
-    return Status(StatusCode::no_device,
-                  gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
-  s->alignment = options.alignment > 0 ? options.alignment : 16;
+  s->reference = resolved_options.reference;
+  s->backend = resolved_options.backend;
+  s->alignment = resolved_options.alignment;
   s->shape = core::normalise_permute(desc);
   s->bytes = s->shape.esize;
   for (int d = 0; d < s->shape.rank; ++d) s->bytes *= s->shape.extents[d];

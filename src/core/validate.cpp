@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu/gpu_backend.hpp"
+#include "xpose/device.hpp"
 
 namespace xpose::core {
 namespace {
@@ -120,6 +121,29 @@ Status validate_backend_memory(Backend backend, const void* in, const void* out)
 int common_alignment(const void* a, const void* b) {
   const auto bits = reinterpret_cast<std::uintptr_t>(a) | reinterpret_cast<std::uintptr_t>(b) | 16u;
   return static_cast<int>(bits & (~bits + 1));
+}
+
+Status resolve_oracle_or_auto_options(const PlanOptions& options, const char* operation, ResolvedOptions& out) {
+  if (options.alignment < 0 || (options.alignment & (options.alignment - 1)) != 0)
+    return invalid("PlanOptions::alignment must be 0 or a power of two (got " + std::to_string(options.alignment) +
+                   ")");
+  if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::cpu_reference)
+    return invalid(std::string(operation) + " takes the automatic algorithm or cpu_reference, not " +
+                   algorithm_name(options.algorithm));
+  ResolvedOptions r;
+  r.reference = options.algorithm == Algorithm::cpu_reference;
+  r.backend = options.backend != Backend::automatic ? options.backend
+              : r.reference                         ? Backend::cpu
+              : device_count() > 0                  ? Backend::cuda
+                                                    : Backend::cpu;
+  if (r.reference && r.backend != Backend::cpu)
+    return invalid("algorithm cpu_reference does not run on the cuda backend");
+  if (r.backend == Backend::cuda && device_count() == 0)
+    return Status(StatusCode::no_device,
+                  gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
+  r.alignment = options.alignment > 0 ? options.alignment : 16;
+  out = r;
+  return Status::ok_status();
 }
 
 PlanOptions options_for_pointers(const PlanOptions& options, const void* in, const void* out) {

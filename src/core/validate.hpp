@@ -34,6 +34,17 @@ Status validate_backend_memory(Backend backend, const void* in, const void* out)
 // Largest power of two (at most 16) dividing both addresses: the alignment a plan for them may assume.
 int common_alignment(const void* a, const void* b);
 
+// What a plan that takes the automatic algorithm or cpu_reference (a permutation, an in-place
+// transpose; `operation` names it in the messages) makes of `options`: the alignment (0 or a power
+// of two; 0 becomes 16), whether it runs the oracle's loops, and the backend (automatic: the GPU
+// where there is one, the CPU for the oracle), which must exist.
+struct ResolvedOptions {
+  Backend backend = Backend::cpu;
+  bool reference = false;
+  int alignment = 16;
+};
+Status resolve_oracle_or_auto_options(const PlanOptions& options, const char* operation, ResolvedOptions& out);
+
 // `options` for the pointers at hand: an alignment of 0 (none promised) becomes theirs.
 PlanOptions options_for_pointers(const PlanOptions& options, const void* in, const void* out);
 
