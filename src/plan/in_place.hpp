@@ -50,14 +50,14 @@ constexpr int in_place_threads(int esize, int vector_bytes) {
   return vector_bytes == 0 ? kInPlaceElementBlockX * kInPlaceElementBlockY : in_place_shape(esize).threads;
 }
 
-// Blocks beyond this take several tile pairs each.
+// At most this many blocks (the launch limit); beyond it each block loops over several tile pairs.
 constexpr std::int64_t kInPlaceMaxBlocks = (std::int64_t{1} << 31) - 1;
 
 struct InPlaceConfig {
   int vector_bytes = 0;     // 16 or 8: whole vectors through tiled_vec's tile helpers; 0: element by element
   int tile = 0;             // tile edge in elements
   int threads = 0;          // per block
-  std::int64_t pairs = 0;   // tile pairs of one matrix: n (n + 1) / 2 for n tiles a side, the diagonal's single
+  std::int64_t pairs = 0;   // tile pairs of one matrix: n (n + 1) / 2 for n tiles a side (a diagonal tile pairs itself)
   std::int64_t blocks = 0;  // grid (one-dimensional)
 };
 
