@@ -23,7 +23,7 @@ using namespace xpose_test;
 constexpr std::size_t kGuard = 256;  // poisoned bytes after the data, which must stay poisoned
 
 // Runs `d` in place on a device buffer `shift` bytes into its allocation, poisoned before and after,
-// and compares every byte with plain loops. `launch` enqueues it (default: a plan for the shift's
+// and compares every byte with plain loops. `run` enqueues it (default: a plan for the shift's
 // alignment, executed) and names what ran.
 using InPlaceRunner = std::function<xpose::Status(const TransposeDesc&, int alignment, void*, std::string& what_ran)>;
 
