@@ -20,7 +20,6 @@ Status run_in_place_case(const InPlaceCaseSettings& s, std::vector<BenchRecord>&
   const xpose::TransposeDesc d = reference.desc();
   const std::size_t esize = xpose::dtype_size(d.dtype);
   const auto span = static_cast<std::size_t>(xpose::input_span_elements(d)) * esize;
-  const double useful = static_cast<double>(d.batch * d.rows * d.cols) * static_cast<double>(esize);
 
   const std::vector<unsigned char> input = random_values(d.dtype, span, s.seed);
   std::vector<unsigned char> expected = input;
@@ -28,23 +27,14 @@ Status run_in_place_case(const InPlaceCaseSettings& s, std::vector<BenchRecord>&
   Buffers buffers(gpu, rotating_pairs(gpu, s.l2_bytes, span, span), span, span);
   XPOSE_RETURN_IF_ERROR(buffers.allocate(input));
 
-  BenchRecord base;
-  base.case_label = s.label;
-  base.dtype = xpose::dtype_name(d.dtype);
-  base.rows = d.rows;
-  base.cols = d.cols;
-  base.batch = d.batch;
-  base.ld_in = base.ld_out = d.ld_in;
-  base.batch_stride_in = base.batch_stride_out = d.batch_stride_in;
-  base.bytes_moved = 2.0 * useful;
-  base.runs = s.iters;
-  base.calls_per_run = gpu ? calls_per_run(buffers.pairs()) : 1;
+  // The plan's resolved descriptor: ld_out and batch_stride_out are the input's.
+  const BenchRecord base = matrix_record(s.label, d, s.iters, gpu ? calls_per_run(buffers.pairs()) : 1);
 
   xpose::DeviceStream stream;
   if (gpu) XPOSE_RETURN_IF_ERROR(stream.create());
   const CaseTiming timed{gpu, s.warmup, s.iters, buffers.pairs(), stream.handle()};
   BenchRecord copy_rec = base;
-  XPOSE_RETURN_IF_ERROR(time_memcpy_baseline(timed, buffers, static_cast<std::size_t>(useful), copy_rec));
+  XPOSE_RETURN_IF_ERROR(time_memcpy_baseline(timed, buffers, copy_rec));
   records.push_back(copy_rec);
 
   BenchRecord rec = base;

@@ -47,7 +47,7 @@ Status run_permute_case(const PermuteCaseSettings& s, std::vector<BenchRecord>& 
   const CaseTiming timed{gpu, s.warmup, s.iters, buffers.pairs(), stream.handle()};
 
   BenchRecord copy_rec = base;
-  XPOSE_RETURN_IF_ERROR(time_memcpy_baseline(timed, buffers, bytes, copy_rec));
+  XPOSE_RETURN_IF_ERROR(time_memcpy_baseline(timed, buffers, copy_rec));
   records.push_back(copy_rec);
 
   for (Algorithm a : s.kernels) {

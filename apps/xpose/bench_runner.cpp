@@ -80,7 +80,6 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   const std::size_t in_bytes = static_cast<std::size_t>(xpose::input_span_elements(d)) * esize;
   const std::size_t out_bytes =
       std::max(in_bytes, static_cast<std::size_t>(xpose::output_span_elements(d)) * esize);
-  const double useful_bytes = static_cast<double>(d.batch * d.rows * d.cols) * esize;
 
   const int pairs = rotating_pairs(gpu, s.l2_bytes, in_bytes, out_bytes);
 
@@ -89,19 +88,7 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   Buffers buffers(gpu, pairs, in_bytes, out_bytes);
   XPOSE_RETURN_IF_ERROR(buffers.allocate(host.input));
 
-  BenchRecord base;
-  base.case_label = s.label;
-  base.dtype = xpose::dtype_name(d.dtype);
-  base.rows = d.rows;
-  base.cols = d.cols;
-  base.batch = d.batch;
-  base.ld_in = d.ld_in;
-  base.ld_out = d.ld_out;
-  base.batch_stride_in = d.batch_stride_in;
-  base.batch_stride_out = d.batch_stride_out;
-  base.bytes_moved = 2.0 * useful_bytes;
-  base.runs = s.iters;
-  base.calls_per_run = gpu ? calls_per_run(buffers.pairs()) : 1;
+  const BenchRecord base = matrix_record(s.label, d, s.iters, gpu ? calls_per_run(buffers.pairs()) : 1);
 
   // Timed work goes to a stream of its own, as a library user's would.
   xpose::DeviceStream stream;
@@ -109,7 +96,7 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
   const CaseTiming timed{gpu, s.warmup, s.iters, buffers.pairs(), stream.handle()};
 
   BenchRecord copy_rec = base;
-  XPOSE_RETURN_IF_ERROR(time_memcpy_baseline(timed, buffers, static_cast<std::size_t>(useful_bytes), copy_rec));
+  XPOSE_RETURN_IF_ERROR(time_memcpy_baseline(timed, buffers, copy_rec));
   records.push_back(copy_rec);
 
   // Checks a plan's output (written by `run` into the poisoned first pair) against the CPU

@@ -98,6 +98,24 @@ Status CaseTiming::operator()(const Call& call, double& median_us) const {
   return gpu ? time_gpu(warmup, iters, pairs, stream, call, median_us) : time_cpu(warmup, iters, call, median_us);
 }
 
+BenchRecord matrix_record(const std::string& label, const xpose::TransposeDesc& d, int runs, int calls_per_run) {
+  BenchRecord rec;
+  rec.case_label = label;
+  rec.dtype = xpose::dtype_name(d.dtype);
+  rec.rows = d.rows;
+  rec.cols = d.cols;
+  rec.batch = d.batch;
+  rec.ld_in = d.ld_in;
+  rec.ld_out = d.ld_out;
+  rec.batch_stride_in = d.batch_stride_in;
+  rec.batch_stride_out = d.batch_stride_out;
+  const auto elements = static_cast<double>(d.batch * d.rows * d.cols);
+  rec.bytes_moved = 2.0 * elements * static_cast<double>(xpose::dtype_size(d.dtype));
+  rec.runs = runs;
+  rec.calls_per_run = calls_per_run;
+  return rec;
+}
+
 void set_rates(BenchRecord& rec, double copy_gbps) {
   rec.gbps = rec.bytes_moved / (rec.time_us * 1e3);
   rec.pct_of_copy = 100.0 * rec.gbps / copy_gbps;
@@ -112,7 +130,8 @@ void verify_record(BenchRecord& rec, const std::vector<unsigned char>& got, cons
         "first mismatch at output element " + std::to_string(bad) + (repro.empty() ? "" : "; reproduce: " + repro);
 }
 
-Status time_memcpy_baseline(const CaseTiming& timing, Buffers& buffers, std::size_t bytes, BenchRecord& rec) {
+Status time_memcpy_baseline(const CaseTiming& timing, Buffers& buffers, BenchRecord& rec) {
+  const auto bytes = static_cast<std::size_t>(rec.bytes_moved / 2);  // read once, written once
   rec.kernel = "memcpy";
   rec.plan = timing.gpu ? "device-to-device copy" : "std::memcpy, threads as cpu_blocked";
   rec.verification = "-";

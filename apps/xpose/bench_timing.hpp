@@ -43,6 +43,11 @@ struct CaseTiming {
   xpose::Status operator()(const Call& call, double& median_us) const;
 };
 
+// A matrix case's record before any run: `label`, the resolved descriptor's layout, and the useful
+// bytes moved (every element read and written once).
+BenchRecord matrix_record(const std::string& label, const xpose::TransposeDesc& resolved_desc, int runs,
+                          int calls_per_run);
+
 // rec.gbps from rec.time_us, and rec.pct_of_copy against `copy_gbps`.
 void set_rates(BenchRecord& rec, double copy_gbps);
 
@@ -102,9 +107,9 @@ class Buffers {
   std::vector<unsigned char> host_in_, host_out_;
 };
 
-// The ceiling every ratio is against: memcpy of `bytes` from each pair's input to its output, in
-// this process, timed as `timing` says. `rec` (with the case's fields set) gets its name, time and
-// rates.
-xpose::Status time_memcpy_baseline(const CaseTiming& timing, Buffers& buffers, std::size_t bytes, BenchRecord& rec);
+// The ceiling every ratio is against: memcpy of the case's useful bytes (half of rec.bytes_moved) from
+// each pair's input to its output, in this process, timed as `timing` says. `rec` (with the case's
+// fields set) gets its name, time and rates.
+xpose::Status time_memcpy_baseline(const CaseTiming& timing, Buffers& buffers, BenchRecord& rec);
 
 }  // namespace xpose_cli
