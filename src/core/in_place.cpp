@@ -97,8 +97,7 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
   if (!plan.valid()) return invalid("plan is empty: call make_plan first");
   const InPlacePlan::State& s = *plan.state();
   if (data == nullptr) return invalid("data pointer is null");
-  const std::size_t esize = dtype_size(s.desc.dtype);
-  const std::size_t align = esize > 8 ? 8 : esize;  // as for a transpose: 16-byte elements need 8
+  const std::size_t align = core::element_alignment(s.desc.dtype);
   if (reinterpret_cast<std::uintptr_t>(data) % align != 0)
     return invalid("data must be aligned to " + std::to_string(align) + " bytes for " + dtype_name(s.desc.dtype));
   if (s.backend == Backend::cuda) XPOSE_RETURN_IF_ERROR(core::validate_plan_alignment(s.alignment, data, data));

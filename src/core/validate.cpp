@@ -76,13 +76,16 @@ Status validate_pointers(const TransposeDesc& d, Algorithm algorithm, const void
                           static_cast<std::uint64_t>(output_span(d, algorithm)) * esize, "transpose");
 }
 
+std::size_t element_alignment(DType dtype) {
+  const std::size_t esize = dtype_size(dtype);
+  return esize > 8 ? 8 : esize;
+}
+
 Status validate_buffers(DType dtype, const void* in, std::uint64_t in_bytes, const void* out, std::uint64_t out_bytes,
                         const char* operation) {
   if (in == nullptr) return invalid("input pointer is null");
   if (out == nullptr) return invalid("output pointer is null");
-  const std::size_t esize = dtype_size(dtype);
-  // Kernels move whole elements; 16-byte elements need only 8-byte alignment (std::complex<double>).
-  const std::size_t align = esize > 8 ? 8 : esize;
+  const std::size_t align = element_alignment(dtype);
   const auto in_addr = reinterpret_cast<std::uintptr_t>(in);
   const auto out_addr = reinterpret_cast<std::uintptr_t>(out);
   if (in_addr % align != 0 || out_addr % align != 0)

@@ -1,6 +1,7 @@
 // Checks on descriptors and pointers, run before anything is written.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "xpose/descriptor.hpp"
@@ -15,6 +16,10 @@ Status validate_desc(const TransposeDesc& desc, Algorithm algorithm);
 
 // Elements spanned by the output of `algorithm` (the copy baseline writes the input's layout).
 std::int64_t output_span(const TransposeDesc& resolved_desc, Algorithm algorithm);
+
+// The alignment every pointer to `dtype` elements needs: the element size, but 8 for 16-byte
+// elements (std::complex<double> has only that), since kernels move whole elements.
+std::size_t element_alignment(DType dtype);
 
 // Null pointers, alignment to the element size, and overlap of the two spans.
 Status validate_pointers(const TransposeDesc& resolved_desc, Algorithm algorithm, const void* in,
