@@ -9,9 +9,6 @@
 
 namespace xpose_test {
 
-// Bytes the matrices of `d` span (d square, laid out as its input).
-inline std::size_t in_place_bytes(const xpose::TransposeDesc& d) { return input_bytes(d); }
-
 // `data` after an in-place transpose of `d`: element (b, r, c) takes (b, c, r); the gaps between
 // rows and matrices keep what they held.
 inline std::vector<unsigned char> expected_in_place(const xpose::TransposeDesc& desc,

@@ -43,9 +43,6 @@ constexpr int in_place_tile_edge(int esize, int vector_bytes) {
   if (vector_bytes == 0) return esize <= 4 ? 64 : 32;
   return in_place_shape(esize).edge;
 }
-constexpr int in_place_tile_bytes(int esize, int vector_bytes) {
-  return in_place_tile_edge(esize, vector_bytes) * in_place_tile_edge(esize, vector_bytes) * esize;
-}
 constexpr int in_place_threads(int esize, int vector_bytes) {
   return vector_bytes == 0 ? kInPlaceElementBlockX * kInPlaceElementBlockY : in_place_shape(esize).threads;
 }

@@ -38,7 +38,7 @@ TEST_P(CpuInPlace, MatchesPlainLoopsOnEveryCase) {
   const std::size_t a = std::min<std::size_t>(xpose::dtype_size(dtype), 8);
   for (const TransposeDesc& d : in_place_cases(dtype)) {
     for (const std::size_t shift : {std::size_t{0}, a}) {
-      const std::size_t bytes = in_place_bytes(d);
+      const std::size_t bytes = input_bytes(d);
       const std::vector<unsigned char> data = random_values(dtype, bytes, 0x1a + bytes);
       const std::vector<unsigned char> want = expected_in_place(d, data);
       std::vector<unsigned char> buf(shift + bytes + 64, kPoison);

@@ -36,7 +36,7 @@ xpose::Status run_plan(const TransposeDesc& d, int alignment, void* data, std::s
 
 void expect_gpu_in_place(const TransposeDesc& d, std::size_t shift, std::string& what_ran,
                          const InPlaceRunner& run = run_plan) {
-  const std::size_t bytes = in_place_bytes(d);
+  const std::size_t bytes = input_bytes(d);
   const std::vector<unsigned char> data = random_values(d.dtype, bytes, 0x5b + bytes);
   xpose::DeviceBuffer buf;
   ASSERT_TRUE(buf.allocate(shift + bytes + kGuard).ok());
