@@ -69,7 +69,9 @@ std::string InPlacePlan::to_string() const {
   os << "in_place<" << edge << "x" << edge << " tile pairs";
   if (s.backend == Backend::cuda) {
     const plan::InPlaceConfig& c = s.config;
-    os << (c.vector_bytes > 0 ? ",vec" + std::to_string(c.vector_bytes) + "B" : std::string(",elements"))
+    os << (c.kernel == plan::InPlaceKernel::vectors     ? ",vec" + std::to_string(c.vector_bytes) + "B"
+           : c.kernel == plan::InPlaceKernel::realigned ? std::string(",realigned")
+                                                        : std::string(",elements"))
        << "> block=(" << c.threads << ") grid=(" << c.blocks << ")";
   } else {
     os << ">";

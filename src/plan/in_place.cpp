@@ -19,8 +19,11 @@ InPlaceConfig choose_in_place(const TransposeDesc& d, int alignment) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   InPlaceConfig c;
   c.vector_bytes = in_place_vector_bytes(d, alignment);
-  c.tile = in_place_tile_edge(esize, c.vector_bytes);
-  c.threads = in_place_threads(esize, c.vector_bytes);
+  c.kernel = c.vector_bytes > 0 ? InPlaceKernel::vectors
+             : esize <= 4       ? InPlaceKernel::realigned
+                                : InPlaceKernel::elements;
+  c.tile = in_place_tile_edge(esize, c.kernel);
+  c.threads = in_place_threads(esize, c.kernel);
   const std::int64_t n = (d.rows + c.tile - 1) / c.tile;
   c.pairs = n * (n + 1) / 2;
   c.blocks = std::min(c.pairs * d.batch, kInPlaceMaxBlocks);

@@ -36,22 +36,49 @@ constexpr InPlaceShape in_place_shape(int esize) {
   }
 }
 
-// Tile edge in elements: the vector kernel's shape, or the element kernel's 64 x 64 tiles of
-// elements up to 4 bytes and 32 x 32 of wider ones (u8 8191^2 0.15 -> 0.26 of memcpy with 64 x 64
-// tiles, bf16 0.27 -> 0.40, f32 0.45 -> 0.57).
-constexpr int in_place_tile_edge(int esize, int vector_bytes) {
-  if (vector_bytes == 0) return esize <= 4 ? 64 : 32;
-  return in_place_shape(esize).edge;
+// Which kernel moves the tile pairs: whole vectors (in_place_pairs_kernel), aligned 16-byte chunks
+// realigned in shared memory where rows lie off the 8-byte grid (in_place_realigned_kernel, elements
+// of up to 4 bytes), or single elements (in_place_elements_kernel: 16-byte elements aligned to 8).
+enum class InPlaceKernel { vectors, realigned, elements };
+
+// The realigned kernel's shape (256 threads: tiled_unaligned's load phases). Both tiles' chunks are
+// held in registers at once. Measured on an H200 (ratios to memcpy, 8191^2 in place;
+// bench/results/h200_2026-11-29k_in_place_realigned_ab.txt):
+// - u8: 128 x 128 tiles with 85 registers (3 blocks per SM), 0.46; with 64 registers they spill 240
+//   bytes; 64 x 64 tiles (stored a chunk in each of 32 rows) 0.30, but 0.55 against 0.39 at 1023^2;
+// - bf16: 64 x 64 with 64 registers, 0.51; 128 x 128 tiles spill over 2 KB;
+// - f32: 64 x 64 with 85 registers, 0.70; 32 x 32 tiles 0.41.
+constexpr InPlaceShape in_place_realigned_shape(int esize) {
+  switch (esize) {
+    case 1: return {128, 256, 3};
+    case 2: return {64, 256, 4};
+    default: return {64, 256, 3};  // 4-byte elements
+  }
 }
-constexpr int in_place_threads(int esize, int vector_bytes) {
-  return vector_bytes == 0 ? kInPlaceElementBlockX * kInPlaceElementBlockY : in_place_shape(esize).threads;
+
+// Tile edge in elements: the vector kernel's shape, the realigned kernel's, or the element kernel's
+// 32 x 32 tiles.
+constexpr int in_place_tile_edge(int esize, InPlaceKernel kernel) {
+  switch (kernel) {
+    case InPlaceKernel::vectors: return in_place_shape(esize).edge;
+    case InPlaceKernel::realigned: return in_place_realigned_shape(esize).edge;
+    default: return 32;
+  }
+}
+constexpr int in_place_threads(int esize, InPlaceKernel kernel) {
+  switch (kernel) {
+    case InPlaceKernel::vectors: return in_place_shape(esize).threads;
+    case InPlaceKernel::realigned: return in_place_realigned_shape(esize).threads;
+    default: return kInPlaceElementBlockX * kInPlaceElementBlockY;
+  }
 }
 
 // At most this many blocks (the launch limit); beyond it each block loops over several tile pairs.
 constexpr std::int64_t kInPlaceMaxBlocks = (std::int64_t{1} << 31) - 1;
 
 struct InPlaceConfig {
-  int vector_bytes = 0;     // 16 or 8: whole vectors through tiled_vec's tile helpers; 0: element by element
+  InPlaceKernel kernel = InPlaceKernel::vectors;
+  int vector_bytes = 0;     // vectors: 16 or 8 bytes through tiled_vec's tile helpers; otherwise 0
   int tile = 0;             // tile edge in elements
   int threads = 0;          // per block
   std::int64_t pairs = 0;   // tile pairs of one matrix: n (n + 1) / 2 for n tiles a side (a diagonal tile pairs itself)

@@ -1,6 +1,6 @@
 // In-place transposes on the GPU: every case against plain loops, from aligned and shifted pointers
-// (16-byte vectors, 8-byte ones and single elements), blocks that loop over several tile pairs,
-// and the refusals (nothing written).
+// (16-byte vectors, 8-byte ones, realigned chunks and single elements), blocks that loop over several
+// tile pairs, and the refusals (nothing written).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -62,8 +62,8 @@ void expect_gpu_in_place(const TransposeDesc& d, std::size_t shift, std::string&
 class GpuInPlace : public ::testing::TestWithParam<DType> {};
 
 // Aligned, shifted by one element's alignment and by 8 bytes: between them every kernel that the
-// element size can take runs (the 16- and 8-byte vector tiles, the element tiles), which the plans'
-// names must show.
+// element size can take runs (the 16- and 8-byte vector tiles, the realigned tiles, the element
+// tiles), which the plans' names must show.
 TEST_P(GpuInPlace, EveryCaseMatchesPlainLoops) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -75,12 +75,14 @@ TEST_P(GpuInPlace, EveryCaseMatchesPlainLoops) {
     for (const std::size_t shift : {std::size_t{0}, one_element, std::size_t{8}}) {
       std::string what_ran;
       ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
-      for (const char* k : {",vec16B", ",vec8B", ",elements"})
+      for (const char* k : {",vec16B", ",vec8B", ",realigned", ",elements"})
         if (what_ran.find(k) != std::string::npos) kernels.insert(k);
     }
   EXPECT_TRUE(kernels.count(",vec16B"));
   EXPECT_EQ(kernels.count(",vec8B"), e <= 8 ? 1u : 0u);
-  EXPECT_EQ(kernels.count(",elements"), e != 8 ? 1u : 0u);  // 8-byte elements always fit 8-byte vectors
+  // 8-byte elements always fit 8-byte vectors, 16-byte ones off the 16-byte grid go element by element
+  EXPECT_EQ(kernels.count(",realigned"), e <= 4 ? 1u : 0u);
+  EXPECT_EQ(kernels.count(",elements"), e == 16 ? 1u : 0u);
 }
 
 // Fewer blocks than tile pairs: each block loops over pairs gridDim.x apart, across matrices.

@@ -31,8 +31,12 @@ TEST(InPlacePlanner, VectorWidthIsTheWidestTheLayoutAllows) {
               if (c.vector_bytes != 0) EXPECT_TRUE(fits(c.vector_bytes)) << what;
               const int widest = fits(16) ? 16 : fits(8) ? 8 : 0;
               EXPECT_EQ(c.vector_bytes, widest) << what;
-              EXPECT_EQ(c.tile, plan::in_place_tile_edge(static_cast<int>(e), c.vector_bytes)) << what;
-              EXPECT_EQ(c.threads, plan::in_place_threads(static_cast<int>(e), c.vector_bytes)) << what;
+              const plan::InPlaceKernel kernel = widest > 0 ? plan::InPlaceKernel::vectors
+                                                 : e <= 4   ? plan::InPlaceKernel::realigned
+                                                            : plan::InPlaceKernel::elements;
+              EXPECT_EQ(c.kernel, kernel) << what;
+              EXPECT_EQ(c.tile, plan::in_place_tile_edge(static_cast<int>(e), kernel)) << what;
+              EXPECT_EQ(c.threads, plan::in_place_threads(static_cast<int>(e), kernel)) << what;
               const std::int64_t tiles = (n + c.tile - 1) / c.tile;
               EXPECT_EQ(c.pairs, tiles * (tiles + 1) / 2) << what;
               EXPECT_EQ(c.blocks, c.pairs * batch) << what;
@@ -40,8 +44,8 @@ TEST(InPlacePlanner, VectorWidthIsTheWidestTheLayoutAllows) {
 }
 
 // The vector shapes' blocks fit an SM as often as their register cap asks (2048 threads and 227 KiB of
-// shared memory on sm_90), every thread loads whole vectors of both tiles, and the element kernel's
-// two padded tiles fit static shared memory.
+// shared memory on sm_90), every thread loads whole vectors of both tiles, and the element and
+// realigned kernels' two tiles fit static shared memory.
 TEST(InPlacePlanner, ShapesFitTheirSms) {
   for (const int e : {1, 2, 4, 8, 16}) {
     const plan::InPlaceShape shape = plan::in_place_shape(e);
@@ -53,8 +57,19 @@ TEST(InPlacePlanner, ShapesFitTheirSms) {
       EXPECT_EQ(tile % (v * shape.threads), 0) << e << "-byte elements, " << v << "-byte vectors";
       EXPECT_GE(shape.edge * e / v, 1) << e << "-byte elements, " << v << "-byte vectors";
     }
-    const int edge = plan::in_place_tile_edge(e, 0);
+    const int edge = plan::in_place_tile_edge(e, plan::InPlaceKernel::elements);
     EXPECT_LE(2 * edge * (edge + 1) * e, 48 * 1024) << e << "-byte elements, element tiles";
+    if (e <= 4) {
+      // Two realigned tiles: rows of edge * e bytes in edge * e / 16 + 1 chunks behind a 4-word
+      // margin, and up to 2 padding words.
+      const plan::InPlaceShape realigned = plan::in_place_realigned_shape(e);
+      const int row_words = 4 * (realigned.edge * e / 16 + 1) + 4 + 2, pair_bytes = 2 * realigned.edge * row_words * 4;
+      EXPECT_EQ(realigned.edge * e % 16, 0) << e << "-byte elements, realigned tiles";
+      EXPECT_EQ(realigned.edge, plan::in_place_tile_edge(e, plan::InPlaceKernel::realigned)) << e;
+      EXPECT_LE(realigned.threads * realigned.min_blocks, 2048) << e << "-byte elements, realigned tiles";
+      EXPECT_LE(pair_bytes, 48 * 1024) << e << "-byte elements, realigned tiles";
+      EXPECT_LE(pair_bytes * realigned.min_blocks, 227 * 1024) << e << "-byte elements, realigned tiles";
+    }
   }
 }
 

@@ -100,44 +100,57 @@ __device__ __forceinline__ void gather_whole_element(const unsigned char* p, int
   }
 }
 
-// Load phase, 4- to 16-byte elements: each aligned chunk of a row into the row's shared words.
+// Load phase, 4- to 16-byte elements: each aligned chunk of a row into the row's shared words, the
+// halves kHalves (LoadHalves) through the registers v.
+template <typename Tile, int kHalves = kBothHalves>
+__device__ __forceinline__ void load_wide_halves(uint4 (&v)[Tile::kLoadsPerThread], std::uint32_t* tile,
+                                                 const unsigned char* src, const unsigned char* in,
+                                                 const unsigned char* in_end, std::int64_t ld_in_bytes, int rows_valid,
+                                                 int in_bytes, int shift0, int shift_step) {
+  constexpr int E = Tile::kElementBytes;
+  const int tid = threadIdx.x;
+  if constexpr ((kHalves & kIssueHalf) != 0) {
+#pragma unroll
+    for (int j = 0; j < Tile::kLoadsPerThread; ++j) {
+      const int idx = j * kUnalignedThreads + tid;
+      const int r = idx / Tile::kInChunks, k = idx % Tile::kInChunks;
+      const int shift = (shift0 + r * shift_step) & 15;
+      if (idx < Tile::kLoadItems && r < rows_valid && 16 * k < shift + in_bytes) {
+        const unsigned char* row = src + r * ld_in_bytes;
+        v[j] = load_chunk(row - shift + 16 * k, in, in_end, row, row + in_bytes);
+      }
+    }
+  }
+  if constexpr ((kHalves & kCommitHalf) != 0) {
+#pragma unroll
+    for (int j = 0; j < Tile::kLoadsPerThread; ++j) {
+      const int idx = j * kUnalignedThreads + tid;
+      const int r = idx / Tile::kInChunks, k = idx % Tile::kInChunks;
+      const int shift = (shift0 + r * shift_step) & 15;
+      if (idx < Tile::kLoadItems && r < rows_valid && 16 * k < shift + in_bytes) {
+        std::uint32_t* chunk = raw_row_words(tile, Tile::kPitchWords, r, shift) + 4 * k;
+        if constexpr (E == 16) {
+          *reinterpret_cast<uint4*>(chunk) = v[j];  // shift is 0: rows and chunks 16-byte aligned
+        } else if constexpr (E == 8) {
+          // Two 8-byte halves (shift is 0 or 8), the first one stored flipped every 8 chunks so that
+          // a half-warp's stores cover all banks.
+          const bool flip = (k / 8) & 1;
+          reinterpret_cast<uint2*>(chunk)[flip] = flip ? make_uint2(v[j].z, v[j].w) : make_uint2(v[j].x, v[j].y);
+          reinterpret_cast<uint2*>(chunk)[!flip] = flip ? make_uint2(v[j].x, v[j].y) : make_uint2(v[j].z, v[j].w);
+        } else {
+          store_words_rotated(chunk, v[j], k / 8);  // the 32 lanes of a row in 32 different banks
+        }
+      }
+    }
+  }
+}
+
 template <typename Tile>
 __device__ __forceinline__ void load_wide(std::uint32_t* tile, const unsigned char* src, const unsigned char* in,
                                           const unsigned char* in_end, std::int64_t ld_in_bytes, int rows_valid,
                                           int in_bytes, int shift0, int shift_step) {
-  constexpr int E = Tile::kElementBytes;
-  const int tid = threadIdx.x;
   uint4 v[Tile::kLoadsPerThread];
-#pragma unroll
-  for (int j = 0; j < Tile::kLoadsPerThread; ++j) {
-    const int idx = j * kUnalignedThreads + tid;
-    const int r = idx / Tile::kInChunks, k = idx % Tile::kInChunks;
-    const int shift = (shift0 + r * shift_step) & 15;
-    if (idx < Tile::kLoadItems && r < rows_valid && 16 * k < shift + in_bytes) {
-      const unsigned char* row = src + r * ld_in_bytes;
-      v[j] = load_chunk(row - shift + 16 * k, in, in_end, row, row + in_bytes);
-    }
-  }
-#pragma unroll
-  for (int j = 0; j < Tile::kLoadsPerThread; ++j) {
-    const int idx = j * kUnalignedThreads + tid;
-    const int r = idx / Tile::kInChunks, k = idx % Tile::kInChunks;
-    const int shift = (shift0 + r * shift_step) & 15;
-    if (idx < Tile::kLoadItems && r < rows_valid && 16 * k < shift + in_bytes) {
-      std::uint32_t* chunk = raw_row_words(tile, Tile::kPitchWords, r, shift) + 4 * k;
-      if constexpr (E == 16) {
-        *reinterpret_cast<uint4*>(chunk) = v[j];  // shift is 0: rows and chunks 16-byte aligned
-      } else if constexpr (E == 8) {
-        // Two 8-byte halves (shift is 0 or 8), the first one stored flipped every 8 chunks so that
-        // a half-warp's stores cover all banks.
-        const bool flip = (k / 8) & 1;
-        reinterpret_cast<uint2*>(chunk)[flip] = flip ? make_uint2(v[j].z, v[j].w) : make_uint2(v[j].x, v[j].y);
-        reinterpret_cast<uint2*>(chunk)[!flip] = flip ? make_uint2(v[j].x, v[j].y) : make_uint2(v[j].z, v[j].w);
-      } else {
-        store_words_rotated(chunk, v[j], k / 8);  // the 32 lanes of a row in 32 different banks
-      }
-    }
-  }
+  load_wide_halves<Tile>(v, tile, src, in, in_end, ld_in_bytes, rows_valid, in_bytes, shift0, shift_step);
 }
 
 // Store phase, 4- to 16-byte elements: lane (c, q) of a group writes chunk q of a run of

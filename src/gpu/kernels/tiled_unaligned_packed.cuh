@@ -53,16 +53,23 @@ struct SlotIsRow {
   __device__ __forceinline__ int operator()(int r) const { return r; }
 };
 
-// Load phase: element x of input row r to byte 16 + x * E of shared slot SlotOf()(r).
-// Row r starts shift(r) = (shift0 + r * shift_step) & 15 bytes into its first chunk;
-// its chunk-space word i (chunk i / 4, word i % 4) therefore lands across slot words
+// The halves of a load phase: global chunks into registers, then registers into shared memory. A
+// kernel that runs them apart can have several tiles' chunks in flight before any lands.
+enum LoadHalves { kIssueHalf = 1, kCommitHalf = 2, kBothHalves = 3 };
+
+// Load phase: element x of input row r to byte 16 + x * E of shared slot SlotOf()(r), the halves
+// kHalves through the registers v. Row r starts shift(r) = (shift0 + r * shift_step) & 15 bytes into
+// its first chunk; its chunk-space word i (chunk i / 4, word i % 4) therefore lands across slot words
 // i + 4 - shift / 4 and the next, by shift % 4 bytes. The lane of chunk k writes slot words
 // 4k - 1 + 4 - shift / 4 ... + 3, each the funnel shift of two chunk-space words, taking word 4k - 1
 // from the lane before it; the row's last loaded chunk also writes the word after.
-template <int E, int kLoadRows, int kInChunks, int kInPitchWords, typename SlotOf = SlotIsRow>
-__device__ __forceinline__ void load_packed(std::uint32_t* in_tile, const unsigned char* src, const unsigned char* in,
-                                            const unsigned char* in_end, std::int64_t ld_in_bytes, int rows_valid,
-                                            int in_bytes, int shift0, int shift_step) {
+template <int E, int kLoadRows, int kInChunks, int kInPitchWords, typename SlotOf = SlotIsRow,
+          int kHalves = kBothHalves>
+__device__ __forceinline__ void load_packed_halves(uint4 (&v)[PackedLoad<kLoadRows, kInChunks>::kPerThread],
+                                                   std::uint32_t* in_tile, const unsigned char* src,
+                                                   const unsigned char* in, const unsigned char* in_end,
+                                                   std::int64_t ld_in_bytes, int rows_valid, int in_bytes, int shift0,
+                                                   int shift_step) {
   using L = PackedLoad<kLoadRows, kInChunks>;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int k = lane % kInChunks;
@@ -79,33 +86,45 @@ __device__ __forceinline__ void load_packed(std::uint32_t* in_tile, const unsign
   const int shift_first = (shift0 + r_first * shift_step) & 15, shift_inc = (kRowStep * shift_step) & 15;
   const unsigned char* row_first = src + r_first * ld_in_bytes;
   const std::int64_t row_step_bytes = kRowStep * ld_in_bytes;
-  uint4 v[L::kPerThread];
+  if constexpr ((kHalves & kIssueHalf) != 0) {
 #pragma unroll
-  for (int j = 0; j < L::kPerThread; ++j) {
-    const int r = r_first + j * kRowStep;
-    const int shift = (shift_first + j * shift_inc) & 15;
-    v[j] = make_uint4(0, 0, 0, 0);
-    if (lane_used && r < rows_valid && 16 * k < shift + in_bytes) {
-      const unsigned char* row = row_first + j * row_step_bytes;
-      const unsigned char* chunk = row - shift + 16 * k;
-      v[j] = interior ? *reinterpret_cast<const uint4*>(chunk) : load_chunk(chunk, in, in_end, row, row + in_bytes);
+    for (int j = 0; j < L::kPerThread; ++j) {
+      const int r = r_first + j * kRowStep;
+      const int shift = (shift_first + j * shift_inc) & 15;
+      v[j] = make_uint4(0, 0, 0, 0);
+      if (lane_used && r < rows_valid && 16 * k < shift + in_bytes) {
+        const unsigned char* row = row_first + j * row_step_bytes;
+        const unsigned char* chunk = row - shift + 16 * k;
+        v[j] = interior ? *reinterpret_cast<const uint4*>(chunk) : load_chunk(chunk, in, in_end, row, row + in_bytes);
+      }
     }
   }
+  if constexpr ((kHalves & kCommitHalf) != 0) {
 #pragma unroll
-  for (int j = 0; j < L::kPerThread; ++j) {
-    const std::uint32_t before = rt::shfl_up_in_32(v[j].w, 1);
-    const int r = r_first + j * kRowStep;
-    const int shift = (shift_first + j * shift_inc) & 15;
-    if (lane_used && r < rows_valid && 16 * k < shift + in_bytes) {
-      const unsigned bits = 8 * (shift & 3);
-      std::uint32_t* slot = in_tile + SlotOf()(r) * kInPitchWords + 4 * k + 3 - (shift >> 2);
-      if (k > 0) slot[0] = __funnelshift_r(before, v[j].x, bits);  // word 4k - 1 (for k = 0: margin)
-      slot[1] = __funnelshift_r(v[j].x, v[j].y, bits);
-      slot[2] = __funnelshift_r(v[j].y, v[j].z, bits);
-      slot[3] = __funnelshift_r(v[j].z, v[j].w, bits);
-      if (16 * (k + 1) >= shift + in_bytes) slot[4] = __funnelshift_r(v[j].w, 0u, bits);
+    for (int j = 0; j < L::kPerThread; ++j) {
+      const std::uint32_t before = rt::shfl_up_in_32(v[j].w, 1);
+      const int r = r_first + j * kRowStep;
+      const int shift = (shift_first + j * shift_inc) & 15;
+      if (lane_used && r < rows_valid && 16 * k < shift + in_bytes) {
+        const unsigned bits = 8 * (shift & 3);
+        std::uint32_t* slot = in_tile + SlotOf()(r) * kInPitchWords + 4 * k + 3 - (shift >> 2);
+        if (k > 0) slot[0] = __funnelshift_r(before, v[j].x, bits);  // word 4k - 1 (for k = 0: margin)
+        slot[1] = __funnelshift_r(v[j].x, v[j].y, bits);
+        slot[2] = __funnelshift_r(v[j].y, v[j].z, bits);
+        slot[3] = __funnelshift_r(v[j].z, v[j].w, bits);
+        if (16 * (k + 1) >= shift + in_bytes) slot[4] = __funnelshift_r(v[j].w, 0u, bits);
+      }
     }
   }
+}
+
+template <int E, int kLoadRows, int kInChunks, int kInPitchWords, typename SlotOf = SlotIsRow>
+__device__ __forceinline__ void load_packed(std::uint32_t* in_tile, const unsigned char* src, const unsigned char* in,
+                                            const unsigned char* in_end, std::int64_t ld_in_bytes, int rows_valid,
+                                            int in_bytes, int shift0, int shift_step) {
+  uint4 v[PackedLoad<kLoadRows, kInChunks>::kPerThread];
+  load_packed_halves<E, kLoadRows, kInChunks, kInPitchWords, SlotOf>(v, in_tile, src, in, in_end, ld_in_bytes,
+                                                                     rows_valid, in_bytes, shift0, shift_step);
 }
 
 // Output bytes [o, o + 16) of a window of 8 words (4 / E rows each) of one column: words A... of it,

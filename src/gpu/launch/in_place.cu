@@ -1,9 +1,10 @@
 // Launcher for the in-place transpose of square matrices: the plan (src/plan/in_place.cpp) chose the
-// access width; this instantiates the tile for it.
+// kernel and access width; this instantiates the tile for them.
 #include <string>
 
 #include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/in_place.cuh"
+#include "gpu/kernels/in_place_realigned.cuh"
 #include "gpu/launch/launch_common.hpp"
 
 namespace xpose::gpu {
@@ -11,7 +12,7 @@ namespace {
 
 LaunchConfig launch_config(const plan::InPlaceConfig& c) {
   LaunchConfig lc = linear_config(c.tile, c.tile, c.vector_bytes, c.threads, c.blocks);
-  if (c.vector_bytes == 0) {
+  if (c.kernel == plan::InPlaceKernel::elements) {
     lc.block_x = plan::kInPlaceElementBlockX;
     lc.block_y = plan::kInPlaceElementBlockY;
   }
@@ -32,6 +33,19 @@ Status launch_pairs(const TransposeDesc& d, const plan::InPlaceConfig& c, void* 
   return check_launch("in_place_pairs_kernel", lc, kSmem, s);
 }
 
+template <int E>
+Status launch_realigned(const TransposeDesc& d, const plan::InPlaceConfig& c, void* data, rt::Stream s) {
+  constexpr plan::InPlaceShape kShape = plan::in_place_realigned_shape(E);
+  static_assert(kShape.threads == kUnalignedThreads, "the plan's block is the load phases' block");
+  if (c.tile != kShape.edge || c.threads != kShape.threads)
+    return Status(StatusCode::internal, "in_place: the plan's tile does not match the kernel's");
+  auto* bytes = static_cast<unsigned char*>(data);
+  const LaunchConfig lc = launch_config(c);
+  in_place_realigned_kernel<E, kShape.edge, kShape.min_blocks>
+      <<<grid_of(lc), block_of(lc), 0, s>>>(bytes, bytes + input_span_elements(d) * E, make_geometry(d, 1), c.pairs);
+  return check_launch("in_place_realigned_kernel", lc, 0, s);
+}
+
 template <int E, int kEdge>
 Status launch_elements(const TransposeDesc& d, const plan::InPlaceConfig& c, void* data, rt::Stream s) {
   using T = typename ElementStorage<E>::type;
@@ -43,17 +57,21 @@ Status launch_elements(const TransposeDesc& d, const plan::InPlaceConfig& c, voi
 
 template <int E>
 Status launch_for_size(const TransposeDesc& d, const plan::InPlaceConfig& c, void* data, rt::Stream s) {
-  switch (c.vector_bytes) {
-    case 16: return launch_pairs<E, 16>(d, c, data, s);
-    case 8:
-      if constexpr (E <= 8) return launch_pairs<E, 8>(d, c, data, s);
+  switch (c.kernel) {
+    case plan::InPlaceKernel::vectors:
+      if (c.vector_bytes == 16) return launch_pairs<E, 16>(d, c, data, s);
+      if constexpr (E <= 8)
+        if (c.vector_bytes == 8) return launch_pairs<E, 8>(d, c, data, s);
       break;
-    case 0: {
-      constexpr int kEdge = plan::in_place_tile_edge(E, 0);
-      if (c.tile == kEdge) return launch_elements<E, kEdge>(d, c, data, s);
+    case plan::InPlaceKernel::realigned:
+      if constexpr (E <= 4) return launch_realigned<E>(d, c, data, s);
+      break;
+    case plan::InPlaceKernel::elements: {
+      constexpr int kEdge = plan::in_place_tile_edge(E, plan::InPlaceKernel::elements);
+      if constexpr (E > 4)
+        if (c.tile == kEdge) return launch_elements<E, kEdge>(d, c, data, s);
       break;
     }
-    default: break;
   }
   return Status(StatusCode::internal, "in_place: no kernel for " + std::to_string(c.vector_bytes) +
                                           "-byte accesses of " + std::to_string(E) + "-byte elements in tiles of " +
