@@ -44,6 +44,7 @@ struct PackedLoad {
   static constexpr int kRowsPerWarp = 32 / kInChunks;
   static constexpr int kGroups = (kLoadRows + kRowsPerWarp - 1) / kRowsPerWarp;
   static constexpr int kPerThread = (kGroups + 7) / 8;  // 8 warps
+  using Registers = uint4[kPerThread];  // a thread's chunks between the load phase's halves
   static_assert(kRowsPerWarp >= 1, "a warp holds a whole input row");
 };
 
@@ -65,7 +66,7 @@ enum LoadHalves { kIssueHalf = 1, kCommitHalf = 2, kBothHalves = 3 };
 // from the lane before it; the row's last loaded chunk also writes the word after.
 template <int E, int kLoadRows, int kInChunks, int kInPitchWords, typename SlotOf = SlotIsRow,
           int kHalves = kBothHalves>
-__device__ __forceinline__ void load_packed_halves(uint4 (&v)[PackedLoad<kLoadRows, kInChunks>::kPerThread],
+__device__ __forceinline__ void load_packed_halves(typename PackedLoad<kLoadRows, kInChunks>::Registers& v,
                                                    std::uint32_t* in_tile, const unsigned char* src,
                                                    const unsigned char* in, const unsigned char* in_end,
                                                    std::int64_t ld_in_bytes, int rows_valid, int in_bytes, int shift0,
@@ -122,7 +123,7 @@ template <int E, int kLoadRows, int kInChunks, int kInPitchWords, typename SlotO
 __device__ __forceinline__ void load_packed(std::uint32_t* in_tile, const unsigned char* src, const unsigned char* in,
                                             const unsigned char* in_end, std::int64_t ld_in_bytes, int rows_valid,
                                             int in_bytes, int shift0, int shift_step) {
-  uint4 v[PackedLoad<kLoadRows, kInChunks>::kPerThread];
+  typename PackedLoad<kLoadRows, kInChunks>::Registers v;
   load_packed_halves<E, kLoadRows, kInChunks, kInPitchWords, SlotOf>(v, in_tile, src, in, in_end, ld_in_bytes,
                                                                      rows_valid, in_bytes, shift0, shift_step);
 }
