@@ -3,24 +3,27 @@
 #pragma once
 
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
 
 namespace xpose_test {
 
-// `data` after an in-place transpose of `d`: element (b, r, c) takes (b, c, r); the gaps between
-// rows and matrices keep what they held.
+// `data` after an in-place transpose of `d`: element (r, c) of matrix b goes to (c, r), rows ld_in
+// apart for a square matrix, packed (rows elements apart) for others; the gaps between rows and
+// matrices keep what they held.
 inline std::vector<unsigned char> expected_in_place(const xpose::TransposeDesc& desc,
                                                     const std::vector<unsigned char>& data) {
   const xpose::TransposeDesc d = xpose::resolved(desc);
   const std::size_t e = xpose::dtype_size(d.dtype);
+  const std::int64_t ld_out = d.rows == d.cols ? d.ld_in : d.rows;
   std::vector<unsigned char> out = data;
   for (std::int64_t b = 0; b < d.batch; ++b)
     for (std::int64_t r = 0; r < d.rows; ++r)
       for (std::int64_t c = 0; c < d.cols; ++c)
-        std::memcpy(&out[(b * d.batch_stride_in + r * d.ld_in + c) * e],
-                    &data[(b * d.batch_stride_in + c * d.ld_in + r) * e], e);
+        std::memcpy(&out[(b * d.batch_stride_in + c * ld_out + r) * e],
+                    &data[(b * d.batch_stride_in + r * d.ld_in + c) * e], e);
   return out;
 }
 
@@ -36,6 +39,22 @@ inline std::vector<xpose::TransposeDesc> in_place_cases(xpose::DType t) {
   v.push_back({t, 65, 65, 3, 0, 0, 0, 0});                   // batch, packed
   v.push_back({t, 40, 40, 3, 48, 48, 40 * 48 + 16, 0});       // batch with gaps between matrices
   v.push_back({t, 1100, 1100});                               // the CPU's threads
+  return v;
+}
+
+// Non-square cases (packed rows; the CPU backend only): one row or column, coprime and shared
+// extents (gcd 1 and gcd > 1 take different passes), tall and wide, batches packed and with gaps,
+// enough matrices for a thread each, and one large enough for the threads to split its passes.
+inline std::vector<xpose::TransposeDesc> in_place_non_square_cases(xpose::DType t) {
+  std::vector<xpose::TransposeDesc> v;
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {1, 7}, {7, 1}, {2, 3}, {3, 2}, {4, 6}, {6, 4}, {5, 7}, {12, 18}, {18, 12}, {31, 64}, {64, 31},
+           {100, 37}, {1000, 3}, {3, 1000}, {256, 384}, {384, 256}})
+    v.push_back({t, rows, cols});
+  v.push_back({t, 10, 15, 3, 0, 0, 0, 0});                  // batch, packed
+  v.push_back({t, 10, 15, 3, 15, 10, 10 * 15 + 7, 0});      // batch with gaps, ld_out given as rows
+  v.push_back({t, 64, 60, 600, 0, 0, 0, 0});                // a thread per matrix
+  v.push_back({t, 2048, 1030});                             // passes split across threads
   return v;
 }
 

@@ -153,7 +153,8 @@ int run_permute_bench(const BenchOptions& o, xpose::Backend backend, bool fell_b
   return 0;
 }
 
-// `xpose bench --in-place`: each square shape transposed in its own buffer, against memcpy.
+// `xpose bench --in-place`: each shape transposed in its own buffer, against memcpy (non-square
+// shapes on the CPU backend only).
 int run_in_place_bench(const BenchOptions& o, xpose::Backend backend, bool fell_back,
                        const std::vector<std::string>& argv) {
   const bool gpu = backend == xpose::Backend::cuda;
@@ -173,7 +174,7 @@ int run_in_place_bench(const BenchOptions& o, xpose::Backend backend, bool fell_
                std::to_string(shape.cols) + (o.batch > 1 ? " x" + std::to_string(o.batch) : "") +
                (o.ld_in ? " ld " + std::to_string(o.ld_in) : "") + " in place";
     xpose::InPlacePlan check;  // refuse a bad shape before printing anything
-    const xpose::Status valid = xpose::make_plan(check, cs.desc, {xpose::Backend::cpu});
+    const xpose::Status valid = xpose::make_plan(check, cs.desc, {backend});
     if (!valid.ok()) return fail(cs.label + ": " + valid.message());
     cs.warmup = ctx.warmup;
     cs.iters = ctx.iters;
@@ -181,7 +182,7 @@ int run_in_place_bench(const BenchOptions& o, xpose::Backend backend, bool fell_
     cs.l2_bytes = gpu ? ctx.device.l2_bytes : 0;
     cases.push_back(cs);
   }
-  std::cout << "xpose bench: in-place transpose of square matrices, verified against the CPU reference\n";
+  std::cout << "xpose bench: in-place transposes, verified against the CPU reference\n";
   if (fell_back) std::cout << "No GPU found: running the CPU backend.\n";
   std::cout << "Device: " << (gpu ? ctx.device.name : std::string("host CPU")) << "; " << ctx.warmup << " warm-up + "
             << ctx.iters << " timed runs (median), input seed " << o.seed
@@ -223,7 +224,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
                     "Time one permutation of the --extents tensor: output dimension k is input dimension "
                     "perm[k] (e.g. 0,2,1,3); --kernels auto (default) and/or cpu_reference");
   bench->add_flag("--in-place", a.in_place,
-                  "Transpose square matrices in their own buffer (--sizes or --shape, --batch, --ld-in); kernel auto");
+                  "Transpose matrices in their own buffer (--sizes or --shape, --batch, --ld-in; non-square shapes "
+                  "need packed rows and the CPU backend); kernel auto");
   bench->add_flag("--suite", a.suite, "Run the benchmark suite (5 dtypes x 12 shapes) with auto and geam");
   bench->add_option("--warmup", a.warmup, "Untimed runs before timing (default GPU 3, CPU 1)");
   bench->add_option("--iters", a.iters, "Timed runs; the median is reported (default GPU 25, CPU 5)");

@@ -1,5 +1,5 @@
 // One in-place case of `xpose bench`: memcpy of the same bytes, then the in-place plan verified
-// against the CPU oracle's swaps and timed. Each timed call transposes its buffer again, which
+// against the CPU oracle and timed. Each timed call transposes its buffer again, which
 // moves the same bytes every time.
 #include "bench_in_place.hpp"
 
@@ -27,7 +27,7 @@ Status run_in_place_case(const InPlaceCaseSettings& s, std::vector<BenchRecord>&
   Buffers buffers(gpu, rotating_pairs(gpu, s.l2_bytes, span, span), span, span);
   XPOSE_RETURN_IF_ERROR(buffers.allocate(input));
 
-  // The plan's resolved descriptor: ld_out and batch_stride_out are the input's.
+  // The plan's resolved descriptor: batch_stride_out is the input's, ld_out too for square matrices.
   const BenchRecord base = matrix_record(s.label, d, s.iters, gpu ? calls_per_run(buffers.pairs()) : 1);
 
   xpose::DeviceStream stream;

@@ -12,7 +12,7 @@ namespace xpose_cli {
 
 struct InPlaceCaseSettings {
   xpose::Backend backend = xpose::Backend::cpu;
-  xpose::TransposeDesc desc;  // square; ld_out and batch_stride_out 0 (the input's)
+  xpose::TransposeDesc desc;  // ld_out and batch_stride_out 0 (the input's, or packed rows for non-square)
   std::string label;
   int warmup = 1, iters = 20;
   std::uint64_t seed = 0;

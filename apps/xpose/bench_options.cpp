@@ -136,7 +136,7 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
     return false;
   }
   if (args.in_place && (args.suite || !args.permute.empty() || args.ld_out)) {
-    error = "--in-place transposes square matrices in their own buffer: it takes no --suite, --permute or --ld-out";
+    error = "--in-place transposes matrices in their own buffer: it takes no --suite, --permute or --ld-out";
     return false;
   }
   if (args.suite && (!o.shapes.empty() || args.batch != 1 || args.ld_in || args.ld_out)) {

@@ -1,4 +1,4 @@
-// In-place transposes: square matrices overwritten by their transposes, no second buffer.
+// In-place transposes: matrices overwritten by their transposes, no second buffer.
 #pragma once
 
 #include <memory>
@@ -10,12 +10,13 @@
 
 namespace xpose {
 
-// `desc` describes the matrices in the buffer as a transpose's input: `batch` square matrices
-// (rows == cols), rows ld_in elements apart, matrices batch_stride_in apart (0: packed). The output
-// has the same layout, so ld_out and batch_stride_out must be 0 or equal to their input
-// counterparts. Elements between the rows (ld_in > cols) and between the matrices are left as
-// they are. Non-square matrices are refused: their in-place transpose moves elements along cycles
-// and is not built.
+// `desc` describes the matrices in the buffer as a transpose's input: `batch` matrices, rows ld_in
+// elements apart, matrices batch_stride_in apart (0: packed); batch_stride_out must be 0 or equal to
+// batch_stride_in. Square matrices (rows == cols) keep their layout, so ld_out must be 0 or ld_in;
+// elements between the rows (ld_in > cols) and between the matrices are left as they are. Non-square
+// matrices need packed rows (ld_in == cols) and become cols x rows packed (ld_out 0 or rows); they
+// run on the CPU backend only (row and column shuffles, scratch of one row or one block of columns
+// per thread), and a GPU plan for them is refused.
 class InPlacePlan {
  public:
   InPlacePlan();
@@ -42,7 +43,7 @@ class InPlacePlan {
 std::ostream& operator<<(std::ostream& os, const InPlacePlan& plan);
 
 // Validates `desc` and plans it. Of PlanOptions, the backend and the alignment apply (as for
-// make_plan), and the algorithm may be automatic or cpu_reference (the test oracle's swaps). On
+// make_plan), and the algorithm may be automatic or cpu_reference (the test oracle's plain loops). On
 // error `plan` is left as it was.
 Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions& options = PlanOptions{});
 

@@ -27,24 +27,35 @@ Status invalid(const std::string& message) { return Status(StatusCode::invalid_a
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
-// The layout checks of a transpose, then what in place adds: square matrices, the output's strides
-// the input's. Fills `out` with the descriptor resolved so.
+// The layout checks of a transpose, then what in place adds: the output's strides the input's for
+// square matrices; packed rows on both sides for others, whose rows change length. Fills `out` with
+// the descriptor resolved so.
 Status validate_in_place_desc(const TransposeDesc& desc, TransposeDesc& out) {
   XPOSE_RETURN_IF_ERROR(core::validate_desc(desc, Algorithm::automatic));
-  if (desc.rows != desc.cols)
-    return invalid("an in-place transpose needs square matrices (got " + str(desc.rows) + " x " + str(desc.cols) +
-                   "); transpose into a second buffer instead");
   TransposeDesc d = resolved(desc);
-  if (desc.ld_out != 0 && desc.ld_out != d.ld_in)
-    return invalid("in place, ld_out (" + str(desc.ld_out) + ") must be 0 or ld_in (" + str(d.ld_in) +
-                   "): the output is the input's buffer");
+  const bool square = d.rows == d.cols;
+  if (!square && d.ld_in != d.cols)
+    return invalid("an in-place transpose of a non-square matrix needs packed rows (ld_in " + str(d.ld_in) +
+                   " for " + str(d.cols) + " columns): its rows change length");
+  const std::int64_t ld_out = square ? d.ld_in : d.rows;
+  if (desc.ld_out != 0 && desc.ld_out != ld_out)
+    return invalid("in place, ld_out (" + str(desc.ld_out) + ") must be 0 or " +
+                   (square ? "ld_in (" + str(ld_out) + "): the output is the input's buffer"
+                           : str(ld_out) + ", the output's packed rows"));
   if (desc.batch_stride_out != 0 && desc.batch_stride_out != d.batch_stride_in)
     return invalid("in place, batch_stride_out (" + str(desc.batch_stride_out) + ") must be 0 or batch_stride_in (" +
                    str(d.batch_stride_in) + "): the output is the input's buffer");
-  d.ld_out = d.ld_in;
+  d.ld_out = ld_out;
   d.batch_stride_out = d.batch_stride_in;
   out = d;
   return Status::ok_status();
+}
+
+// Non-square matrices move through row and column shuffles, built on the CPU only.
+Status refuse_non_square_on_gpu(const TransposeDesc& d) {
+  return Status(StatusCode::unsupported, "an in-place transpose of a non-square matrix (" + str(d.rows) + " x " +
+                                             str(d.cols) + ") runs on the CPU backend only; on the GPU, transpose "
+                                             "into a second buffer");
 }
 
 }  // namespace
@@ -62,7 +73,8 @@ std::string InPlacePlan::to_string() const {
   if (!state_) return "<empty plan>";
   const State& s = *state_;
   std::ostringstream os;
-  if (s.reference) return "in_place<cpu_reference swaps> (cpu)";
+  if (s.reference) return s.desc.rows == s.desc.cols ? "in_place<cpu_reference swaps> (cpu)" : "in_place<cpu_reference copy> (cpu)";
+  if (s.desc.rows != s.desc.cols) return "in_place<row and column shuffles> (cpu)";
   const int edge = s.backend == Backend::cuda
                        ? s.config.tile
                        : cpu::blocked_tile_edge(dtype_size(s.desc.dtype));
@@ -85,8 +97,11 @@ std::ostream& operator<<(std::ostream& os, const InPlacePlan& plan) { return os 
 Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions& options) {
   auto s = std::make_unique<InPlacePlan::State>();
   XPOSE_RETURN_IF_ERROR(validate_in_place_desc(desc, s->desc));
+  const bool square = s->desc.rows == s->desc.cols;
+  if (!square && options.backend == Backend::cuda) return refuse_non_square_on_gpu(s->desc);
   core::ResolvedOptions resolved_options;
   XPOSE_RETURN_IF_ERROR(core::resolve_oracle_or_auto_options(options, "an in-place transpose", resolved_options));
+  if (!square && resolved_options.backend == Backend::cuda) return refuse_non_square_on_gpu(s->desc);
   s->backend = resolved_options.backend;
   s->reference = resolved_options.reference;
   s->alignment = resolved_options.alignment;
@@ -107,6 +122,8 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
   if (s.backend == Backend::cuda) return gpu::launch_in_place(s.desc, s.config, data, stream);
   if (s.reference)
     cpu::reference_transpose_in_place(s.desc, data);
+  else if (s.desc.rows != s.desc.cols)
+    cpu::shuffled_transpose_in_place(s.desc, data);
   else
     cpu::blocked_transpose_in_place(s.desc, data);
   return Status::ok_status();

@@ -15,6 +15,18 @@ namespace xpose::cpu {
 void reference_transpose_in_place(const TransposeDesc& d, void* data) {
   const std::size_t esize = dtype_size(d.dtype);
   auto* m = static_cast<unsigned char*>(data);
+  if (d.rows != d.cols) {
+    const auto bytes = static_cast<std::size_t>(d.rows * d.cols) * esize;
+    std::vector<unsigned char> copy(bytes);
+    for (std::int64_t b = 0; b < d.batch; ++b) {
+      unsigned char* x = m + b * d.batch_stride_in * static_cast<std::int64_t>(esize);
+      std::memcpy(copy.data(), x, bytes);
+      for (std::int64_t r = 0; r < d.rows; ++r)
+        for (std::int64_t c = 0; c < d.cols; ++c)
+          std::memcpy(x + (c * d.rows + r) * esize, &copy[(r * d.cols + c) * esize], esize);
+    }
+    return;
+  }
   unsigned char tmp[16];
   for (std::int64_t b = 0; b < d.batch; ++b)
     for (std::int64_t r = 0; r < d.rows; ++r)

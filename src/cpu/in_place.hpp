@@ -1,17 +1,24 @@
-// The CPU's in-place transposes of square matrices: the oracle's swaps and the blocked tile pairs.
+// The CPU's in-place transposes: the oracle, the blocked tile pairs of square matrices, and the row
+// and column shuffles of non-square ones.
 #pragma once
 
 #include "xpose/descriptor.hpp"
 
 namespace xpose::cpu {
 
-// Swaps element (r, c) with (c, r) for every r < c of every matrix: plain loops, the test oracle.
-// `desc` is resolved and square; the matrices are laid out as its input.
+// Plain loops, the test oracle: for square matrices, swaps element (r, c) with (c, r) for every r < c;
+// for others (packed rows), each matrix copied aside and written back transposed. `desc` is resolved;
+// the matrices are laid out as its input.
 void reference_transpose_in_place(const TransposeDesc& desc, void* data);
 
 // The same through tile pairs: tile (i, j) transposed into a buffer, tile (j, i) transposed into
 // its place, the buffer copied into (j, i)'s place, each tile by the blocked transpose's register
 // blocks stored straight out (blocked_tile_transpose); pairs split across threads.
 void blocked_transpose_in_place(const TransposeDesc& desc, void* data);
+
+// Non-square matrices with packed rows (ld_in == cols), each becoming cols x rows packed in its own
+// place: columns rotated, rows scattered and columns gathered with scratch of one block of columns
+// or one row per thread (src/cpu/in_place_shuffles.cpp).
+void shuffled_transpose_in_place(const TransposeDesc& desc, void* data);
 
 }  // namespace xpose::cpu

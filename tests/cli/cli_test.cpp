@@ -82,7 +82,7 @@ INSTANTIATE_TEST_SUITE_P(Cli, BadArguments,
                                            "bench --extents 4,4 --permute 1,0 --shape 4x4",
                                            "bench --extents 4,4 --permute 1,0 --kernels tiled_vec",
                                            "bench --extents 99999999999,99999999999 --permute 1,0",
-                                           "bench --in-place --backend cpu --shape 10x20",
+                                           "bench --in-place --backend cpu --shape 10x20 --ld-in 30",
                                            "bench --in-place --suite", "bench --in-place --ld-out 70",
                                            "bench --in-place --backend cpu --sizes 64 --ld-in 32",
                                            "bench --in-place --backend cpu --sizes 64 --kernels tiled_vec"));
@@ -164,6 +164,14 @@ TEST(Cli, InPlaceVerifiesAndWritesJson) {
   }
   EXPECT_EQ(kernels, (std::vector<std::string>{"memcpy", "in_place", "memcpy", "in_place"}));
   EXPECT_EQ(j["records"][1]["plan"], "in_place<256x256 tile pairs> (cpu)");
+}
+
+// --in-place with a non-square shape: the CPU's row and column shuffles, verified.
+TEST(Cli, InPlaceTakesNonSquareShapesOnTheCpu) {
+  const Result r = run_cli("bench --backend cpu --in-place --dtype f32 --shape 300x70 --batch 2 --iters 2");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Verification: PASSED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("in_place<row and column shuffles> (cpu)"), std::string::npos) << r.out;
 }
 
 // --kernels tuned: the measured planner's choice, verified like any kernel (on the CPU backend it

@@ -1,5 +1,6 @@
-// In-place transposes on the CPU: the oracle by hand, the oracle and the blocked tile pairs against
-// plain loops on every case, and the refusals (nothing written).
+// In-place transposes on the CPU: the oracle by hand, the oracle, the blocked tile pairs (square) and
+// the row and column shuffles (non-square) against plain loops on every case, and the refusals
+// (nothing written).
 #include <gtest/gtest.h>
 
 #include "in_place_cases.hpp"
@@ -29,6 +30,14 @@ TEST(CpuInPlaceReference, LeavesTheGapsBetweenRowsByHand) {
   for (int i = 0; i < 6; ++i) EXPECT_EQ(m[i], want[i]) << "element " << i;
 }
 
+TEST(CpuInPlaceReference, TwoByThreeByHand) {
+  // 2 x 3 becomes 3 x 2 in the same six elements.
+  std::int32_t m[6] = {0, 1, 2, 3, 4, 5};
+  ASSERT_TRUE(xpose::transpose_in_place({DType::i32, 2, 3}, m, nullptr, {Backend::cpu, Algorithm::cpu_reference}).ok());
+  const std::int32_t want[6] = {0, 3, 1, 4, 2, 5};
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(m[i], want[i]) << "element " << i;
+}
+
 class CpuInPlace : public ::testing::TestWithParam<std::tuple<DType, Algorithm>> {};
 
 // Every case from a buffer `shift` bytes into its allocation (which moves the blocked tiles' rows
@@ -36,7 +45,9 @@ class CpuInPlace : public ::testing::TestWithParam<std::tuple<DType, Algorithm>>
 TEST_P(CpuInPlace, MatchesPlainLoopsOnEveryCase) {
   const auto [dtype, algorithm] = GetParam();
   const std::size_t a = std::min<std::size_t>(xpose::dtype_size(dtype), 8);
-  for (const TransposeDesc& d : in_place_cases(dtype)) {
+  std::vector<TransposeDesc> cases = in_place_cases(dtype);
+  for (const TransposeDesc& d : in_place_non_square_cases(dtype)) cases.push_back(d);
+  for (const TransposeDesc& d : cases) {
     for (const std::size_t shift : {std::size_t{0}, a}) {
       const std::size_t bytes = input_bytes(d);
       const std::vector<unsigned char> data = random_values(dtype, bytes, 0x1a + bytes);
@@ -73,6 +84,16 @@ TEST(CpuInPlace, PlanNamesTheTilePairs) {
   EXPECT_EQ(plan.backend(), Backend::cpu);
 }
 
+TEST(CpuInPlace, PlanNamesTheShufflesOfNonSquareMatrices) {
+  xpose::InPlacePlan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 100, 30}, {Backend::cpu}).ok());
+  EXPECT_EQ(plan.to_string(), "in_place<row and column shuffles> (cpu)");
+  EXPECT_EQ(plan.desc().ld_in, 30);
+  EXPECT_EQ(plan.desc().ld_out, 100);  // 30 x 100, packed
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 100, 30}, {Backend::cpu, Algorithm::cpu_reference}).ok());
+  EXPECT_EQ(plan.to_string(), "in_place<cpu_reference copy> (cpu)");
+}
+
 // Each refusal returns its message and leaves the data as it was.
 TEST(CpuInPlace, RefusesBadInputAndWritesNothing) {
   std::vector<std::int32_t> m(64 * 64);
@@ -84,7 +105,9 @@ TEST(CpuInPlace, RefusesBadInputAndWritesNothing) {
     const char* says;
   };
   const std::vector<Bad> bad = {
-      {{DType::i32, 64, 32}, {Backend::cpu}, "square"},
+      {{DType::i32, 32, 16, 1, 20, 0, 0, 0}, {Backend::cpu}, "non-square matrix needs packed rows (ld_in 20"},
+      {{DType::i32, 32, 16, 1, 0, 40, 0, 0}, {Backend::cpu}, "ld_out (40) must be 0 or 32, the output's packed rows"},
+      {{DType::i32, 32, 16}, {Backend::cuda}, "runs on the CPU backend only"},
       {{DType::i32, 32, 32, 1, 64, 40, 0, 0}, {Backend::cpu}, "ld_out (40) must be 0 or ld_in (64)"},
       {{DType::i32, 16, 16, 2, 0, 0, 256, 300}, {Backend::cpu}, "batch_stride_out (300) must be 0 or batch_stride_in"},
       {{DType::i32, 16, 16, 2, 0, 0, 100, 0}, {Backend::cpu}, "batches would overlap"},
