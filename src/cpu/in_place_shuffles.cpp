@@ -22,10 +22,15 @@ namespace {
 // Columns gathered per block in the column passes: a 64-byte line of each row.
 constexpr std::int64_t kColumnBlockBytes = 64;
 
+// The m x n view and the quotients the passes step by (no division per element: a 64-bit division
+// costs tens of cycles, as much as moving the element).
 struct Shape {
   std::int64_t m, n;  // rows and columns of the input
-  std::int64_t b;     // n / gcd(m, n)
-  std::int64_t rotation(std::int64_t j) const { return j / b; }
+  std::int64_t b;     // n / gcd(m, n): column j is rotated down by j / b in pass 1
+  std::int64_t n_div_m, n_mod_m, m_mod_n, last_row_mod_n;
+  Shape(std::int64_t rows, std::int64_t cols)
+      : m(rows), n(cols), b(cols / std::gcd(rows, cols)), n_div_m(cols / rows), n_mod_m(cols % rows),
+        m_mod_n(rows % cols), last_row_mod_n((rows - 1) % cols) {}
 };
 
 // Pieces [0, pieces) of `items`, split evenly, each run as one call of body(first, last).
@@ -35,36 +40,97 @@ void split(std::int64_t items, std::int64_t pieces, const Body& body) {
   parallel_for(pieces, [&](std::int64_t p) { body(items * p / pieces, items * (p + 1) / pieces); });
 }
 
-// A column pass: element (r, j) of the m x n matrix at `x` takes the element that was at (from(r, j),
-// j), for every column, blocks of columns gathered into scratch and written back.
-template <int E, typename From>
-void gather_columns(unsigned char* x, const Shape& s, std::int64_t pieces, const From& from) {
+// Pass 1's source rows: column j rotated down by j / b, so row r takes row (r - j / b) mod m.
+struct Rotation {
+  struct State {
+    std::int64_t row;
+  };
+  static State start(const Shape& s, std::int64_t j) {
+    const std::int64_t shift = j / s.b;  // < gcd(m, n) <= m
+    return {shift == 0 ? 0 : s.m - shift};
+  }
+  static void advance(const Shape& s, State& t) {
+    if (++t.row == s.m) t.row = 0;
+  }
+};
+
+// Pass 3's source rows: after passes 1 and 2, input element (i, j) lies in row (i + j / b) mod m of
+// its final column; the one that belongs at (r, c) is input element (k % m, k / m), k = r n + c.
+// Stepping r adds n to k: the state keeps k % m, and k / m as a quotient and remainder by b.
+struct FinalRows {
+  struct State {
+    std::int64_t row, k_mod_m, q_div_b, q_mod_b;
+  };
+  static void settle(const Shape& s, State& t) {
+    t.row = t.k_mod_m + t.q_div_b;  // both < m (q / b < gcd(m, n))
+    if (t.row >= s.m) t.row -= s.m;
+  }
+  static State start(const Shape& s, std::int64_t c) {
+    State t{0, c % s.m, c / s.m / s.b, c / s.m % s.b};
+    settle(s, t);
+    return t;
+  }
+  static void advance(const Shape& s, State& t) {
+    std::int64_t q_step = s.n_div_m;
+    t.k_mod_m += s.n_mod_m;
+    if (t.k_mod_m >= s.m) t.k_mod_m -= s.m, ++q_step;
+    t.q_mod_b += q_step;
+    while (t.q_mod_b >= s.b) t.q_mod_b -= s.b, ++t.q_div_b;  // at most three times: q_step <= 2 b
+    settle(s, t);
+  }
+};
+
+// A column pass: for every column j, row r takes the element that was at row Source's row for (r,
+// j); blocks of columns gathered into scratch and written back row by row, a state per column.
+template <int E, typename Source>
+void gather_columns(unsigned char* x, const Shape& s, std::int64_t pieces) {
   const std::int64_t width = std::max<std::int64_t>(1, std::min(s.n, kColumnBlockBytes / E));
   const std::int64_t blocks = (s.n + width - 1) / width;
   split(blocks, pieces, [&](std::int64_t first, std::int64_t last) {
     std::vector<unsigned char> scratch(static_cast<std::size_t>(s.m * width * E));
+    std::vector<typename Source::State> state(static_cast<std::size_t>(width));
     for (std::int64_t blk = first; blk < last; ++blk) {
       const std::int64_t j0 = blk * width, w = std::min(width, s.n - j0);
       for (std::int64_t r = 0; r < s.m; ++r)
         std::memcpy(&scratch[static_cast<std::size_t>(r * w * E)], x + (r * s.n + j0) * E, static_cast<std::size_t>(w * E));
-      for (std::int64_t r = 0; r < s.m; ++r)
-        for (std::int64_t c = 0; c < w; ++c)
-          std::memcpy(x + (r * s.n + j0 + c) * E, &scratch[static_cast<std::size_t>((from(r, j0 + c) * w + c) * E)], E);
+      for (std::int64_t c = 0; c < w; ++c) state[static_cast<std::size_t>(c)] = Source::start(s, j0 + c);
+      for (std::int64_t r = 0; r < s.m; ++r) {
+        unsigned char* row = x + (r * s.n + j0) * E;
+        for (std::int64_t c = 0; c < w; ++c) {
+          typename Source::State& t = state[static_cast<std::size_t>(c)];
+          std::memcpy(row + c * E, &scratch[static_cast<std::size_t>((t.row * w + c) * E)], E);
+          Source::advance(s, t);
+        }
+      }
     }
   });
 }
 
-// Pass 2: row r's element from column j (input row (r - rotation(j)) mod m after pass 1) to its final
-// column, through a row of scratch.
+// Pass 2: row r's element from column j (input row i = (r - j / b) mod m after pass 1) to its final
+// column (j m + i) mod n, through a row of scratch; j m mod n, i and i mod n stepped along the row.
 template <int E>
 void scatter_rows(unsigned char* x, const Shape& s, std::int64_t pieces) {
   split(s.m, pieces, [&](std::int64_t first, std::int64_t last) {
     std::vector<unsigned char> scratch(static_cast<std::size_t>(s.n * E));
     for (std::int64_t r = first; r < last; ++r) {
       unsigned char* row = x + r * s.n * E;
+      std::int64_t jm = 0, i = r, i_mod_n = r % s.n, j_mod_b = 0;
       for (std::int64_t j = 0; j < s.n; ++j) {
-        const std::int64_t i = ((r - s.rotation(j)) % s.m + s.m) % s.m;
-        std::memcpy(&scratch[static_cast<std::size_t>((j * s.m + i) % s.n * E)], row + j * E, E);
+        std::int64_t col = jm + i_mod_n;
+        if (col >= s.n) col -= s.n;
+        std::memcpy(&scratch[static_cast<std::size_t>(col * E)], row + j * E, E);
+        jm += s.m_mod_n;
+        if (jm >= s.n) jm -= s.n;
+        if (++j_mod_b == s.b) {  // the next column is rotated one further: i steps back
+          j_mod_b = 0;
+          if (i == 0) {
+            i = s.m - 1;
+            i_mod_n = s.last_row_mod_n;
+          } else {
+            --i;
+            i_mod_n = i_mod_n == 0 ? s.n - 1 : i_mod_n - 1;
+          }
+        }
       }
       std::memcpy(row, scratch.data(), static_cast<std::size_t>(s.n * E));
     }
@@ -73,21 +139,14 @@ void scatter_rows(unsigned char* x, const Shape& s, std::int64_t pieces) {
 
 template <int E>
 void shuffle_matrix(unsigned char* x, const Shape& s, std::int64_t pieces) {
-  if (s.b != s.n)  // gcd(m, n) > 1: rotate column j down by rotation(j)
-    gather_columns<E>(x, s, pieces,
-                      [&](std::int64_t r, std::int64_t j) { return ((r - s.rotation(j)) % s.m + s.m) % s.m; });
+  if (s.b != s.n) gather_columns<E, Rotation>(x, s, pieces);  // gcd(m, n) > 1
   scatter_rows<E>(x, s, pieces);
-  // Element (i, j) of the input now lies in row (i + rotation(j)) mod m of its final column; the one
-  // that belongs at (r, c) is input element (k % m, k / m) for k = r n + c.
-  gather_columns<E>(x, s, pieces, [&](std::int64_t r, std::int64_t c) {
-    const std::int64_t k = r * s.n + c;
-    return (k % s.m + s.rotation(k / s.m)) % s.m;
-  });
+  gather_columns<E, FinalRows>(x, s, pieces);
 }
 
 template <int E>
 void shuffle_all(const TransposeDesc& d, unsigned char* data) {
-  const Shape s{d.rows, d.cols, d.cols / std::gcd(d.rows, d.cols)};
+  const Shape s(d.rows, d.cols);
   const std::int64_t bytes = d.batch * d.rows * d.cols * E;
   // Many matrices: a thread per matrix; otherwise each pass split across the threads.
   const std::int64_t by_matrix = threads_for(bytes, d.batch);
