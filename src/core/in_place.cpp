@@ -73,8 +73,9 @@ std::string InPlacePlan::to_string() const {
   if (!state_) return "<empty plan>";
   const State& s = *state_;
   std::ostringstream os;
-  if (s.reference) return s.desc.rows == s.desc.cols ? "in_place<cpu_reference swaps> (cpu)" : "in_place<cpu_reference copy> (cpu)";
-  if (s.desc.rows != s.desc.cols) return "in_place<row and column shuffles> (cpu)";
+  const bool square = s.desc.rows == s.desc.cols;
+  if (s.reference) return square ? "in_place<cpu_reference swaps> (cpu)" : "in_place<cpu_reference copy> (cpu)";
+  if (!square) return "in_place<row and column shuffles> (cpu)";
   const int edge = s.backend == Backend::cuda
                        ? s.config.tile
                        : cpu::blocked_tile_edge(dtype_size(s.desc.dtype));

@@ -92,7 +92,8 @@ void gather_columns(unsigned char* x, const Shape& s, std::int64_t pieces) {
     for (std::int64_t blk = first; blk < last; ++blk) {
       const std::int64_t j0 = blk * width, w = std::min(width, s.n - j0);
       for (std::int64_t r = 0; r < s.m; ++r)
-        std::memcpy(&scratch[static_cast<std::size_t>(r * w * E)], x + (r * s.n + j0) * E, static_cast<std::size_t>(w * E));
+        std::memcpy(&scratch[static_cast<std::size_t>(r * w * E)], x + (r * s.n + j0) * E,
+                    static_cast<std::size_t>(w * E));
       for (std::int64_t c = 0; c < w; ++c) state[static_cast<std::size_t>(c)] = Source::start(s, j0 + c);
       for (std::int64_t r = 0; r < s.m; ++r) {
         unsigned char* row = x + (r * s.n + j0) * E;
