@@ -44,7 +44,8 @@ inline std::vector<xpose::TransposeDesc> in_place_cases(xpose::DType t) {
 
 // Non-square cases (packed rows; the CPU backend only): one row or column, coprime and shared
 // extents (gcd 1 and gcd > 1 take different passes), tall and wide, batches packed and with gaps,
-// enough matrices for a thread each, and one large enough for the threads to split its passes.
+// enough matrices for a thread each, one large enough for the threads to split its passes, and one
+// tall enough that its column blocks are cut to the scratch bound.
 inline std::vector<xpose::TransposeDesc> in_place_non_square_cases(xpose::DType t) {
   std::vector<xpose::TransposeDesc> v;
   for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
@@ -55,6 +56,7 @@ inline std::vector<xpose::TransposeDesc> in_place_non_square_cases(xpose::DType 
   v.push_back({t, 10, 15, 3, 15, 10, 10 * 15 + 7, 0});      // batch with gaps, ld_out given as rows
   v.push_back({t, 64, 60, 600, 0, 0, 0, 0});                // a thread per matrix
   v.push_back({t, 2048, 1030});                             // passes split across threads
+  v.push_back({t, 70000, 20});  // columns of 4- to 16-byte elements in blocks narrower than a line (4 MiB)
   return v;
 }
 

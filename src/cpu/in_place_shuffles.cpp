@@ -1,6 +1,6 @@
 // In-place transposes of non-square matrices on the CPU, by three passes over the m x n buffer that
 // each move elements only within its columns or only within its rows, so that a thread needs scratch
-// of one block of columns or one row, never a second matrix. The decomposition is the one of
+// of one block of columns (at most 4 MiB, or one column) or one row, not a second matrix. The decomposition is the one of
 // Catanzaro, Keller and Garland ("A decomposition for in-place matrix transposition", PPoPP 2014):
 // with b = n / gcd(m, n), element (i, j) of the m x n input belongs at buffer index j m + i, which in
 // the m x n view is row (j m + i) / n, column (j m + i) % n; rotating column j down by j / b (pass 1)
@@ -19,8 +19,11 @@
 namespace xpose::cpu {
 namespace {
 
-// Columns gathered per block in the column passes: a 64-byte line of each row.
+// Columns gathered per block in the column passes: a 64-byte line of each row, as long as the block
+// stays within kColumnScratchBytes (never narrower than one column, which is the least scratch a
+// column pass can have).
 constexpr std::int64_t kColumnBlockBytes = 64;
+constexpr std::int64_t kColumnScratchBytes = std::int64_t{4} << 20;
 
 // The m x n view and the quotients the passes step by (no division per element: a 64-bit division
 // costs tens of cycles, as much as moving the element).
@@ -84,7 +87,8 @@ struct FinalRows {
 // j); blocks of columns gathered into scratch and written back row by row, a state per column.
 template <int E, typename Source>
 void gather_columns(unsigned char* x, const Shape& s, std::int64_t pieces) {
-  const std::int64_t width = std::max<std::int64_t>(1, std::min(s.n, kColumnBlockBytes / E));
+  const std::int64_t width =
+      std::max<std::int64_t>(1, std::min({s.n, kColumnBlockBytes / E, kColumnScratchBytes / (s.m * E)}));
   const std::int64_t blocks = (s.n + width - 1) / width;
   split(blocks, pieces, [&](std::int64_t first, std::int64_t last) {
     std::vector<unsigned char> scratch(static_cast<std::size_t>(s.m * width * E));
