@@ -43,23 +43,29 @@ void split(std::int64_t items, std::int64_t pieces, const Body& body) {
   parallel_for(pieces, [&](std::int64_t p) { body(items * p / pieces, items * (p + 1) / pieces); });
 }
 
-// Pass 1's source rows: column j rotated down by j / b, so row r takes row (r - j / b) mod m.
+// The column passes' source rows, stepped down a column (next_row) and along a row (next_column)
+// without dividing. Pass 1's: column j rotated down by j / b, so (r, j) takes row (r - j / b) mod m.
 struct Rotation {
   struct State {
-    std::int64_t row;
+    std::int64_t row, j_mod_b;
   };
   static State start(const Shape& s, std::int64_t j) {
     const std::int64_t shift = j / s.b;  // < gcd(m, n) <= m
-    return {shift == 0 ? 0 : s.m - shift};
+    return {shift == 0 ? 0 : s.m - shift, j % s.b};
   }
-  static void advance(const Shape& s, State& t) {
+  static void next_row(const Shape& s, State& t) {
     if (++t.row == s.m) t.row = 0;
+  }
+  static void next_column(const Shape& s, State& t) {
+    if (++t.j_mod_b < s.b) return;
+    t.j_mod_b = 0;  // the next column is rotated one further
+    t.row = t.row == 0 ? s.m - 1 : t.row - 1;
   }
 };
 
-// Pass 3's source rows: after passes 1 and 2, input element (i, j) lies in row (i + j / b) mod m of
-// its final column; the one that belongs at (r, c) is input element (k % m, k / m), k = r n + c.
-// Stepping r adds n to k: the state keeps k % m, and k / m as a quotient and remainder by b.
+// Pass 3's: after passes 1 and 2, input element (i, j) lies in row (i + j / b) mod m of its final
+// column; the one that belongs at (r, c) is input element (k % m, k / m), k = r n + c. The state
+// keeps k % m, and k / m as a quotient and remainder by b; a row adds n to k, a column 1.
 struct FinalRows {
   struct State {
     std::int64_t row, k_mod_m, q_div_b, q_mod_b;
@@ -73,7 +79,7 @@ struct FinalRows {
     settle(s, t);
     return t;
   }
-  static void advance(const Shape& s, State& t) {
+  static void next_row(const Shape& s, State& t) {
     std::int64_t q_step = s.n_div_m;
     t.k_mod_m += s.n_mod_m;
     if (t.k_mod_m >= s.m) t.k_mod_m -= s.m, ++q_step;
@@ -81,10 +87,18 @@ struct FinalRows {
     while (t.q_mod_b >= s.b) t.q_mod_b -= s.b, ++t.q_div_b;  // at most three times: q_step <= 2 b
     settle(s, t);
   }
+  static void next_column(const Shape& s, State& t) {
+    if (++t.k_mod_m == s.m) {
+      t.k_mod_m = 0;
+      if (++t.q_mod_b == s.b) t.q_mod_b = 0, ++t.q_div_b;
+    }
+    settle(s, t);
+  }
 };
 
-// A column pass: for every column j, row r takes the element that was at row Source's row for (r,
-// j); blocks of columns gathered into scratch and written back row by row, a state per column.
+// A column pass: for every column j, row r takes the element that was at Source's row for (r, j);
+// blocks of columns gathered into scratch and written back row by row, the state of the block's
+// first column stepped down the rows and copied along each row.
 template <int E, typename Source>
 void gather_columns(unsigned char* x, const Shape& s, std::int64_t pieces) {
   const std::int64_t width =
@@ -92,20 +106,20 @@ void gather_columns(unsigned char* x, const Shape& s, std::int64_t pieces) {
   const std::int64_t blocks = (s.n + width - 1) / width;
   split(blocks, pieces, [&](std::int64_t first, std::int64_t last) {
     std::vector<unsigned char> scratch(static_cast<std::size_t>(s.m * width * E));
-    std::vector<typename Source::State> state(static_cast<std::size_t>(width));
     for (std::int64_t blk = first; blk < last; ++blk) {
       const std::int64_t j0 = blk * width, w = std::min(width, s.n - j0);
       for (std::int64_t r = 0; r < s.m; ++r)
         std::memcpy(&scratch[static_cast<std::size_t>(r * w * E)], x + (r * s.n + j0) * E,
                     static_cast<std::size_t>(w * E));
-      for (std::int64_t c = 0; c < w; ++c) state[static_cast<std::size_t>(c)] = Source::start(s, j0 + c);
+      typename Source::State first_column = Source::start(s, j0);
       for (std::int64_t r = 0; r < s.m; ++r) {
         unsigned char* row = x + (r * s.n + j0) * E;
+        typename Source::State t = first_column;
         for (std::int64_t c = 0; c < w; ++c) {
-          typename Source::State& t = state[static_cast<std::size_t>(c)];
           std::memcpy(row + c * E, &scratch[static_cast<std::size_t>((t.row * w + c) * E)], E);
-          Source::advance(s, t);
+          Source::next_column(s, t);
         }
+        Source::next_row(s, first_column);
       }
     }
   });
