@@ -25,7 +25,7 @@ struct BenchOptions {
   xpose::Backend backend = xpose::Backend::automatic;
   std::int64_t batch = 1, ld_in = 0, ld_out = 0;  // applied to every shape; 0 = packed
   bool suite = false;
-  bool in_place = false;           // --in-place: square matrices transposed in their own buffer
+  bool in_place = false;           // --in-place: matrices transposed in their own buffer
   // --permute / --extents: one permutation case instead of matrices (perm empty: none).
   std::vector<int> perm;
   std::vector<std::int64_t> extents;

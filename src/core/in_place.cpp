@@ -1,5 +1,5 @@
-// InPlacePlan: validate a square layout, choose the backend and the tile pairs, and run them after
-// checking the one pointer.
+// InPlacePlan: validate the layout (square, or packed rows for non-square matrices), choose the
+// backend and, on the GPU, the tile pairs, and run them after checking the one pointer.
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -14,7 +14,7 @@
 namespace xpose {
 
 struct InPlacePlan::State {
-  TransposeDesc desc;  // resolved: ld_out and batch_stride_out equal to the input's
+  TransposeDesc desc;  // resolved: batch_stride_out the input's; ld_out ld_in (square) or rows (packed)
   Backend backend = Backend::cpu;
   bool reference = false;  // PlanOptions::algorithm == cpu_reference
   int alignment = 16;
@@ -72,10 +72,10 @@ Backend InPlacePlan::backend() const { return state_->backend; }
 std::string InPlacePlan::to_string() const {
   if (!state_) return "<empty plan>";
   const State& s = *state_;
-  std::ostringstream os;
   const bool square = s.desc.rows == s.desc.cols;
   if (s.reference) return square ? "in_place<cpu_reference swaps> (cpu)" : "in_place<cpu_reference copy> (cpu)";
   if (!square) return "in_place<row and column shuffles> (cpu)";
+  std::ostringstream os;
   const int edge = s.backend == Backend::cuda
                        ? s.config.tile
                        : cpu::blocked_tile_edge(dtype_size(s.desc.dtype));
