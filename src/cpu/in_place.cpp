@@ -1,4 +1,4 @@
-// In-place transposes of square matrices on the CPU.
+// In-place transposes on the CPU: the oracle (every shape) and the tile pairs of square matrices.
 #include "cpu/in_place.hpp"
 
 #include <algorithm>
