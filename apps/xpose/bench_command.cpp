@@ -154,7 +154,7 @@ int run_permute_bench(const BenchOptions& o, xpose::Backend backend, bool fell_b
 }
 
 // `xpose bench --in-place`: each shape transposed in its own buffer, against memcpy (non-square
-// shapes on the CPU backend only).
+// shapes with packed rows; on the GPU, where a row and a column fit a block's shared memory).
 int run_in_place_bench(const BenchOptions& o, xpose::Backend backend, bool fell_back,
                        const std::vector<std::string>& argv) {
   const bool gpu = backend == xpose::Backend::cuda;
@@ -225,7 +225,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
                     "perm[k] (e.g. 0,2,1,3); --kernels auto (default) and/or cpu_reference");
   bench->add_flag("--in-place", a.in_place,
                   "Transpose matrices in their own buffer (--sizes or --shape, --batch, --ld-in; non-square shapes "
-                  "need packed rows and the CPU backend); kernel auto");
+                  "need packed rows); kernel auto");
   bench->add_flag("--suite", a.suite, "Run the benchmark suite (5 dtypes x 12 shapes) with auto and geam");
   bench->add_option("--warmup", a.warmup, "Untimed runs before timing (default GPU 3, CPU 1)");
   bench->add_option("--iters", a.iters, "Timed runs; the median is reported (default GPU 25, CPU 5)");

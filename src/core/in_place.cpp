@@ -1,5 +1,6 @@
 // InPlacePlan: validate the layout (square, or packed rows for non-square matrices), choose the
-// backend and, on the GPU, the tile pairs, and run them after checking the one pointer.
+// backend and, on the GPU, the tile pairs (square) or the shuffle passes (non-square), and run them
+// after checking the one pointer.
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -18,7 +19,8 @@ struct InPlacePlan::State {
   Backend backend = Backend::cpu;
   bool reference = false;  // PlanOptions::algorithm == cpu_reference
   int alignment = 16;
-  plan::InPlaceConfig config;  // cuda
+  plan::InPlaceConfig config;         // cuda, square
+  plan::ShuffleConfig shuffles;       // cuda, non-square
 };
 
 namespace {
@@ -51,11 +53,17 @@ Status validate_in_place_desc(const TransposeDesc& desc, TransposeDesc& out) {
   return Status::ok_status();
 }
 
-// Non-square matrices move through row and column shuffles, built on the CPU only.
-Status refuse_non_square_on_gpu(const TransposeDesc& d) {
-  return Status(StatusCode::unsupported, "an in-place transpose of a non-square matrix (" + str(d.rows) + " x " +
-                                             str(d.cols) + ") runs on the CPU backend only; on the GPU, transpose "
-                                             "into a second buffer");
+// Shared memory a GPU block may hold where the device does not say (the limit without an opt-in).
+constexpr std::int64_t kDefaultSharedPerBlock = 48 * 1024;
+
+// "in_place<row and column shuffles,view=3000x1000,column_block=8,row_block=4,passes=3> block=(256)".
+std::string shuffles_name(const plan::ShuffleConfig& c) {
+  std::ostringstream os;
+  os << "in_place<row and column shuffles,view=" << c.view_rows << "x" << c.view_cols
+     << (c.transposed_view ? " (transposed)" : "") << ",column_block=" << c.column_width
+     << ",row_block=" << c.rows_per_block << ",passes=" << (c.rotate ? 3 : 2) << "> block=(" << plan::kShuffleThreads
+     << ")";
+  return os.str();
 }
 
 }  // namespace
@@ -74,6 +82,7 @@ std::string InPlacePlan::to_string() const {
   const State& s = *state_;
   const bool square = s.desc.rows == s.desc.cols;
   if (s.reference) return square ? "in_place<cpu_reference swaps> (cpu)" : "in_place<cpu_reference copy> (cpu)";
+  if (!square && s.backend == Backend::cuda) return shuffles_name(s.shuffles) + " (cuda)";
   if (!square) return "in_place<row and column shuffles> (cpu)";
   std::ostringstream os;
   const int edge = s.backend == Backend::cuda
@@ -98,15 +107,20 @@ std::ostream& operator<<(std::ostream& os, const InPlacePlan& plan) { return os 
 Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions& options) {
   auto s = std::make_unique<InPlacePlan::State>();
   XPOSE_RETURN_IF_ERROR(validate_in_place_desc(desc, s->desc));
-  const bool square = s->desc.rows == s->desc.cols;
-  if (!square && options.backend == Backend::cuda) return refuse_non_square_on_gpu(s->desc);
   core::ResolvedOptions resolved_options;
   XPOSE_RETURN_IF_ERROR(core::resolve_oracle_or_auto_options(options, "an in-place transpose", resolved_options));
-  if (!square && resolved_options.backend == Backend::cuda) return refuse_non_square_on_gpu(s->desc);
   s->backend = resolved_options.backend;
   s->reference = resolved_options.reference;
   s->alignment = resolved_options.alignment;
-  if (s->backend == Backend::cuda) s->config = plan::choose_in_place(s->desc, s->alignment);
+  if (s->backend == Backend::cuda) {
+    if (s->desc.rows == s->desc.cols) {
+      s->config = plan::choose_in_place(s->desc, s->alignment);
+    } else {
+      const std::int64_t limit = gpu::shared_per_block_limit();
+      XPOSE_RETURN_IF_ERROR(
+          plan::choose_in_place_shuffles(s->desc, limit > 0 ? limit : kDefaultSharedPerBlock, s->shuffles));
+    }
+  }
   plan.state_ = std::move(s);
   return Status::ok_status();
 }
@@ -120,7 +134,9 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
     return invalid("data must be aligned to " + std::to_string(align) + " bytes for " + dtype_name(s.desc.dtype));
   if (s.backend == Backend::cuda) XPOSE_RETURN_IF_ERROR(core::validate_plan_alignment(s.alignment, data, data));
   XPOSE_RETURN_IF_ERROR(core::validate_backend_memory(s.backend, data, data));
-  if (s.backend == Backend::cuda) return gpu::launch_in_place(s.desc, s.config, data, stream);
+  if (s.backend == Backend::cuda)
+    return s.desc.rows == s.desc.cols ? gpu::launch_in_place(s.desc, s.config, data, stream)
+                                      : gpu::launch_in_place_shuffles(s.desc, s.shuffles, data, stream);
   if (s.reference)
     cpu::reference_transpose_in_place(s.desc, data);
   else if (s.desc.rows != s.desc.cols)

@@ -226,6 +226,11 @@ std::int64_t small_batch_whole_matrix_bytes() {
                                                   rt::shared_reserved_per_block(dev));
 }
 
+std::int64_t shared_per_block_limit() {
+  int dev = 0;
+  return rt::get_device(&dev) == rt::kSuccess ? rt::shared_per_block_optin(dev) : 0;
+}
+
 Status check_device_pointer(const void* ptr, const char* what) {
   if (rt::is_device_accessible(ptr)) return Status::ok_status();
   return Status(StatusCode::wrong_memory,

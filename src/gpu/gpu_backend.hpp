@@ -8,6 +8,7 @@
 #include "core/permute_shape.hpp"
 #include "core/permute_tiling.hpp"
 #include "plan/in_place.hpp"
+#include "plan/in_place_shuffles.hpp"
 #include "xpose/descriptor.hpp"
 #include "xpose/plan.hpp"
 #include "xpose/status.hpp"
@@ -41,6 +42,13 @@ Status launch_permute(const core::PermuteGeometry& geometry, const core::Permute
 // laid out as the resolved `desc`'s input, with `config` from plan::choose_in_place.
 Status launch_in_place(const TransposeDesc& desc, const plan::InPlaceConfig& config, void* data,
                        StreamHandle stream);
+// Enqueues the in-place transpose of the non-square matrices at `data` (packed rows; resolved `desc`)
+// through the passes of `config`, from plan::choose_in_place_shuffles
+// (src/gpu/launch/in_place_shuffles.cu).
+Status launch_in_place_shuffles(const TransposeDesc& desc, const plan::ShuffleConfig& config, void* data,
+                                StreamHandle stream);
+// The most shared memory one block of the current device can have (with the opt-in); 0 if unknown.
+std::int64_t shared_per_block_limit();
 
 // The vendor library handle a plan owns (created at plan time, not per call).
 Status create_vendor_handle(std::shared_ptr<void>& handle);

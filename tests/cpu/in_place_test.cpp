@@ -107,7 +107,6 @@ TEST(CpuInPlace, RefusesBadInputAndWritesNothing) {
   const std::vector<Bad> bad = {
       {{DType::i32, 32, 16, 1, 20, 0, 0, 0}, {Backend::cpu}, "non-square matrix needs packed rows (ld_in 20"},
       {{DType::i32, 32, 16, 1, 0, 40, 0, 0}, {Backend::cpu}, "ld_out (40) must be 0 or 32, the output's packed rows"},
-      {{DType::i32, 32, 16}, {Backend::cuda}, "runs on the CPU backend only"},
       {{DType::i32, 32, 32, 1, 64, 40, 0, 0}, {Backend::cpu}, "ld_out (40) must be 0 or ld_in (64)"},
       {{DType::i32, 16, 16, 2, 0, 0, 256, 300}, {Backend::cpu}, "batch_stride_out (300) must be 0 or batch_stride_in"},
       {{DType::i32, 16, 16, 2, 0, 0, 100, 0}, {Backend::cpu}, "batches would overlap"},

@@ -1,6 +1,6 @@
 // In-place transposes on the GPU: every case against plain loops, from aligned and shifted pointers
 // (16-byte vectors, 8-byte ones, realigned chunks and single elements), blocks that loop over several
-// tile pairs, and the refusals (nothing written).
+// tile pairs, non-square matrices (row and column shuffles), and the refusals (nothing written).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -11,6 +11,7 @@
 #include "gpu_test_support.hpp"
 #include "in_place_cases.hpp"
 #include "plan/in_place.hpp"
+#include "plan/in_place_shuffles.hpp"
 
 namespace {
 
@@ -102,6 +103,34 @@ TEST_P(GpuInPlace, BlocksLoopOverTheirPairs) {
   }
 }
 
+// Non-square matrices: the row and column shuffles, in both views (tall and wide), with and without
+// the rotation pass (extents sharing a factor or coprime), blocks of several rows, shared memory past
+// the limit without opt-in, batches with gaps, aligned and shifted by one element's alignment. Cases
+// whose rows and columns do not fit this device's shared memory are refused (next test).
+TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::size_t one_element = std::min<std::size_t>(xpose::dtype_size(t), 8);
+  std::vector<TransposeDesc> cases = in_place_non_square_cases(t);
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {1000, 3000}, {3000, 1000}, {997, 1009}, {4096, 256}, {5, 20000}})
+    cases.push_back({t, rows, cols});
+  cases.push_back({t, 33, 12, 1000, 0, 0, 0, 0});  // many small matrices
+  std::set<bool> views;
+  for (const TransposeDesc& d : cases) {
+    xpose::plan::ShuffleConfig c;
+    if (!xpose::plan::choose_in_place_shuffles(xpose::resolved(d), xpose::gpu::shared_per_block_limit(), c).ok())
+      continue;
+    views.insert(c.transposed_view);
+    for (const std::size_t shift : {std::size_t{0}, one_element}) {
+      std::string what_ran;
+      ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
+      EXPECT_NE(what_ran.find("row and column shuffles"), std::string::npos) << what_ran;
+    }
+  }
+  EXPECT_EQ(views.size(), 2u);  // both views ran
+}
+
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuInPlace,
                          ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128),
                          [](const auto& info) { return std::string(xpose::dtype_name(info.param)); });
@@ -118,6 +147,22 @@ TEST(GpuInPlaceErrors, RefusesHostMemoryAndBrokenAlignment) {
   ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 64, 64}, {Backend::cuda}).ok());
   const xpose::Status shifted = xpose::execute(plan, static_cast<unsigned char*>(buf.data()) + 4);
   EXPECT_NE(shifted.message().find("plan was made for 16"), std::string::npos) << shifted.message();
+}
+
+// A non-square matrix whose rows and columns are both longer than a block's shared memory is refused
+// at plan time, and a host pointer at execution; the data stays as it was.
+TEST(GpuInPlaceErrors, RefusesNonSquareMatricesTooLongForSharedMemory) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  xpose::InPlacePlan plan;
+  const xpose::Status too_long = xpose::make_plan(plan, {DType::c128, 100000, 3}, {Backend::cuda});
+  EXPECT_EQ(too_long.code(), xpose::StatusCode::unsupported) << too_long.message();
+  EXPECT_NE(too_long.message().find("shared memory"), std::string::npos) << too_long.message();
+  EXPECT_FALSE(plan.valid());
+  std::vector<float> host(30 * 20, 1.5f);
+  const std::vector<float> before = host;
+  const xpose::Status on_host = xpose::transpose_in_place({DType::f32, 30, 20}, host.data(), nullptr, {Backend::cuda});
+  EXPECT_EQ(on_host.code(), xpose::StatusCode::wrong_memory) << on_host.message();
+  EXPECT_EQ(host, before);
 }
 
 }  // namespace

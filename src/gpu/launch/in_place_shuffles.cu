@@ -1,0 +1,91 @@
+// Launcher for the in-place transpose of non-square matrices: the plan's passes
+// (plan::ShuffleConfig), one kernel each, in order on the stream.
+#include <algorithm>
+#include <string>
+
+#include "gpu/gpu_backend.hpp"
+#include "gpu/kernels/in_place_shuffles.cuh"
+#include "gpu/launch/launch_common.hpp"
+
+namespace xpose::gpu {
+namespace {
+
+// One-dimensional grids stop here; the kernels loop over the blocks beyond it.
+constexpr std::int64_t kMaxBlocks = (std::int64_t{1} << 31) - 1;
+
+ShuffleGeometry pass_geometry(const TransposeDesc& d, const plan::ShuffleConfig& c, std::int64_t blocks_per_matrix) {
+  ShuffleGeometry g{};
+  g.shape = plan::make_shuffle_shape(c.view_rows, c.view_cols);
+  g.batch = d.batch;
+  g.batch_stride = d.batch_stride_in;
+  g.blocks_per_matrix = blocks_per_matrix;
+  g.by_blocks_per_matrix = plan::make_div64(blocks_per_matrix);
+  g.log2_width = 0;
+  while ((1 << g.log2_width) < c.column_width) ++g.log2_width;
+  g.rows_per_block = c.rows_per_block;
+  return g;
+}
+
+template <typename Kernel>
+Status launch_pass(Kernel kernel, const char* name, const ShuffleGeometry& g, std::int64_t smem_bytes,
+                   unsigned char* data, rt::Stream s) {
+  const int smem = static_cast<int>(smem_bytes);
+  if (smem > rt::kSharedWithoutOptIn) XPOSE_RETURN_IF_ERROR(allow_dynamic_shared_once(kernel, smem));
+  const LaunchConfig lc =
+      linear_config(0, 0, 0, plan::kShuffleThreads, std::min(g.blocks_per_matrix * g.batch, kMaxBlocks));
+  kernel<<<grid_of(lc), block_of(lc), smem, s>>>(data, g);
+  return check_launch(name, lc, smem, s);
+}
+
+template <int E>
+Status launch_shuffle_pass(const plan::ShufflePass& p, const TransposeDesc& d, const plan::ShuffleConfig& c,
+                           unsigned char* data, rt::Stream s) {
+  const ShuffleGeometry columns = pass_geometry(d, c, c.column_blocks);
+  const std::int64_t cs = c.column_smem_bytes;
+  switch (p.map) {
+    case plan::ShuffleMap::rotation:
+      return p.inverse ? launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::rotation, true>,
+                                     "shuffle_columns_kernel<rotation,inverse>", columns, cs, data, s)
+                       : launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::rotation, false>,
+                                     "shuffle_columns_kernel<rotation>", columns, cs, data, s);
+    case plan::ShuffleMap::final_rows:
+      return p.inverse ? launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::final_rows, true>,
+                                     "shuffle_columns_kernel<final_rows,inverse>", columns, cs, data, s)
+                       : launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::final_rows, false>,
+                                     "shuffle_columns_kernel<final_rows>", columns, cs, data, s);
+    case plan::ShuffleMap::rows: {
+      const ShuffleGeometry rows = pass_geometry(d, c, c.row_blocks);
+      const std::int64_t rs = c.row_smem_bytes;
+      return p.inverse ? launch_pass(shuffle_rows_kernel<E, true>, "shuffle_rows_kernel<gather>", rows, rs, data, s)
+                       : launch_pass(shuffle_rows_kernel<E, false>, "shuffle_rows_kernel<scatter>", rows, rs, data, s);
+    }
+  }
+  return Status(StatusCode::internal, "in_place: unknown shuffle pass");
+}
+
+template <int E>
+Status run_passes(const TransposeDesc& d, const plan::ShuffleConfig& c, unsigned char* data, rt::Stream s) {
+  plan::ShufflePass passes[3];
+  const int n = plan::shuffle_passes(c, passes);
+  for (int i = 0; i < n; ++i) XPOSE_RETURN_IF_ERROR(launch_shuffle_pass<E>(passes[i], d, c, data, s));
+  return Status::ok_status();
+}
+
+}  // namespace
+
+Status launch_in_place_shuffles(const TransposeDesc& d, const plan::ShuffleConfig& c, void* data, StreamHandle stream) {
+  // One row or one column: the transpose has the same bytes.
+  if (c.view_rows == 1 || c.view_cols == 1) return Status::ok_status();
+  auto* bytes = static_cast<unsigned char*>(data);
+  const auto s = static_cast<rt::Stream>(stream);
+  switch (dtype_size(d.dtype)) {
+    case 1: return run_passes<1>(d, c, bytes, s);
+    case 2: return run_passes<2>(d, c, bytes, s);
+    case 4: return run_passes<4>(d, c, bytes, s);
+    case 8: return run_passes<8>(d, c, bytes, s);
+    case 16: return run_passes<16>(d, c, bytes, s);
+    default: return Status(StatusCode::unsupported, "in_place: unsupported element size");
+  }
+}
+
+}  // namespace xpose::gpu

@@ -1,0 +1,152 @@
+// The GPU's non-square in-place transpose, on the CPU: its division by multiplication, its passes
+// replayed element by element with the maps and in the order the kernels run them (both views), and
+// the planner's blocks, which must fit the shared memory it was given.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "plan/in_place_shuffles.hpp"
+#include "plan/shuffle_maps.hpp"
+
+namespace {
+
+using xpose::DType;
+using xpose::TransposeDesc;
+namespace plan = xpose::plan;
+
+TEST(ShuffleMaps, Div64MatchesDivision) {
+  std::mt19937_64 rng(20261129);
+  std::vector<std::int64_t> divisors = {1, 2, 3, 5, 7, 8, 31, 32, 33, 1000, 65535, 65536, 65537, 1000003,
+                                        (std::int64_t{1} << 30) + 1, (std::int64_t{1} << 31) - 1};
+  for (int i = 0; i < 200; ++i) divisors.push_back(1 + static_cast<std::int64_t>(rng() % ((std::int64_t{1} << 31) - 1)));
+  const std::int64_t top = std::numeric_limits<std::int64_t>::max();
+  for (const std::int64_t d : divisors) {
+    const plan::Div64 f = plan::make_div64(d);
+    std::vector<std::int64_t> xs = {0, 1, d - 1, d, d + 1, 2 * d - 1, 2 * d, top, top - 1, top - d};
+    for (int i = 0; i < 200; ++i) xs.push_back(static_cast<std::int64_t>(rng() >> 1));
+    for (int i = 0; i < 50; ++i) xs.push_back(static_cast<std::int64_t>(rng() % (std::int64_t{1} << 40)));
+    // Numerators just below and at multiples of d, where a rounding error would show first.
+    for (int i = 0; i < 50; ++i) {
+      const std::int64_t q = static_cast<std::int64_t>(rng() >> 1) / d;
+      xs.push_back(q * d);
+      if (q > 0) xs.push_back(q * d - 1);
+    }
+    for (const std::int64_t x : xs)
+      if (x >= 0) ASSERT_EQ(plan::quot(x, f), x / d) << x << " / " << d;
+  }
+}
+
+// The kernels' passes on one m x n matrix of distinct values, as shuffle_columns_kernel and
+// shuffle_rows_kernel move them (every column or row read whole before it is written).
+std::vector<std::int64_t> replay(const plan::ShuffleConfig& c, std::int64_t m, std::int64_t n) {
+  std::vector<std::int64_t> x(static_cast<std::size_t>(m * n));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<std::int64_t>(i);
+  const plan::ShuffleShape s = plan::make_shuffle_shape(c.view_rows, c.view_cols);
+  const std::int64_t rows = c.view_rows, cols = c.view_cols;
+  plan::ShufflePass passes[3];
+  const int count = plan::shuffle_passes(c, passes);
+  for (int p = 0; p < count; ++p) {
+    std::vector<std::int64_t> next(x.size());
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t j = 0; j < cols; ++j) {
+        const std::int64_t here = r * cols + j;
+        std::int64_t there = 0;
+        switch (passes[p].map) {
+          case plan::ShuffleMap::rotation: there = plan::rotation_source_row(s, r, j) * cols + j; break;
+          case plan::ShuffleMap::final_rows: there = plan::final_source_row(s, r, j) * cols + j; break;
+          case plan::ShuffleMap::rows: there = r * cols + plan::scatter_column(s, r, j); break;
+        }
+        // Column passes gather forward and scatter inverted; the row pass the other way round.
+        const bool gather = (passes[p].map == plan::ShuffleMap::rows) == passes[p].inverse;
+        if (gather)
+          next[here] = x[there];
+        else
+          next[there] = x[here];
+      }
+    x = next;
+  }
+  return x;
+}
+
+void expect_transposes(std::int64_t m, std::int64_t n, bool transposed_view) {
+  plan::ShuffleConfig c;
+  c.transposed_view = transposed_view;
+  c.view_rows = transposed_view ? n : m;
+  c.view_cols = transposed_view ? m : n;
+  c.rotate = std::gcd(m, n) > 1;
+  const std::vector<std::int64_t> x = replay(c, m, n);
+  // Input element (i, j) = i n + j belongs at (j, i) of the n x m output.
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j)
+      ASSERT_EQ(x[static_cast<std::size_t>(j * m + i)], i * n + j)
+          << m << " x " << n << (transposed_view ? " (transposed view)" : "") << " at input (" << i << ", " << j << ")";
+}
+
+TEST(ShuffleMaps, PassesTransposeInBothViews) {
+  for (std::int64_t m = 1; m <= 24; ++m)
+    for (std::int64_t n = 1; n <= 24; ++n)
+      for (const bool transposed_view : {false, true}) expect_transposes(m, n, transposed_view);
+  for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {1000, 3}, {3, 1000}, {256, 384}, {384, 256}, {1000, 3000}, {997, 1009}, {64, 4096}, {2048, 1030}})
+    for (const bool transposed_view : {false, true}) expect_transposes(m, n, transposed_view);
+}
+
+TEST(InPlaceShufflesPlanner, BlocksFitTheSharedMemory) {
+  for (const DType t : {DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128})
+    for (const std::int64_t limit : {std::int64_t{48} << 10, std::int64_t{64} << 10, std::int64_t{227} << 10})
+      for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+               {2, 3}, {3, 1000}, {1000, 3}, {1000, 3000}, {3000, 1000}, {4096, 8192}, {8192, 100}, {70000, 20},
+               {20, 70000}, {12000, 7}}) {
+        const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+        const TransposeDesc d{t, m, n, 2, n, m, m * n, m * n};
+        plan::ShuffleConfig c;
+        const xpose::Status s = plan::choose_in_place_shuffles(d, limit, c);
+        const std::string what = std::string(xpose::dtype_name(t)) + " " + std::to_string(m) + " x " +
+                                 std::to_string(n) + " limit " + std::to_string(limit);
+        const auto fits = [&](std::int64_t rows, std::int64_t cols) { return rows * e <= limit && cols * e <= limit; };
+        if (!fits(m, n) && !fits(n, m)) {
+          EXPECT_EQ(s.code(), xpose::StatusCode::unsupported) << what;
+          EXPECT_NE(s.message().find("shared memory"), std::string::npos) << s.message();
+          continue;
+        }
+        ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+        EXPECT_EQ(c.view_rows, c.transposed_view ? n : m) << what;
+        EXPECT_EQ(c.view_cols, c.transposed_view ? m : n) << what;
+        EXPECT_EQ(c.rotate, std::gcd(m, n) > 1) << what;
+        EXPECT_GE(c.column_width, 1) << what;
+        EXPECT_EQ(c.column_width & (c.column_width - 1), 0) << what;  // a power of two
+        EXPECT_LE(c.column_width * e, 128) << what;
+        EXPECT_LE(c.column_width, plan::kShuffleThreads) << what;
+        EXPECT_EQ(c.column_smem_bytes, c.view_rows * c.column_width * e) << what;
+        EXPECT_LE(c.column_smem_bytes, limit) << what;
+        EXPECT_EQ(c.column_blocks * c.column_width >= c.view_cols, true) << what;
+        EXPECT_LT((c.column_blocks - 1) * c.column_width, c.view_cols) << what;
+        EXPECT_GE(c.rows_per_block, 1) << what;
+        EXPECT_EQ(c.row_smem_bytes, c.rows_per_block * c.view_cols * e) << what;
+        EXPECT_LE(c.row_smem_bytes, limit) << what;
+        EXPECT_EQ(c.row_blocks, (c.view_rows + c.rows_per_block - 1) / c.rows_per_block) << what;
+      }
+}
+
+TEST(InPlaceShufflesPlanner, TakesTheViewWithWiderColumnBlocks) {
+  plan::ShuffleConfig c;
+  // Columns of 20 rows are a line wide; columns of 70000 rows would be one element.
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 70000, 20}, 227 << 10, c).ok());
+  EXPECT_TRUE(c.transposed_view);
+  EXPECT_EQ(c.view_rows, 20);
+  EXPECT_EQ(c.column_width, 128);
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 20, 70000}, 227 << 10, c).ok());
+  EXPECT_FALSE(c.transposed_view);
+  // Equal widths: the shorter columns.
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::f32, 1000, 3000}, 227 << 10, c).ok());
+  EXPECT_FALSE(c.transposed_view);
+  EXPECT_EQ(c.column_width, 8);
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::f32, 3000, 1000}, 227 << 10, c).ok());
+  EXPECT_TRUE(c.transposed_view);
+}
+
+}  // namespace
