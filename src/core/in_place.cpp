@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/env.hpp"
 #include "core/validate.hpp"
 #include "cpu/blocked.hpp"
 #include "cpu/in_place.hpp"
@@ -56,13 +57,14 @@ Status validate_in_place_desc(const TransposeDesc& desc, TransposeDesc& out) {
 // Shared memory a GPU block may hold where the device does not say (the limit without an opt-in).
 constexpr std::int64_t kDefaultSharedPerBlock = 48 * 1024;
 
-// "in_place<row and column shuffles,view=3000x1000,column_block=8,row_block=4,passes=3> block=(256)".
+// "in_place<row and column shuffles,view=3000x1000,column_block=8,row_block=4,passes=3> block=(1024,256)":
+// the column passes' threads, then the row pass's.
 std::string shuffles_name(const plan::ShuffleConfig& c) {
   std::ostringstream os;
   os << "in_place<row and column shuffles,view=" << c.view_rows << "x" << c.view_cols
      << (c.transposed_view ? " (transposed)" : "") << ",column_block=" << c.column_width
-     << ",row_block=" << c.rows_per_block << ",passes=" << (c.rotate ? 3 : 2) << "> block=(" << plan::kShuffleThreads
-     << ")";
+     << ",row_block=" << c.rows_per_block << (c.swizzle_rows ? ",swizzled" : "") << ",passes=" << (c.rotate ? 3 : 2) << "> block=("
+     << plan::kShuffleColumnThreads << "," << plan::kShuffleRowThreads << ")";
   return os.str();
 }
 
@@ -117,8 +119,10 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
       s->config = plan::choose_in_place(s->desc, s->alignment);
     } else {
       const std::int64_t limit = gpu::shared_per_block_limit();
-      XPOSE_RETURN_IF_ERROR(
-          plan::choose_in_place_shuffles(s->desc, limit > 0 ? limit : kDefaultSharedPerBlock, s->shuffles));
+      // XPOSE_SHUFFLE_COLUMN_BYTES: column blocks of that many bytes a row, for measuring.
+      XPOSE_RETURN_IF_ERROR(plan::choose_in_place_shuffles(s->desc, limit > 0 ? limit : kDefaultSharedPerBlock,
+                                                           s->shuffles,
+                                                           core::env_int("XPOSE_SHUFFLE_COLUMN_BYTES", 0)));
     }
   }
   plan.state_ = std::move(s);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
+#include <vector>
 
 namespace xpose::plan {
 namespace {
@@ -14,40 +16,50 @@ std::int64_t bit_ceil(std::int64_t v) {
   return p;
 }
 
+// Row blocks of `rows` rows, rounded up to whole swizzle groups.
+std::int64_t row_block_bytes(std::int64_t rows, std::int64_t cols, std::int64_t esize) {
+  const std::int64_t group = shuffle_row_group_elements(static_cast<int>(esize));
+  return (rows * cols + group - 1) / group * group * esize;
+}
+
+// Swizzle where the plain scatter conflicts 8 ways or worse and the swizzle at least halves that.
+constexpr int kSwizzleFromWays = 8;
+
 // The blocks for one view, or false where its columns (one element wide) or rows do not fit.
-bool fit_view(std::int64_t rows, std::int64_t cols, std::int64_t esize, std::int64_t shared_limit, ShuffleConfig& c) {
-  if (cols * esize > shared_limit || rows * esize > shared_limit) return false;
-  // Column rows of 128, 64 or 32 bytes within the block target; else the widest that fits the device.
+bool fit_view(std::int64_t rows, std::int64_t cols, std::int64_t esize, std::int64_t shared_limit, int column_bytes,
+              ShuffleConfig& c) {
+  if (row_block_bytes(1, cols, esize) > shared_limit || rows * esize > shared_limit) return false;
+  // Column rows of kShuffleColumnPieceBytes, or the widest narrower piece that fits the device.
   std::int64_t piece = 0;
-  for (const std::int64_t p : {128, 64, 32})
-    if (p >= esize && rows * p <= kShuffleColumnBlockBytes) {
-      piece = p;
-      break;
-    }
-  if (piece == 0)
-    for (std::int64_t p = 32; p >= esize; p /= 2)
-      if (rows * p <= shared_limit) {
-        piece = p;
-        break;
-      }
+  const bool power_of_two = column_bytes > 0 && (column_bytes & (column_bytes - 1)) == 0;
+  if (power_of_two && column_bytes >= esize && column_bytes <= 128 && rows * column_bytes <= shared_limit)
+    piece = column_bytes;
+  for (std::int64_t p = shuffle_column_piece_bytes(static_cast<int>(esize)); piece == 0 && p >= esize; p /= 2)
+    if (rows * p <= shared_limit) piece = p;
   c.view_rows = rows;
   c.view_cols = cols;
   c.column_width = static_cast<int>(std::min(piece / esize, bit_ceil(cols)));
   c.column_blocks = (cols + c.column_width - 1) / c.column_width;
   c.column_smem_bytes = rows * c.column_width * esize;
   c.rows_per_block = std::clamp<std::int64_t>(kShuffleRowBlockBytes / (cols * esize), 1, rows);
+  while (c.rows_per_block > 1 && row_block_bytes(c.rows_per_block, cols, esize) > shared_limit) --c.rows_per_block;
   c.row_blocks = (rows + c.rows_per_block - 1) / c.rows_per_block;
-  c.row_smem_bytes = c.rows_per_block * cols * esize;
+  const ShuffleShape shape = make_shuffle_shape(rows, cols);
+  const int plain = row_scatter_ways(shape, c.rows_per_block, static_cast<int>(esize), false);
+  c.swizzle_rows = plain >= kSwizzleFromWays &&
+                   2 * row_scatter_ways(shape, c.rows_per_block, static_cast<int>(esize), true) <= plain;
+  c.row_smem_bytes = c.swizzle_rows ? row_block_bytes(c.rows_per_block, cols, esize) : c.rows_per_block * cols * esize;
   return true;
 }
 
 }  // namespace
 
-Status choose_in_place_shuffles(const TransposeDesc& d, std::int64_t shared_limit, ShuffleConfig& config) {
+Status choose_in_place_shuffles(const TransposeDesc& d, std::int64_t shared_limit, ShuffleConfig& config,
+                                int column_bytes) {
   const std::int64_t esize = static_cast<std::int64_t>(dtype_size(d.dtype));
   ShuffleConfig direct, transposed;
-  const bool direct_fits = fit_view(d.rows, d.cols, esize, shared_limit, direct);
-  const bool transposed_fits = fit_view(d.cols, d.rows, esize, shared_limit, transposed);
+  const bool direct_fits = fit_view(d.rows, d.cols, esize, shared_limit, column_bytes, direct);
+  const bool transposed_fits = fit_view(d.cols, d.rows, esize, shared_limit, column_bytes, transposed);
   if (!direct_fits && !transposed_fits)
     return Status(StatusCode::unsupported,
                   "an in-place transpose of a " + std::to_string(d.rows) + " x " + std::to_string(d.cols) +
@@ -63,6 +75,23 @@ Status choose_in_place_shuffles(const TransposeDesc& d, std::int64_t shared_limi
   config = take_transposed ? transposed : direct;
   config.rotate = std::gcd(d.rows, d.cols) > 1;
   return Status::ok_status();
+}
+
+int row_scatter_ways(const ShuffleShape& s, std::int64_t rows_per_block, int esize, bool swizzled) {
+  const std::int64_t items = std::min(rows_per_block, s.rows) * s.cols;
+  const std::int64_t lanes = esize >= 4 ? 128 / esize : 32;  // a warp, or the lanes of one 128-byte wavefront
+  int worst = 1;
+  for (std::int64_t first = 0; first < std::min<std::int64_t>(items, 64 * lanes); first += lanes) {
+    std::vector<std::set<std::int64_t>> words(32);  // distinct words asked of each bank
+    for (std::int64_t e = first; e < std::min(items, first + lanes); ++e) {
+      const std::int64_t rr = e / s.cols, x = rr * s.cols + scatter_column(s, rr, e % s.cols);
+      const std::int64_t slot = swizzled ? shuffle_row_slot(static_cast<std::uint32_t>(x), esize) : x;
+      for (std::int64_t w = slot * esize / 4; w <= (slot * esize + esize - 1) / 4; ++w)
+        words[static_cast<std::size_t>(w % 32)].insert(w);
+    }
+    for (const auto& bank : words) worst = std::max(worst, static_cast<int>(bank.size()));
+  }
+  return worst;
 }
 
 int shuffle_passes(const ShuffleConfig& c, ShufflePass passes[3]) {

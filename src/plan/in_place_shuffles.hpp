@@ -12,14 +12,35 @@
 
 namespace xpose::plan {
 
-// Threads of both passes' blocks.
-constexpr int kShuffleThreads = 256;
+// Threads of the column passes' blocks (which shared memory often holds to one per SM) and of the
+// row pass's.
+constexpr int kShuffleColumnThreads = 1024;
+constexpr int kShuffleRowThreads = 256;
 
-// A column block's rows of up to 128 bytes (a line), as long as its columns stay under this many
-// bytes of shared memory; beyond it narrower rows (down to one element) up to the device's limit.
-constexpr std::int64_t kShuffleColumnBlockBytes = 32 * 1024;
+// A column block's piece of each row, in bytes, where its columns fit a block's shared memory (else
+// narrower, down to one element). Measured on an H200 (ratios to memcpy, in place, 32 / 64 / 128
+// bytes): c128 1000 x 3000 0.19 / 0.25 / 0.34, c128 4096 x 1024 0.17 / 0.22 / 0.29, f32 1000 x 3000
+// 0.29 / 0.31 / 0.34 (f32 8192 x 2048, whose 2048-row columns fit 64: 0.22 / 0.24); u8 1000 x 3000
+// 0.19 / 0.14 / 0.09, whose byte-wide loads need the warps of two blocks per SM more than whole lines.
+constexpr std::int64_t shuffle_column_piece_bytes(int esize) { return esize <= 2 ? 32 : 128; }
 // The row pass takes as many rows a block as fit this (at least one).
 constexpr std::int64_t kShuffleRowBlockBytes = 16 * 1024;
+
+// Where element x of a row block lies in shared memory: its cell (one 4-byte bank word of 1- or 2-byte
+// elements, or one element) is XOR-ed, within its group of 32 cells, with the 5-bit digits of the
+// group's number. The row pass scatters a row's elements rows mod cols apart, often a power of two,
+// which plain rows put in one bank (32 lanes, 32-way conflicts); swizzled, such lanes fall in
+// different banks. A bijection on each group of 32 cells, so a block holds its elements rounded up to
+// whole groups. Taken only where the plain rows' scatter conflicts 8 ways or worse
+// (row_scatter_ways): on an H200 the swizzle cost u8 16384 x 4096 in place 16% (416 against 350 us),
+// whose scatter conflicts 4 ways, and gained on u8 65536 x 1024 (624 -> 461 us), 32 ways.
+constexpr std::uint32_t shuffle_row_slot(std::uint32_t x, int esize) {
+  const std::uint32_t unit = esize >= 4 ? 1 : 4 / esize;
+  const std::uint32_t cell = x / unit, group = cell >> 5;
+  const std::uint32_t fold = (group ^ (group >> 5) ^ (group >> 10) ^ (group >> 15)) & 31;
+  return (cell ^ fold) * unit + x % unit;
+}
+constexpr std::int64_t shuffle_row_group_elements(int esize) { return 32 * (esize >= 4 ? 1 : 4 / esize); }
 
 // The passes run on the buffer seen as view_rows x view_cols. Directly (transposed_view false: the
 // input's m x n), pass 1 gathers each column rotated (where gcd(m, n) > 1), pass 2 scatters each row,
@@ -36,8 +57,15 @@ struct ShuffleConfig {
   std::int64_t column_blocks = 0;     // per matrix
   std::int64_t row_blocks = 0;        // per matrix
   std::int64_t column_smem_bytes = 0; // view_rows x column_width elements
-  std::int64_t row_smem_bytes = 0;    // rows_per_block x view_cols elements
+  bool swizzle_rows = false;          // the row blocks' elements at shuffle_row_slot
+  std::int64_t row_smem_bytes = 0;    // rows_per_block x view_cols elements (swizzled: in whole groups)
 };
+
+// The worst bank conflict (accesses serialised in one bank) of the row pass's scatter into shared
+// memory over the first warps of a row block of `rows_per_block` rows, plain or swizzled: a warp's
+// lanes, or for 8- and 16-byte elements the lanes of one 128-byte wavefront, each element's 4-byte
+// words counted.
+int row_scatter_ways(const ShuffleShape& shape, std::int64_t rows_per_block, int esize, bool swizzled);
 
 // One pass: which map, and whether it runs inverted (column scatters and row gathers).
 enum class ShuffleMap { rotation, rows, final_rows };
@@ -52,7 +80,9 @@ int shuffle_passes(const ShuffleConfig& config, ShufflePass passes[3]);
 
 // The configuration for a resolved non-square descriptor (packed rows) on a device whose blocks can
 // hold `shared_limit` bytes of shared memory. unsupported, with a message, where neither view's
-// columns (one element wide) and rows fit.
-Status choose_in_place_shuffles(const TransposeDesc& resolved_desc, std::int64_t shared_limit, ShuffleConfig& config);
+// columns (one element wide) and rows fit. column_bytes > 0 asks for column blocks of that many
+// bytes a row (a power of two, at least the element, at most 128) where they fit, for measuring.
+Status choose_in_place_shuffles(const TransposeDesc& resolved_desc, std::int64_t shared_limit, ShuffleConfig& config,
+                                int column_bytes = 0);
 
 }  // namespace xpose::plan

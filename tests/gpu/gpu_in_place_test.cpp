@@ -104,8 +104,9 @@ TEST_P(GpuInPlace, BlocksLoopOverTheirPairs) {
 }
 
 // Non-square matrices: the row and column shuffles, in both views (tall and wide), with and without
-// the rotation pass (extents sharing a factor or coprime), blocks of several rows, shared memory past
-// the limit without opt-in, batches with gaps, aligned and shifted by one element's alignment. Cases
+// the rotation pass (extents sharing a factor or coprime), blocks of several rows, rows plain and
+// swizzled, shared memory past the limit without opt-in, batches with gaps, aligned and shifted by one
+// element's alignment. Cases
 // whose rows and columns do not fit this device's shared memory are refused (next test).
 TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   XPOSE_SKIP_WITHOUT_GPU();
@@ -113,22 +114,24 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   const std::size_t one_element = std::min<std::size_t>(xpose::dtype_size(t), 8);
   std::vector<TransposeDesc> cases = in_place_non_square_cases(t);
   for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
-           {1000, 3000}, {3000, 1000}, {997, 1009}, {4096, 256}, {5, 20000}})
+           {1000, 3000}, {3000, 1000}, {997, 1009}, {4096, 256}, {5, 20000}, {64, 4096}, {4096, 64}})
     cases.push_back({t, rows, cols});
   cases.push_back({t, 33, 12, 1000, 0, 0, 0, 0});  // many small matrices
-  std::set<bool> views;
+  std::set<bool> views, swizzled;
   for (const TransposeDesc& d : cases) {
     xpose::plan::ShuffleConfig c;
     if (!xpose::plan::choose_in_place_shuffles(xpose::resolved(d), xpose::gpu::shared_per_block_limit(), c).ok())
       continue;
     views.insert(c.transposed_view);
+    swizzled.insert(c.swizzle_rows);
     for (const std::size_t shift : {std::size_t{0}, one_element}) {
       std::string what_ran;
       ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
       EXPECT_NE(what_ran.find("row and column shuffles"), std::string::npos) << what_ran;
     }
   }
-  EXPECT_EQ(views.size(), 2u);  // both views ran
+  EXPECT_EQ(views.size(), 2u);     // both views ran
+  EXPECT_EQ(swizzled.size(), 2u);  // and rows plain and swizzled (64 x 4096: scatters a power of two apart)
 }
 
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuInPlace,

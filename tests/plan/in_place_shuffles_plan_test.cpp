@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "plan/in_place_shuffles.hpp"
@@ -107,7 +108,13 @@ TEST(InPlaceShufflesPlanner, BlocksFitTheSharedMemory) {
         const xpose::Status s = plan::choose_in_place_shuffles(d, limit, c);
         const std::string what = std::string(xpose::dtype_name(t)) + " " + std::to_string(m) + " x " +
                                  std::to_string(n) + " limit " + std::to_string(limit);
-        const auto fits = [&](std::int64_t rows, std::int64_t cols) { return rows * e <= limit && cols * e <= limit; };
+        const std::int64_t group = plan::shuffle_row_group_elements(static_cast<int>(e));
+        const auto row_bytes = [&](std::int64_t rows, std::int64_t cols) {
+          return (rows * cols + group - 1) / group * group * e;
+        };
+        const auto fits = [&](std::int64_t rows, std::int64_t cols) {
+          return rows * e <= limit && row_bytes(1, cols) <= limit;
+        };
         if (!fits(m, n) && !fits(n, m)) {
           EXPECT_EQ(s.code(), xpose::StatusCode::unsupported) << what;
           EXPECT_NE(s.message().find("shared memory"), std::string::npos) << s.message();
@@ -119,34 +126,92 @@ TEST(InPlaceShufflesPlanner, BlocksFitTheSharedMemory) {
         EXPECT_EQ(c.rotate, std::gcd(m, n) > 1) << what;
         EXPECT_GE(c.column_width, 1) << what;
         EXPECT_EQ(c.column_width & (c.column_width - 1), 0) << what;  // a power of two
-        EXPECT_LE(c.column_width * e, 128) << what;
-        EXPECT_LE(c.column_width, plan::kShuffleThreads) << what;
+        EXPECT_LE(c.column_width * e, plan::shuffle_column_piece_bytes(static_cast<int>(e))) << what;
+        EXPECT_LE(c.column_width, plan::kShuffleColumnThreads) << what;
         EXPECT_EQ(c.column_smem_bytes, c.view_rows * c.column_width * e) << what;
         EXPECT_LE(c.column_smem_bytes, limit) << what;
         EXPECT_EQ(c.column_blocks * c.column_width >= c.view_cols, true) << what;
         EXPECT_LT((c.column_blocks - 1) * c.column_width, c.view_cols) << what;
         EXPECT_GE(c.rows_per_block, 1) << what;
-        EXPECT_EQ(c.row_smem_bytes, c.rows_per_block * c.view_cols * e) << what;
+        EXPECT_EQ(c.row_smem_bytes, c.swizzle_rows ? row_bytes(c.rows_per_block, c.view_cols)
+                                                   : c.rows_per_block * c.view_cols * e)
+            << what;
         EXPECT_LE(c.row_smem_bytes, limit) << what;
         EXPECT_EQ(c.row_blocks, (c.view_rows + c.rows_per_block - 1) / c.rows_per_block) << what;
       }
 }
 
+// Every row block index lands on its own slot within the block's whole groups.
+TEST(InPlaceShufflesPlanner, RowSlotsAreABijectionOnWholeGroups) {
+  for (const int e : {1, 2, 4, 8, 16}) {
+    const std::uint32_t group = static_cast<std::uint32_t>(plan::shuffle_row_group_elements(e));
+    for (const std::uint32_t groups : {1u, 3u, 33u, 1025u}) {
+      std::vector<bool> seen(groups * group, false);
+      for (std::uint32_t x = 0; x < groups * group; ++x) {
+        const std::uint32_t slot = plan::shuffle_row_slot(x, e);
+        ASSERT_LT(slot, groups * group) << e << " " << x;
+        ASSERT_EQ(slot / group, x / group) << e << " " << x;  // stays in its group
+        ASSERT_FALSE(seen[slot]) << e << " " << x;
+        seen[slot] = true;
+      }
+    }
+  }
+}
+
+// Lanes whose elements lie a power of two apart (the row pass's scatter when rows mod cols is one)
+// reach 32 different banks for 1- to 4-byte elements, or 31 (one 2-way conflict, where the lanes'
+// group numbers carry across a digit), against one bank unswizzled.
+TEST(InPlaceShufflesPlanner, RowSlotsSpreadPowerOfTwoStridesOverTheBanks) {
+  for (const int e : {1, 2, 4})
+    for (std::uint32_t stride = 32; stride <= 8192; stride *= 2)
+      for (const std::uint32_t first : {0u, 5u, 1000u}) {
+        std::set<std::uint32_t> banks;
+        for (std::uint32_t lane = 0; lane < 32; ++lane)
+          banks.insert(plan::shuffle_row_slot(first + lane * stride, e) * e / 4 % 32);
+        EXPECT_GE(banks.size(), 31u) << "element " << e << " stride " << stride << " first " << first;
+      }
+}
+
 TEST(InPlaceShufflesPlanner, TakesTheViewWithWiderColumnBlocks) {
   plan::ShuffleConfig c;
-  // Columns of 20 rows are a line wide; columns of 70000 rows would be one element.
+  // Columns of 20 rows take the full piece; columns of 70000 rows would be one element.
   ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 70000, 20}, 227 << 10, c).ok());
   EXPECT_TRUE(c.transposed_view);
   EXPECT_EQ(c.view_rows, 20);
-  EXPECT_EQ(c.column_width, 128);
+  EXPECT_EQ(c.column_width, 32);
   ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 20, 70000}, 227 << 10, c).ok());
   EXPECT_FALSE(c.transposed_view);
-  // Equal widths: the shorter columns.
+  // Columns of 1000 rows fit lines, of 3000 rows half lines.
   ASSERT_TRUE(plan::choose_in_place_shuffles({DType::f32, 1000, 3000}, 227 << 10, c).ok());
   EXPECT_FALSE(c.transposed_view);
-  EXPECT_EQ(c.column_width, 8);
+  EXPECT_EQ(c.column_width, 32);
   ASSERT_TRUE(plan::choose_in_place_shuffles({DType::f32, 3000, 1000}, 227 << 10, c).ok());
   EXPECT_TRUE(c.transposed_view);
+  // Equal widths: the shorter columns.
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 1000, 3000}, 227 << 10, c).ok());
+  EXPECT_FALSE(c.transposed_view);
+  EXPECT_EQ(c.column_width, 32);
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 3000, 1000}, 227 << 10, c).ok());
+  EXPECT_TRUE(c.transposed_view);
+  // A forced piece where it fits.
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::f32, 1000, 3000}, 227 << 10, c, 16).ok());
+  EXPECT_EQ(c.column_width, 4);
+}
+
+// The swizzle where the plain scatter conflicts 8 ways or more: u8 65536 x 1024 (a 1024 x 65536 view,
+// elements 1024 bytes apart, 32 ways), not u8 16384 x 4096 (4 ways) or coprime extents.
+TEST(InPlaceShufflesPlanner, SwizzlesRowsWhoseScatterConflicts) {
+  plan::ShuffleConfig c;
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 65536, 1024}, 227 << 10, c).ok());
+  const plan::ShuffleShape wide = plan::make_shuffle_shape(c.view_rows, c.view_cols);
+  EXPECT_EQ(plan::row_scatter_ways(wide, c.rows_per_block, 1, false), 32);
+  EXPECT_LE(plan::row_scatter_ways(wide, c.rows_per_block, 1, true), 2);
+  EXPECT_TRUE(c.swizzle_rows);
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 16384, 4096}, 227 << 10, c).ok());
+  EXPECT_LT(plan::row_scatter_ways(plan::make_shuffle_shape(c.view_rows, c.view_cols), c.rows_per_block, 1, false), 8);
+  EXPECT_FALSE(c.swizzle_rows);
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::f32, 997, 1009}, 227 << 10, c).ok());
+  EXPECT_FALSE(c.swizzle_rows);
 }
 
 }  // namespace

@@ -5,98 +5,205 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "gpu/kernels/element.cuh"
+#include "gpu/kernels/geometry.cuh"
 #include "plan/in_place_shuffles.hpp"
 #include "plan/shuffle_maps.hpp"
 
 namespace xpose::gpu {
 
-// One pass's launch: the view, the matrices, and the blocks of one matrix (column blocks of
-// 2^log2_width columns, or row blocks of rows_per_block rows).
+// One pass's launch. The view's extents fit 32 bits (a row and a column fit shared memory), so the
+// maps run in 32-bit arithmetic, each thread stepping its map's state from one of its elements to the
+// next instead of dividing (the plan's 64-bit maps, which the CPU tests check, give the same values).
 struct ShuffleGeometry {
-  plan::ShuffleShape shape;
+  std::uint32_t rows, cols;    // the view
+  FastDiv by_b, by_cols;       // b = cols / gcd(rows, cols)
+  plan::Div64 by_rows;         // a column cursor's start
   std::int64_t batch, batch_stride;  // elements
   std::int64_t blocks_per_matrix;
   plan::Div64 by_blocks_per_matrix;
-  int log2_width;               // column pass
-  std::int64_t rows_per_block;  // row pass
+  // Column passes: W = 2^log2_width columns a block; a thread's rows lie kShuffleColumnThreads / W
+  // apart, so k = r cols + c steps by that many rows' worth: final_step_q rows' quotient, final_step_i
+  // remainder.
+  int log2_width;
+  std::uint32_t final_step_q, final_step_i;
+  // Row pass: rows_per_block rows a block; a thread's elements lie kShuffleRowThreads apart, which is
+  // step_r rows and step_j columns, and moves (j rows) mod cols by step_jm.
+  std::uint32_t rows_per_block, step_r, step_j, step_jm;
 };
 
-// The column passes' map: pass 1's rotation or pass 3's final rows.
-template <plan::ShuffleMap kMap>
-__device__ __forceinline__ std::int64_t column_source_row(const plan::ShuffleShape& s, std::int64_t r,
-                                                          std::int64_t j) {
-  if constexpr (kMap == plan::ShuffleMap::rotation) return plan::rotation_source_row(s, r, j);
-  return plan::final_source_row(s, r, j);
+// Loads in flight per thread before the first lands in shared memory.
+template <int E>
+constexpr int shuffle_batch() {
+  return E == 16 ? 4 : 8;
 }
 
-// Block (plan::kShuffleThreads) over W = 2^log2_width columns of every row of one matrix, (rows, W)
-// elements in dynamic shared memory; grid (blocks), block k taking column blocks k, k + gridDim.x, ...
-// of blocks_per_matrix x batch. Forward (gather): (r, j) takes the element of row
-// column_source_row(r, j) of column j. Inverse (scatter): the element of (r, j) goes to that row.
-// Threads take W consecutive columns of plan::kShuffleThreads / W rows at a time (W <= 128), so a
-// warp reads and writes whole row pieces.
+// Pass 1's source rows down column j: rotated by j / b.
+struct RotationCursor {
+  std::uint32_t shift, rows;
+  __device__ RotationCursor(const ShuffleGeometry& g, std::uint32_t j, std::uint32_t) : shift(fast_div(j, g.by_b)), rows(g.rows) {}
+  __device__ std::uint32_t row(std::uint32_t r) const { return r >= shift ? r - shift : r + rows - shift; }
+  __device__ void next(const ShuffleGeometry&) {}
+};
+
+// Pass 3's source rows down column j: (k mod rows + (k / rows) / b) mod rows, k = r cols + j, with k's
+// quotient and remainder stepped.
+struct FinalRowsCursor {
+  std::uint32_t i, q;
+  __device__ FinalRowsCursor(const ShuffleGeometry& g, std::uint32_t j, std::uint32_t first_row) {
+    const std::int64_t k = static_cast<std::int64_t>(first_row) * g.cols + j;
+    const std::int64_t quotient = plan::quot(k, g.by_rows);
+    q = static_cast<std::uint32_t>(quotient);
+    i = static_cast<std::uint32_t>(k - quotient * g.rows);
+  }
+  __device__ std::uint32_t row(const ShuffleGeometry& g) const {
+    const std::uint32_t s = i + fast_div(q, g.by_b);
+    return s >= g.rows ? s - g.rows : s;
+  }
+  __device__ void next(const ShuffleGeometry& g) {
+    i += g.final_step_i;
+    q += g.final_step_q;
+    if (i >= g.rows) i -= g.rows, ++q;
+  }
+};
+
+template <plan::ShuffleMap kMap>
+using ColumnCursor = typename std::conditional<kMap == plan::ShuffleMap::rotation, RotationCursor, FinalRowsCursor>::type;
+
+template <plan::ShuffleMap kMap>
+__device__ __forceinline__ std::uint32_t source_row(const ColumnCursor<kMap>& cursor, const ShuffleGeometry& g,
+                                                    std::uint32_t r) {
+  if constexpr (kMap == plan::ShuffleMap::rotation) return cursor.row(r);
+  else return cursor.row(g);
+}
+
+// Block (plan::kShuffleColumnThreads) over W = 2^log2_width columns of every row of one matrix,
+// (rows, W) elements in dynamic shared memory; grid (blocks), block k taking column blocks k, k +
+// gridDim.x, ... of blocks_per_matrix x batch. Forward (gather): (r, j) takes the element of row
+// source_row(r) of column j. Inverse (scatter): the element of (r, j) goes to that row. Threads take W
+// consecutive columns of kShuffleColumnThreads / W rows at a time (W <= 128), so a warp reads and
+// writes whole row pieces; each thread has shuffle_batch<E>() loads in flight.
 template <int E, plan::ShuffleMap kMap, bool kInverse>
-__global__ void __launch_bounds__(plan::kShuffleThreads) shuffle_columns_kernel(unsigned char* data, ShuffleGeometry g) {
-  extern __shared__ __align__(16) unsigned char shuffle_columns[];  // (rows, W) elements
-  const int width = 1 << g.log2_width;
-  const int row_step = plan::kShuffleThreads >> g.log2_width;
-  const int c = static_cast<int>(threadIdx.x) & (width - 1);
-  const int first_row = static_cast<int>(threadIdx.x) >> g.log2_width;
-  const plan::ShuffleShape& s = g.shape;
+__global__ void __launch_bounds__(plan::kShuffleColumnThreads) shuffle_columns_kernel(unsigned char* data,
+                                                                                       ShuffleGeometry g) {
+  using T = typename ElementStorage<E>::type;
+  constexpr int kBatch = shuffle_batch<E>();
+  extern __shared__ __align__(16) unsigned char shuffle_columns[];
+  T* const slots = reinterpret_cast<T*>(shuffle_columns);  // (rows, W)
+  const std::uint32_t row_step = plan::kShuffleColumnThreads >> g.log2_width;
+  const std::uint32_t c = threadIdx.x & ((1u << g.log2_width) - 1);
+  const std::uint32_t first_row = threadIdx.x >> g.log2_width;
   for (std::int64_t k = blockIdx.x; k < g.blocks_per_matrix * g.batch; k += gridDim.x) {
     const std::int64_t b = plan::quot(k, g.by_blocks_per_matrix);
     const std::int64_t j = ((k - b * g.blocks_per_matrix) << g.log2_width) + c;
-    unsigned char* const column = data + (b * g.batch_stride + j) * E;
-    if (j < s.cols) {
-      for (std::int64_t r = first_row; r < s.rows; r += row_step) {
-        const std::int64_t slot = kInverse ? column_source_row<kMap>(s, r, j) : r;
-        copy_element<E>(shuffle_columns + ((slot << g.log2_width) + c) * E, column + r * s.cols * E);
+    const bool active = j < g.cols;
+    T* const column = reinterpret_cast<T*>(data + (b * g.batch_stride + j) * E);
+    if (active) {
+      ColumnCursor<kMap> cursor(g, static_cast<std::uint32_t>(j), first_row);
+      for (std::uint32_t r = first_row; r < g.rows; r += kBatch * row_step) {
+        T v[kBatch];
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u)
+          if (r + u * row_step < g.rows) v[u] = column[static_cast<std::int64_t>(r + u * row_step) * g.cols];
+#pragma unroll
+        for (int u = 0; u < kBatch; ++u) {
+          const std::uint32_t ru = r + u * row_step;
+          if (ru >= g.rows) break;
+          const std::uint32_t slot = kInverse ? source_row<kMap>(cursor, g, ru) : ru;
+          slots[(slot << g.log2_width) + c] = v[u];
+          if (kInverse) cursor.next(g);
+        }
       }
     }
     __syncthreads();
-    if (j < s.cols) {
-      for (std::int64_t r = first_row; r < s.rows; r += row_step) {
-        const std::int64_t slot = kInverse ? r : column_source_row<kMap>(s, r, j);
-        copy_element<E>(column + r * s.cols * E, shuffle_columns + ((slot << g.log2_width) + c) * E);
+    if (active) {
+      ColumnCursor<kMap> cursor(g, static_cast<std::uint32_t>(j), first_row);
+      for (std::uint32_t r = first_row; r < g.rows; r += row_step) {
+        const std::uint32_t slot = kInverse ? r : source_row<kMap>(cursor, g, r);
+        column[static_cast<std::int64_t>(r) * g.cols] = slots[(slot << g.log2_width) + c];
+        if (!kInverse) cursor.next(g);
       }
     }
     __syncthreads();  // the next column block reuses the shared columns
   }
 }
 
-// Block (plan::kShuffleThreads) over rows_per_block rows of one matrix, (rows_per_block, cols)
+// Pass 2's destination column of element (first_row + rr, j): (j rows + i) mod cols, i = (r - j / b)
+// mod rows, with rr, j and (j rows) mod cols stepped.
+struct RowCursor {
+  std::uint32_t rr, j, jm;
+  __device__ std::uint32_t column(const ShuffleGeometry& g, std::uint32_t first_row) const {
+    const std::uint32_t r = first_row + rr, shift = fast_div(j, g.by_b);
+    std::uint32_t i = r >= shift ? r - shift : r + g.rows - shift;
+    i -= fast_div(i, g.by_cols) * g.cols;
+    const std::uint32_t col = jm + i;
+    return col >= g.cols ? col - g.cols : col;
+  }
+  __device__ void next(const ShuffleGeometry& g) {
+    rr += g.step_r;
+    j += g.step_j;
+    jm += g.step_jm;
+    if (j >= g.cols) j -= g.cols, ++rr;
+    if (jm >= g.cols) jm -= g.cols;
+  }
+};
+
+// Block (plan::kShuffleRowThreads) over rows_per_block rows of one matrix, (rows_per_block, cols)
 // elements in dynamic shared memory; grid (blocks), block k taking row blocks k, k + gridDim.x, ... of
-// blocks_per_matrix x batch. Forward (scatter): (r, j) goes to column scatter_column(r, j) of its row.
+// blocks_per_matrix x batch. Forward (scatter): (r, j) goes to column RowCursor::column of its row.
 // Inverse (gather): (r, j) takes the element of that column. The rows are packed, so the block's
-// elements are one run that its threads read and write in order.
-template <int E, bool kInverse>
-__global__ void __launch_bounds__(plan::kShuffleThreads) shuffle_rows_kernel(unsigned char* data, ShuffleGeometry g) {
-  extern __shared__ __align__(16) unsigned char shuffle_rows[];  // (rows_per_block, cols) elements
-  const plan::ShuffleShape& s = g.shape;
+// elements are one run that its threads read and write in order. kSwizzle: the shared rows at
+// plan::shuffle_row_slot, against the scatter's bank conflicts.
+template <int E, bool kSwizzle>
+__device__ __forceinline__ std::uint32_t row_slot(std::uint32_t x) {
+  if constexpr (kSwizzle) return plan::shuffle_row_slot(x, E);
+  else return x;
+}
+
+template <int E, bool kInverse, bool kSwizzle>
+__global__ void __launch_bounds__(plan::kShuffleRowThreads) shuffle_rows_kernel(unsigned char* data, ShuffleGeometry g) {
+  using T = typename ElementStorage<E>::type;
+  constexpr int kBatch = shuffle_batch<E>();
+  constexpr std::uint32_t kThreads = plan::kShuffleRowThreads;
+  extern __shared__ __align__(16) unsigned char shuffle_rows[];
+  T* const slots = reinterpret_cast<T*>(shuffle_rows);  // (rows_per_block, cols) at row_slot
+  // Every block's run starts on a row, so a thread's first element is the same in each.
+  const QuotRem first = fast_divmod(threadIdx.x, g.by_cols);
+  const auto first_jm = static_cast<std::uint32_t>(static_cast<std::uint64_t>(first.rem) * g.rows % g.cols);
   for (std::int64_t k = blockIdx.x; k < g.blocks_per_matrix * g.batch; k += gridDim.x) {
     const std::int64_t b = plan::quot(k, g.by_blocks_per_matrix);
-    const std::int64_t first_row = (k - b * g.blocks_per_matrix) * g.rows_per_block;
-    const std::int64_t rows = s.rows - first_row < g.rows_per_block ? s.rows - first_row : g.rows_per_block;
-    unsigned char* const run = data + (b * g.batch_stride + first_row * s.cols) * E;
-    const std::int64_t items = rows * s.cols;
-    for (std::int64_t e = threadIdx.x; e < items; e += plan::kShuffleThreads) {
-      std::int64_t slot = e;
-      if (!kInverse) {
-        const std::int64_t rr = plan::quot(e, s.by_cols);
-        slot = rr * s.cols + plan::scatter_column(s, first_row + rr, e - rr * s.cols);
+    const auto first_row = static_cast<std::uint32_t>((k - b * g.blocks_per_matrix) * g.rows_per_block);
+    const std::uint32_t rows = g.rows - first_row < g.rows_per_block ? g.rows - first_row : g.rows_per_block;
+    T* const run = reinterpret_cast<T*>(data + (b * g.batch_stride + static_cast<std::int64_t>(first_row) * g.cols) * E);
+    const std::uint32_t items = rows * g.cols;
+    RowCursor cursor{first.quot, first.rem, first_jm};
+    for (std::uint32_t e = threadIdx.x; e < items; e += kBatch * kThreads) {
+      T v[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u)
+        if (e + u * kThreads < items) v[u] = run[e + u * kThreads];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const std::uint32_t eu = e + u * kThreads;
+        if (eu >= items) break;
+        if (kInverse) {
+          slots[row_slot<E, kSwizzle>(eu)] = v[u];
+        } else {
+          slots[row_slot<E, kSwizzle>(cursor.rr * g.cols + cursor.column(g, first_row))] = v[u];
+          cursor.next(g);
+        }
       }
-      copy_element<E>(shuffle_rows + slot * E, run + e * E);
     }
     __syncthreads();
-    for (std::int64_t e = threadIdx.x; e < items; e += plan::kShuffleThreads) {
-      std::int64_t slot = e;
+    for (std::uint32_t e = threadIdx.x; e < items; e += kThreads) {
       if (kInverse) {
-        const std::int64_t rr = plan::quot(e, s.by_cols);
-        slot = rr * s.cols + plan::scatter_column(s, first_row + rr, e - rr * s.cols);
+        run[e] = slots[row_slot<E, kSwizzle>(cursor.rr * g.cols + cursor.column(g, first_row))];
+        cursor.next(g);
+      } else {
+        run[e] = slots[row_slot<E, kSwizzle>(e)];
       }
-      copy_element<E>(run + e * E, shuffle_rows + slot * E);
     }
     __syncthreads();
   }

@@ -1,6 +1,7 @@
 // Launcher for the in-place transpose of non-square matrices: the plan's passes
 // (plan::ShuffleConfig), one kernel each, in order on the stream.
 #include <algorithm>
+#include <numeric>
 #include <string>
 
 #include "gpu/gpu_backend.hpp"
@@ -12,27 +13,38 @@ namespace {
 
 // One-dimensional grids stop here; the kernels loop over the blocks beyond it.
 constexpr std::int64_t kMaxBlocks = (std::int64_t{1} << 31) - 1;
+constexpr int kColumns = plan::kShuffleColumnThreads, kRows = plan::kShuffleRowThreads;
 
 ShuffleGeometry pass_geometry(const TransposeDesc& d, const plan::ShuffleConfig& c, std::int64_t blocks_per_matrix) {
+  const std::int64_t rows = c.view_rows, cols = c.view_cols;
   ShuffleGeometry g{};
-  g.shape = plan::make_shuffle_shape(c.view_rows, c.view_cols);
+  g.rows = static_cast<std::uint32_t>(rows);
+  g.cols = static_cast<std::uint32_t>(cols);
+  g.by_b = make_fast_div(cols / std::gcd(rows, cols));
+  g.by_cols = make_fast_div(cols);
+  g.by_rows = plan::make_div64(rows);
   g.batch = d.batch;
   g.batch_stride = d.batch_stride_in;
   g.blocks_per_matrix = blocks_per_matrix;
   g.by_blocks_per_matrix = plan::make_div64(blocks_per_matrix);
   g.log2_width = 0;
   while ((1 << g.log2_width) < c.column_width) ++g.log2_width;
-  g.rows_per_block = c.rows_per_block;
+  const std::int64_t column_step = (plan::kShuffleColumnThreads >> g.log2_width) * cols;
+  g.final_step_q = static_cast<std::uint32_t>(column_step / rows);
+  g.final_step_i = static_cast<std::uint32_t>(column_step % rows);
+  g.rows_per_block = static_cast<std::uint32_t>(c.rows_per_block);
+  g.step_r = static_cast<std::uint32_t>(plan::kShuffleRowThreads / cols);
+  g.step_j = static_cast<std::uint32_t>(plan::kShuffleRowThreads % cols);
+  g.step_jm = static_cast<std::uint32_t>(g.step_j * rows % cols);
   return g;
 }
 
 template <typename Kernel>
-Status launch_pass(Kernel kernel, const char* name, const ShuffleGeometry& g, std::int64_t smem_bytes,
+Status launch_pass(Kernel kernel, const char* name, int threads, const ShuffleGeometry& g, std::int64_t smem_bytes,
                    unsigned char* data, rt::Stream s) {
   const int smem = static_cast<int>(smem_bytes);
   if (smem > rt::kSharedWithoutOptIn) XPOSE_RETURN_IF_ERROR(allow_dynamic_shared_once(kernel, smem));
-  const LaunchConfig lc =
-      linear_config(0, 0, 0, plan::kShuffleThreads, std::min(g.blocks_per_matrix * g.batch, kMaxBlocks));
+  const LaunchConfig lc = linear_config(0, 0, 0, threads, std::min(g.blocks_per_matrix * g.batch, kMaxBlocks));
   kernel<<<grid_of(lc), block_of(lc), smem, s>>>(data, g);
   return check_launch(name, lc, smem, s);
 }
@@ -45,19 +57,25 @@ Status launch_shuffle_pass(const plan::ShufflePass& p, const TransposeDesc& d, c
   switch (p.map) {
     case plan::ShuffleMap::rotation:
       return p.inverse ? launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::rotation, true>,
-                                     "shuffle_columns_kernel<rotation,inverse>", columns, cs, data, s)
+                                     "shuffle_columns_kernel<rotation,inverse>", kColumns, columns, cs, data, s)
                        : launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::rotation, false>,
-                                     "shuffle_columns_kernel<rotation>", columns, cs, data, s);
+                                     "shuffle_columns_kernel<rotation>", kColumns, columns, cs, data, s);
     case plan::ShuffleMap::final_rows:
       return p.inverse ? launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::final_rows, true>,
-                                     "shuffle_columns_kernel<final_rows,inverse>", columns, cs, data, s)
+                                     "shuffle_columns_kernel<final_rows,inverse>", kColumns, columns, cs, data, s)
                        : launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::final_rows, false>,
-                                     "shuffle_columns_kernel<final_rows>", columns, cs, data, s);
+                                     "shuffle_columns_kernel<final_rows>", kColumns, columns, cs, data, s);
     case plan::ShuffleMap::rows: {
       const ShuffleGeometry rows = pass_geometry(d, c, c.row_blocks);
       const std::int64_t rs = c.row_smem_bytes;
-      return p.inverse ? launch_pass(shuffle_rows_kernel<E, true>, "shuffle_rows_kernel<gather>", rows, rs, data, s)
-                       : launch_pass(shuffle_rows_kernel<E, false>, "shuffle_rows_kernel<scatter>", rows, rs, data, s);
+      if (c.swizzle_rows)
+        return p.inverse ? launch_pass(shuffle_rows_kernel<E, true, true>, "shuffle_rows_kernel<gather,swizzled>", kRows,
+                                       rows, rs, data, s)
+                         : launch_pass(shuffle_rows_kernel<E, false, true>, "shuffle_rows_kernel<scatter,swizzled>",
+                                       kRows, rows, rs, data, s);
+      return p.inverse
+                 ? launch_pass(shuffle_rows_kernel<E, true, false>, "shuffle_rows_kernel<gather>", kRows, rows, rs, data, s)
+                 : launch_pass(shuffle_rows_kernel<E, false, false>, "shuffle_rows_kernel<scatter>", kRows, rows, rs, data, s);
     }
   }
   return Status(StatusCode::internal, "in_place: unknown shuffle pass");
