@@ -85,6 +85,24 @@ def expect_error(fn, status):
     raise AssertionError("no error raised, want %s" % status)
 
 
+def in_place_packed_and_check(lib, dtype, esize, rows, cols, batch=1, bs=0):
+    bs = bs or rows * cols
+    nbytes = ((batch - 1) * bs + rows * cols) * esize
+    rng = random.Random(rows * 31 + cols)
+    data = (ctypes.c_ubyte * nbytes)(*[rng.randrange(256) for _ in range(nbytes)])
+    before = bytes(data)
+    lib.transpose_in_place_packed(dtype, rows, cols, ctypes.addressof(data), batch=batch, batch_stride=bs,
+                                  backend="cpu")
+    want = bytearray(before)
+    for b in range(batch):
+        for r in range(rows):
+            for c in range(cols):
+                o = (b * bs + c * rows + r) * esize
+                i = (b * bs + r * cols + c) * esize
+                want[o:o + esize] = before[i:i + esize]
+    assert bytes(data) == bytes(want), "%s %dx%d x%d packed in place differs" % (dtype, rows, cols, batch)
+
+
 def main(path):
     lib = xpose_ctypes.Library(path)
     transpose_and_check(lib, "u8", 1, 37, 53)
@@ -114,6 +132,10 @@ def main(path):
     in_place_and_check(lib, "u8", 1, 37)
     in_place_and_check(lib, "f64", 8, 19, batch=3, ld=21, bs=19 * 21 + 5)
     expect_error(lambda: lib.transpose_in_place("u8", 8, b, ld=4, backend="cpu"), "invalid_argument")
+    in_place_packed_and_check(lib, "u8", 1, 6, 10)
+    in_place_packed_and_check(lib, "f32", 4, 7, 3, batch=3, bs=7 * 3 + 2)
+    expect_error(lambda: lib.transpose_in_place_packed("u8", 8, 4, b, batch=2, batch_stride=16, backend="cpu"),
+                 "invalid_argument")
     assert bytes(dst) == bytes([POISON] * 64), "a refused in-place call wrote the data"
     print("test_xpose_ctypes: all checks passed")
     return 0

@@ -35,6 +35,8 @@ class Library:
         self._lib.xpose_describe_plan.restype = ctypes.c_int
         self._lib.xpose_transpose_in_place.argtypes = [cp, i64, i64, i64, i64, vp, vp, cp, cp, sz]
         self._lib.xpose_transpose_in_place.restype = ctypes.c_int
+        self._lib.xpose_transpose_in_place_packed.argtypes = [cp, i64, i64, i64, i64, vp, vp, cp, cp, sz]
+        self._lib.xpose_transpose_in_place_packed.restype = ctypes.c_int
         ip = ctypes.POINTER(ctypes.c_int)
         i64p = ctypes.POINTER(ctypes.c_int64)
         self._lib.xpose_permute.argtypes = [cp, ctypes.c_int, i64p, ip, vp, vp, vp, cp, cp, sz]
@@ -68,6 +70,12 @@ class Library:
         self._check(self._lib.xpose_transpose_in_place(dtype.encode(), batch, n, ld, batch_stride, data,
                                                        stream or None, backend.encode(), self._message,
                                                        len(self._message)))
+
+    def transpose_in_place_packed(self, dtype, rows, cols, data, batch=1, batch_stride=0, stream=None, backend="auto"):
+        """Each of `batch` packed rows x cols matrices at `data` overwritten by its transpose (cols x rows)."""
+        self._check(self._lib.xpose_transpose_in_place_packed(dtype.encode(), batch, rows, cols, batch_stride, data,
+                                                              stream or None, backend.encode(), self._message,
+                                                              len(self._message)))
 
     @staticmethod
     def _arrays(extents, perm):

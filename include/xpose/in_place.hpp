@@ -14,9 +14,10 @@ namespace xpose {
 // elements apart, matrices batch_stride_in apart (0: packed); batch_stride_out must be 0 or equal to
 // batch_stride_in. Square matrices (rows == cols) keep their layout, so ld_out must be 0 or ld_in;
 // elements between the rows (ld_in > cols) and between the matrices are left as they are. Non-square
-// matrices need packed rows (ld_in == cols) and become cols x rows packed (ld_out 0 or rows); they
-// run on the CPU backend only (row and column shuffles, scratch of one row or one block of columns
-// per thread), and a GPU plan for them is refused.
+// matrices need packed rows (ld_in == cols) and become cols x rows packed (ld_out 0 or rows), through
+// row and column shuffles: on the CPU with scratch of one row or one block of columns per thread, on
+// the GPU where a row and a column fit one block's shared memory (a GPU plan for longer ones is
+// refused as unsupported).
 class InPlacePlan {
  public:
   InPlacePlan();
@@ -29,7 +30,9 @@ class InPlacePlan {
   bool valid() const;
   const TransposeDesc& desc() const;  // resolved
   Backend backend() const;
-  // e.g. "in_place<128x128 tile pairs,vec16B> block=(256) grid=(2080) (cuda)".
+  // e.g. "in_place<128x128 tile pairs,vec16B> block=(256) grid=(2080) (cuda)", or for a non-square
+  // matrix "in_place<row and column shuffles,view=1000x3000,column_block=32,row_block=1,passes=3>
+  // block=(1024,256) (cuda)".
   std::string to_string() const;
 
   struct State;  // private to the library

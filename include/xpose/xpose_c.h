@@ -40,6 +40,14 @@ int xpose_describe_plan(const char* dtype, int64_t batch, int64_t rows, int64_t 
 int xpose_transpose_in_place(const char* dtype, int64_t batch, int64_t n, int64_t ld, int64_t batch_stride, void* data,
                              void* stream, const char* backend, char* message, size_t message_len);
 
+/* In place, any shape: `batch` packed matrices of rows x cols elements at `data`, matrices
+ * `batch_stride` apart (0: packed), each overwritten by its transpose, packed cols x rows. On the GPU
+ * a row and a column of the matrix must fit one block's shared memory (else an "unsupported" error;
+ * the CPU takes any size). dtype, stream and backend as for xpose_transpose. On error nothing is
+ * written to `data`. */
+int xpose_transpose_in_place_packed(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t batch_stride,
+                                    void* data, void* stream, const char* backend, char* message, size_t message_len);
+
 /* A permutation of a packed row-major tensor of `rank` dimensions (1 to 8) with `extents`
  * (outermost first): output dimension k is input dimension perm[k], the output packed too (for
  * extents {N, C, H, W}, perm {0, 2, 3, 1} turns NCHW into NHWC). dtype, stream and backend as for

@@ -122,6 +122,17 @@ XPOSE_C_EXPORT int xpose_transpose_in_place(const char* dtype, int64_t batch, in
   });
 }
 
+XPOSE_C_EXPORT int xpose_transpose_in_place_packed(const char* dtype, int64_t batch, int64_t rows, int64_t cols,
+                                                   int64_t batch_stride, void* data, void* stream, const char* backend,
+                                                   char* message, size_t message_len) {
+  return guarded(message, message_len, [&] {
+    xpose::TransposeDesc desc;
+    xpose::PlanOptions options;
+    XPOSE_RETURN_IF_ERROR(parse_request(dtype, batch, rows, cols, 0, 0, batch_stride, 0, backend, desc, options));
+    return xpose::transpose_in_place(desc, data, stream, options);
+  });
+}
+
 XPOSE_C_EXPORT int xpose_permute(const char* dtype, int rank, const int64_t* extents, const int* perm, const void* in,
                                  void* out, void* stream, const char* backend, char* message, size_t message_len) {
   return guarded(message, message_len, [&] {

@@ -170,6 +170,21 @@ int main(void) {
                    message, out, sizeof out, "in place on null");
   }
 
+  {  /* in place, packed, non-square: two 3 x 7 i32 matrices 25 apart become 7 x 3; the gaps stay */
+    int32_t m[50], before[50];
+    for (int i = 0; i < 50; ++i) m[i] = before[i] = i * 13 - 7;
+    CHECK(xpose_transpose_in_place_packed("i32", 2, 3, 7, 25, m, NULL, "cpu", message, sizeof message) == 0,
+          "transpose_in_place_packed: %s", message);
+    for (int b = 0; b < 2; ++b)
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 7; ++c)
+          CHECK(m[b * 25 + c * 3 + r] == before[b * 25 + r * 7 + c], "packed in-place element (%d,%d,%d)", b, r, c);
+    CHECK(m[21] == before[21] && m[49] == before[49], "packed in place: the gaps kept");
+    memset(out, POISON, sizeof out);
+    expect_refused(xpose_transpose_in_place_packed("u8", 2, 8, 4, 16, out, NULL, "cpu", message, sizeof message), 1,
+                   message, out, sizeof out, "packed in place with overlapping matrices");
+  }
+
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   else printf("capi_test: all checks passed\n");
   return failures ? 1 : 0;
