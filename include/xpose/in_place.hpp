@@ -16,8 +16,11 @@ namespace xpose {
 // elements between the rows (ld_in > cols) and between the matrices are left as they are. Non-square
 // matrices need packed rows (ld_in == cols) and become cols x rows packed (ld_out 0 or rows), through
 // row and column shuffles: on the CPU with scratch of one row or one block of columns per thread, on
-// the GPU where a row and a column fit one block's shared memory (a GPU plan for longer ones is
-// refused as unsupported).
+// the GPU where a column of the shorter side fits one block's shared memory (a GPU plan for longer
+// ones is refused as unsupported). Where the longer side's rows do not fit it either, the GPU plan
+// allocates scratch device memory at make_plan (a share of one matrix, at most 64 MiB; a plan's
+// scratch serves one execute at a time), and the one-call transpose_in_place waits for its stream
+// before returning.
 class InPlacePlan {
  public:
   InPlacePlan();

@@ -11,6 +11,7 @@
 #include "cpu/in_place.hpp"
 #include "gpu/gpu_backend.hpp"
 #include "plan/in_place.hpp"
+#include "xpose/device.hpp"
 #include "xpose/in_place.hpp"
 
 namespace xpose {
@@ -22,6 +23,7 @@ struct InPlacePlan::State {
   int alignment = 16;
   plan::InPlaceConfig config;         // cuda, square
   plan::ShuffleConfig shuffles;       // cuda, non-square
+  DeviceBuffer scratch;               // cuda, non-square with rows through scratch (shuffles.scratch_bytes)
 };
 
 namespace {
@@ -63,7 +65,9 @@ std::string shuffles_name(const plan::ShuffleConfig& c) {
   std::ostringstream os;
   os << "in_place<row and column shuffles,view=" << c.view_rows << "x" << c.view_cols
      << (c.transposed_view ? " (transposed)" : "") << ",column_block=" << c.column_width
-     << ",row_block=" << c.rows_per_block << (c.swizzle_rows ? ",swizzled" : "") << ",passes=" << (c.rotate ? 3 : 2) << "> block=("
+     << (c.long_rows ? ",rows through scratch x" + std::to_string(c.staged_rows)
+                     : ",row_block=" + std::to_string(c.rows_per_block) + (c.swizzle_rows ? ",swizzled" : ""))
+     << ",passes=" << (c.rotate ? 3 : 2) << "> block=("
      << plan::kShuffleColumnThreads << "," << plan::kShuffleRowThreads << ")";
   return os.str();
 }
@@ -123,6 +127,8 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
       XPOSE_RETURN_IF_ERROR(plan::choose_in_place_shuffles(s->desc, limit > 0 ? limit : kDefaultSharedPerBlock,
                                                            s->shuffles,
                                                            core::env_int("XPOSE_SHUFFLE_COLUMN_BYTES", 0)));
+      if (s->shuffles.long_rows)
+        XPOSE_RETURN_IF_ERROR(s->scratch.allocate(static_cast<std::size_t>(s->shuffles.scratch_bytes)));
     }
   }
   plan.state_ = std::move(s);
@@ -140,7 +146,7 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
   XPOSE_RETURN_IF_ERROR(core::validate_backend_memory(s.backend, data, data));
   if (s.backend == Backend::cuda)
     return s.desc.rows == s.desc.cols ? gpu::launch_in_place(s.desc, s.config, data, stream)
-                                      : gpu::launch_in_place_shuffles(s.desc, s.shuffles, data, stream);
+                                      : gpu::launch_in_place_shuffles(s.desc, s.shuffles, data, s.scratch.data(), stream);
   if (s.reference)
     cpu::reference_transpose_in_place(s.desc, data);
   else if (s.desc.rows != s.desc.cols)
@@ -153,7 +159,10 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
 Status transpose_in_place(const TransposeDesc& desc, void* data, StreamHandle stream, const PlanOptions& options) {
   InPlacePlan plan;
   XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, core::options_for_pointers(options, data, data)));
-  return execute(plan, data, stream);
+  XPOSE_RETURN_IF_ERROR(execute(plan, data, stream));
+  // The plan's scratch is freed on return: the passes that read it must be done.
+  if (plan.state()->scratch.data() != nullptr) return gpu::synchronize_stream(stream);
+  return Status::ok_status();
 }
 
 }  // namespace xpose

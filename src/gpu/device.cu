@@ -226,6 +226,11 @@ std::int64_t small_batch_whole_matrix_bytes() {
                                                   rt::shared_reserved_per_block(dev));
 }
 
+Status synchronize_stream(StreamHandle stream) {
+  XPOSE_GPU_TRY(rt::stream_synchronize(static_cast<rt::Stream>(stream)));
+  return Status::ok_status();
+}
+
 std::int64_t shared_per_block_limit() {
   int dev = 0;
   return rt::get_device(&dev) == rt::kSuccess ? rt::shared_per_block_optin(dev) : 0;

@@ -44,9 +44,12 @@ Status launch_in_place(const TransposeDesc& desc, const plan::InPlaceConfig& con
                        StreamHandle stream);
 // Enqueues the in-place transpose of the non-square matrices at `data` (packed rows; resolved `desc`)
 // through the passes of `config`, from plan::choose_in_place_shuffles
-// (src/gpu/launch/in_place_shuffles.cu).
+// (src/gpu/launch/in_place_shuffles.cu). `scratch`: config.scratch_bytes of device memory where
+// config.long_rows, else unused.
 Status launch_in_place_shuffles(const TransposeDesc& desc, const plan::ShuffleConfig& config, void* data,
-                                StreamHandle stream);
+                                void* scratch, StreamHandle stream);
+// Waits for the work queued on `stream`.
+Status synchronize_stream(StreamHandle stream);
 // The most shared memory one block of the current device can have (with the opt-in); 0 if unknown.
 std::int64_t shared_per_block_limit();
 

@@ -50,10 +50,11 @@ Status launch_permute(const core::PermuteGeometry&, const core::PermuteTiling&, 
   return no_gpu();
 }
 Status launch_in_place(const TransposeDesc&, const plan::InPlaceConfig&, void*, StreamHandle) { return no_gpu(); }
-Status launch_in_place_shuffles(const TransposeDesc&, const plan::ShuffleConfig&, void*, StreamHandle) {
+Status launch_in_place_shuffles(const TransposeDesc&, const plan::ShuffleConfig&, void*, void*, StreamHandle) {
   return no_gpu();
 }
 std::int64_t shared_per_block_limit() { return 0; }
+Status synchronize_stream(StreamHandle) { return no_gpu(); }
 int multiprocessor_count() { return 0; }
 int current_device() { return -1; }
 std::int64_t small_batch_whole_matrix_bytes() { return plan::kSmallBatchMaxWholeMatrixBytes; }

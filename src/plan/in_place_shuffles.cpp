@@ -1,5 +1,6 @@
-// Planning the GPU's non-square in-place transpose: the view whose columns and rows fit shared memory,
-// column blocks as wide as a line where they fit, several short rows a block.
+// Planning the GPU's non-square in-place transpose: the view whose columns and rows fit shared memory
+// (else whose columns fit, its rows going through scratch), column blocks as wide as a line where they
+// fit, several short rows a block.
 #include "plan/in_place_shuffles.hpp"
 
 #include <algorithm>
@@ -25,22 +26,40 @@ std::int64_t row_block_bytes(std::int64_t rows, std::int64_t cols, std::int64_t 
 // Swizzle where the plain scatter conflicts 8 ways or worse and the swizzle at least halves that.
 constexpr int kSwizzleFromWays = 8;
 
-// The blocks for one view, or false where its columns (one element wide) or rows do not fit.
+// The blocks for one view, or false where its columns (one element wide) do not fit, or its rows do
+// not and `long_rows` is false. Rows past shared memory go through scratch (long_rows).
 bool fit_view(std::int64_t rows, std::int64_t cols, std::int64_t esize, std::int64_t shared_limit, int column_bytes,
-              ShuffleConfig& c) {
-  if (row_block_bytes(1, cols, esize) > shared_limit || rows * esize > shared_limit) return false;
+              bool long_rows, ShuffleConfig& c) {
+  if (rows * esize > shared_limit) return false;
+  const bool rows_fit = row_block_bytes(1, cols, esize) <= shared_limit;
+  if (!rows_fit && !long_rows) return false;
   // Column rows of kShuffleColumnPieceBytes, or the widest narrower piece that fits the device.
   std::int64_t piece = 0;
   const bool power_of_two = column_bytes > 0 && (column_bytes & (column_bytes - 1)) == 0;
-  if (power_of_two && column_bytes >= esize && column_bytes <= 128 && rows * column_bytes <= shared_limit)
-    piece = column_bytes;
+  const bool forced = power_of_two && column_bytes >= esize && column_bytes <= 128 && rows * column_bytes <= shared_limit;
+  if (forced) piece = column_bytes;
   for (std::int64_t p = shuffle_column_piece_bytes(static_cast<int>(esize)); piece == 0 && p >= esize; p /= 2)
     if (rows * p <= shared_limit) piece = p;
+  // Short columns: as many a block as give each thread kShuffleColumnElementsPerThread elements, up to
+  // one column a thread.
+  std::int64_t width = piece / esize;
+  while (!forced && width < kShuffleColumnThreads &&
+         rows * width < kShuffleColumnThreads * kShuffleColumnElementsPerThread && rows * width * 2 * esize <= shared_limit)
+    width *= 2;
   c.view_rows = rows;
   c.view_cols = cols;
-  c.column_width = static_cast<int>(std::min(piece / esize, bit_ceil(cols)));
+  c.column_width = static_cast<int>(std::min(width, bit_ceil(cols)));
   c.column_blocks = (cols + c.column_width - 1) / c.column_width;
   c.column_smem_bytes = rows * c.column_width * esize;
+  if (!rows_fit) {
+    // A share of the matrix as scratch, at least one row.
+    const std::int64_t row_bytes = cols * esize;
+    const std::int64_t budget = std::min(kShuffleScratchMaxBytes, rows * row_bytes / kShuffleScratchShare);
+    c.long_rows = true;
+    c.staged_rows = std::clamp<std::int64_t>(budget / row_bytes, 1, rows);
+    c.scratch_bytes = c.staged_rows * row_bytes;
+    return true;
+  }
   c.rows_per_block = std::clamp<std::int64_t>(kShuffleRowBlockBytes / (cols * esize), 1, rows);
   while (c.rows_per_block > 1 && row_block_bytes(c.rows_per_block, cols, esize) > shared_limit) --c.rows_per_block;
   c.row_blocks = (rows + c.rows_per_block - 1) / c.rows_per_block;
@@ -58,13 +77,18 @@ Status choose_in_place_shuffles(const TransposeDesc& d, std::int64_t shared_limi
                                 int column_bytes) {
   const std::int64_t esize = static_cast<std::int64_t>(dtype_size(d.dtype));
   ShuffleConfig direct, transposed;
-  const bool direct_fits = fit_view(d.rows, d.cols, esize, shared_limit, column_bytes, direct);
-  const bool transposed_fits = fit_view(d.cols, d.rows, esize, shared_limit, column_bytes, transposed);
+  // Rows through scratch only where no view's rows fit; at most one view's columns fit then.
+  bool direct_fits = fit_view(d.rows, d.cols, esize, shared_limit, column_bytes, false, direct);
+  bool transposed_fits = fit_view(d.cols, d.rows, esize, shared_limit, column_bytes, false, transposed);
+  if (!direct_fits && !transposed_fits) {
+    direct_fits = fit_view(d.rows, d.cols, esize, shared_limit, column_bytes, true, direct);
+    transposed_fits = fit_view(d.cols, d.rows, esize, shared_limit, column_bytes, true, transposed);
+  }
   if (!direct_fits && !transposed_fits)
     return Status(StatusCode::unsupported,
                   "an in-place transpose of a " + std::to_string(d.rows) + " x " + std::to_string(d.cols) +
-                      " matrix on the GPU needs a row and a column of it in one block's shared memory (" +
-                      std::to_string(std::max(d.rows, d.cols) * esize) + " bytes; this device has " +
+                      " matrix on the GPU needs a column of its shorter side in one block's shared memory (" +
+                      std::to_string(std::min(d.rows, d.cols) * esize) + " bytes; this device has " +
                       std::to_string(shared_limit) + "); transpose it into a second buffer, or in place on the CPU");
   transposed.transposed_view = true;
   // Wider column rows first (whole sectors and lines), then the smaller column blocks.

@@ -105,8 +105,9 @@ TEST_P(GpuInPlace, BlocksLoopOverTheirPairs) {
 
 // Non-square matrices: the row and column shuffles, in both views (tall and wide), with and without
 // the rotation pass (extents sharing a factor or coprime), blocks of several rows, rows plain and
-// swizzled, shared memory past the limit without opt-in, batches with gaps, aligned and shifted by one
-// element's alignment. Cases
+// swizzled, rows longer than shared memory (through scratch, in several rounds: 240001 x 6), shared
+// memory past the limit without opt-in, batches with gaps, aligned and shifted by one element's
+// alignment. Cases
 // whose rows and columns do not fit this device's shared memory are refused (next test).
 TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   XPOSE_SKIP_WITHOUT_GPU();
@@ -114,16 +115,19 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   const std::size_t one_element = std::min<std::size_t>(xpose::dtype_size(t), 8);
   std::vector<TransposeDesc> cases = in_place_non_square_cases(t);
   for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
-           {1000, 3000}, {3000, 1000}, {997, 1009}, {4096, 256}, {5, 20000}, {64, 4096}, {4096, 64}})
+           {1000, 3000}, {3000, 1000}, {997, 1009}, {4096, 256}, {5, 20000}, {64, 4096}, {4096, 64}, {250000, 3},
+           {3, 250000}, {240001, 6}})
     cases.push_back({t, rows, cols});
-  cases.push_back({t, 33, 12, 1000, 0, 0, 0, 0});  // many small matrices
-  std::set<bool> views, swizzled;
+  cases.push_back({t, 33, 12, 1000, 0, 0, 0, 0});                    // many small matrices
+  cases.push_back({t, 250000, 2, 3, 0, 0, 250000 * 2 + 5, 0});      // long rows, batch with gaps
+  std::set<bool> views, swizzled, long_rows;
   for (const TransposeDesc& d : cases) {
     xpose::plan::ShuffleConfig c;
     if (!xpose::plan::choose_in_place_shuffles(xpose::resolved(d), xpose::gpu::shared_per_block_limit(), c).ok())
       continue;
     views.insert(c.transposed_view);
     swizzled.insert(c.swizzle_rows);
+    long_rows.insert(c.long_rows);
     for (const std::size_t shift : {std::size_t{0}, one_element}) {
       std::string what_ran;
       ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
@@ -132,6 +136,7 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   }
   EXPECT_EQ(views.size(), 2u);     // both views ran
   EXPECT_EQ(swizzled.size(), 2u);  // and rows plain and swizzled (64 x 4096: scatters a power of two apart)
+  EXPECT_EQ(long_rows.size(), 2u);  // in shared memory and through scratch (250000 x 3)
 }
 
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuInPlace,
@@ -152,12 +157,12 @@ TEST(GpuInPlaceErrors, RefusesHostMemoryAndBrokenAlignment) {
   EXPECT_NE(shifted.message().find("plan was made for 16"), std::string::npos) << shifted.message();
 }
 
-// A non-square matrix whose rows and columns are both longer than a block's shared memory is refused
-// at plan time, and a host pointer at execution; the data stays as it was.
+// A non-square matrix whose sides are both longer than a block's shared memory holds is refused at
+// plan time, and a host pointer at execution; the data stays as it was.
 TEST(GpuInPlaceErrors, RefusesNonSquareMatricesTooLongForSharedMemory) {
   XPOSE_SKIP_WITHOUT_GPU();
   xpose::InPlacePlan plan;
-  const xpose::Status too_long = xpose::make_plan(plan, {DType::c128, 100000, 3}, {Backend::cuda});
+  const xpose::Status too_long = xpose::make_plan(plan, {DType::f32, 60000, 60001}, {Backend::cuda});
   EXPECT_EQ(too_long.code(), xpose::StatusCode::unsupported) << too_long.message();
   EXPECT_NE(too_long.message().find("shared memory"), std::string::npos) << too_long.message();
   EXPECT_FALSE(plan.valid());

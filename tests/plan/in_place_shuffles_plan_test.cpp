@@ -101,7 +101,7 @@ TEST(InPlaceShufflesPlanner, BlocksFitTheSharedMemory) {
     for (const std::int64_t limit : {std::int64_t{48} << 10, std::int64_t{64} << 10, std::int64_t{227} << 10})
       for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
                {2, 3}, {3, 1000}, {1000, 3}, {1000, 3000}, {3000, 1000}, {4096, 8192}, {8192, 100}, {70000, 20},
-               {20, 70000}, {12000, 7}}) {
+               {20, 70000}, {12000, 7}, {1048576, 32}, {3, 4194304}, {60000, 60001}}) {
         const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
         const TransposeDesc d{t, m, n, 2, n, m, m * n, m * n};
         plan::ShuffleConfig c;
@@ -115,23 +115,38 @@ TEST(InPlaceShufflesPlanner, BlocksFitTheSharedMemory) {
         const auto fits = [&](std::int64_t rows, std::int64_t cols) {
           return rows * e <= limit && row_bytes(1, cols) <= limit;
         };
-        if (!fits(m, n) && !fits(n, m)) {
+        if (std::min(m, n) * e > limit) {
           EXPECT_EQ(s.code(), xpose::StatusCode::unsupported) << what;
           EXPECT_NE(s.message().find("shared memory"), std::string::npos) << s.message();
           continue;
         }
         ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+        EXPECT_EQ(c.long_rows, !fits(m, n) && !fits(n, m)) << what;
+        if (c.long_rows) {
+          // The view whose columns fit; scratch of whole rows, at least one, within the share.
+          EXPECT_LE(c.view_rows * e, limit) << what;
+          EXPECT_GE(c.staged_rows, 1) << what;
+          EXPECT_LE(c.staged_rows, c.view_rows) << what;
+          EXPECT_EQ(c.scratch_bytes, c.staged_rows * c.view_cols * e) << what;
+          EXPECT_TRUE(c.staged_rows == 1 ||
+                      c.scratch_bytes <= std::min(plan::kShuffleScratchMaxBytes, m * n * e / plan::kShuffleScratchShare))
+              << what;
+        }
         EXPECT_EQ(c.view_rows, c.transposed_view ? n : m) << what;
         EXPECT_EQ(c.view_cols, c.transposed_view ? m : n) << what;
         EXPECT_EQ(c.rotate, std::gcd(m, n) > 1) << what;
         EXPECT_GE(c.column_width, 1) << what;
         EXPECT_EQ(c.column_width & (c.column_width - 1), 0) << what;  // a power of two
-        EXPECT_LE(c.column_width * e, plan::shuffle_column_piece_bytes(static_cast<int>(e))) << what;
+        // The piece, or more columns for short ones.
+        EXPECT_TRUE(c.column_width * e <= plan::shuffle_column_piece_bytes(static_cast<int>(e)) ||
+                    c.view_rows * c.column_width <= 2 * plan::kShuffleColumnThreads * plan::kShuffleColumnElementsPerThread)
+            << what;
         EXPECT_LE(c.column_width, plan::kShuffleColumnThreads) << what;
         EXPECT_EQ(c.column_smem_bytes, c.view_rows * c.column_width * e) << what;
         EXPECT_LE(c.column_smem_bytes, limit) << what;
         EXPECT_EQ(c.column_blocks * c.column_width >= c.view_cols, true) << what;
         EXPECT_LT((c.column_blocks - 1) * c.column_width, c.view_cols) << what;
+        if (c.long_rows) continue;
         EXPECT_GE(c.rows_per_block, 1) << what;
         EXPECT_EQ(c.row_smem_bytes, c.swizzle_rows ? row_bytes(c.rows_per_block, c.view_cols)
                                                    : c.rows_per_block * c.view_cols * e)
@@ -174,11 +189,12 @@ TEST(InPlaceShufflesPlanner, RowSlotsSpreadPowerOfTwoStridesOverTheBanks) {
 
 TEST(InPlaceShufflesPlanner, TakesTheViewWithWiderColumnBlocks) {
   plan::ShuffleConfig c;
-  // Columns of 20 rows take the full piece; columns of 70000 rows would be one element.
+  // Columns of 20 rows, many to a block (4 elements a thread); columns of 70000 rows would be one
+  // element wide.
   ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 70000, 20}, 227 << 10, c).ok());
   EXPECT_TRUE(c.transposed_view);
   EXPECT_EQ(c.view_rows, 20);
-  EXPECT_EQ(c.column_width, 32);
+  EXPECT_EQ(c.column_width, 256);
   ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 20, 70000}, 227 << 10, c).ok());
   EXPECT_FALSE(c.transposed_view);
   // Columns of 1000 rows fit lines, of 3000 rows half lines.

@@ -209,4 +209,29 @@ __global__ void __launch_bounds__(plan::kShuffleRowThreads) shuffle_rows_kernel(
   }
 }
 
+// Pass 2 for rows longer than a block's shared memory: `count` rows of one matrix, from row first_row of
+// the view on, copied into `scratch` before the launch, go back into their place at `rows`, element by
+// element. Forward (scatter): element j of row r goes to column plan::scatter_column(r, j). Inverse
+// (gather): (r, j) takes the element of that column. Block (plan::kShuffleRowThreads), any grid: the
+// threads step through the rows' elements in order, so the scratch side (forward) or the rows' side
+// (inverse) is read or written in whole sectors.
+template <int E, bool kInverse>
+__global__ void __launch_bounds__(plan::kShuffleRowThreads)
+    shuffle_long_rows_kernel(unsigned char* rows, const unsigned char* scratch, plan::ShuffleShape s,
+                             std::int64_t first_row, std::int64_t count) {
+  using T = typename ElementStorage<E>::type;
+  T* const out = reinterpret_cast<T*>(rows);
+  const T* const in = reinterpret_cast<const T*>(scratch);
+  const std::int64_t items = count * s.cols;
+  for (std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * plan::kShuffleRowThreads + threadIdx.x; e < items;
+       e += static_cast<std::int64_t>(gridDim.x) * plan::kShuffleRowThreads) {
+    const std::int64_t rr = plan::quot(e, s.by_cols), j = e - rr * s.cols;
+    const std::int64_t there = rr * s.cols + plan::scatter_column(s, first_row + rr, j);
+    if (kInverse)
+      out[e] = in[there];
+    else
+      out[there] = in[e];
+  }
+}
+
 }  // namespace xpose::gpu

@@ -49,9 +49,32 @@ Status launch_pass(Kernel kernel, const char* name, int threads, const ShuffleGe
   return check_launch(name, lc, smem, s);
 }
 
+// The row pass through scratch: per matrix, staged_rows rows at a time copied into `scratch` and moved
+// back into place.
+template <int E>
+Status launch_long_rows(bool inverse, const TransposeDesc& d, const plan::ShuffleConfig& c, unsigned char* data,
+                        unsigned char* scratch, rt::Stream s) {
+  if (scratch == nullptr) return Status(StatusCode::internal, "in_place: rows through scratch, and no scratch");
+  const plan::ShuffleShape shape = plan::make_shuffle_shape(c.view_rows, c.view_cols);
+  const auto kernel = inverse ? shuffle_long_rows_kernel<E, true> : shuffle_long_rows_kernel<E, false>;
+  for (std::int64_t b = 0; b < d.batch; ++b)
+    for (std::int64_t first = 0; first < c.view_rows; first += c.staged_rows) {
+      const std::int64_t count = std::min(c.staged_rows, c.view_rows - first);
+      unsigned char* const rows = data + (b * d.batch_stride_in + first * c.view_cols) * E;
+      const std::int64_t bytes = count * c.view_cols * E;
+      XPOSE_GPU_TRY(rt::copy_d2d_async(scratch, rows, static_cast<std::size_t>(bytes), s));
+      const LaunchConfig lc = linear_config(
+          0, 0, 0, kRows, std::min(ceil_div(count * c.view_cols, kRows), kMaxBlocks));
+      kernel<<<grid_of(lc), block_of(lc), 0, s>>>(rows, scratch, shape, first, count);
+      XPOSE_RETURN_IF_ERROR(check_launch(inverse ? "shuffle_long_rows_kernel<gather>" : "shuffle_long_rows_kernel<scatter>",
+                                         lc, 0, s));
+    }
+  return Status::ok_status();
+}
+
 template <int E>
 Status launch_shuffle_pass(const plan::ShufflePass& p, const TransposeDesc& d, const plan::ShuffleConfig& c,
-                           unsigned char* data, rt::Stream s) {
+                           unsigned char* data, unsigned char* scratch, rt::Stream s) {
   const ShuffleGeometry columns = pass_geometry(d, c, c.column_blocks);
   const std::int64_t cs = c.column_smem_bytes;
   switch (p.map) {
@@ -66,6 +89,7 @@ Status launch_shuffle_pass(const plan::ShufflePass& p, const TransposeDesc& d, c
                        : launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::final_rows, false>,
                                      "shuffle_columns_kernel<final_rows>", kColumns, columns, cs, data, s);
     case plan::ShuffleMap::rows: {
+      if (c.long_rows) return launch_long_rows<E>(p.inverse, d, c, data, scratch, s);
       const ShuffleGeometry rows = pass_geometry(d, c, c.row_blocks);
       const std::int64_t rs = c.row_smem_bytes;
       if (c.swizzle_rows)
@@ -82,26 +106,29 @@ Status launch_shuffle_pass(const plan::ShufflePass& p, const TransposeDesc& d, c
 }
 
 template <int E>
-Status run_passes(const TransposeDesc& d, const plan::ShuffleConfig& c, unsigned char* data, rt::Stream s) {
+Status run_passes(const TransposeDesc& d, const plan::ShuffleConfig& c, unsigned char* data, unsigned char* scratch,
+                  rt::Stream s) {
   plan::ShufflePass passes[3];
   const int n = plan::shuffle_passes(c, passes);
-  for (int i = 0; i < n; ++i) XPOSE_RETURN_IF_ERROR(launch_shuffle_pass<E>(passes[i], d, c, data, s));
+  for (int i = 0; i < n; ++i) XPOSE_RETURN_IF_ERROR(launch_shuffle_pass<E>(passes[i], d, c, data, scratch, s));
   return Status::ok_status();
 }
 
 }  // namespace
 
-Status launch_in_place_shuffles(const TransposeDesc& d, const plan::ShuffleConfig& c, void* data, StreamHandle stream) {
+Status launch_in_place_shuffles(const TransposeDesc& d, const plan::ShuffleConfig& c, void* data, void* scratch,
+                                StreamHandle stream) {
   // One row or one column: the transpose has the same bytes.
   if (c.view_rows == 1 || c.view_cols == 1) return Status::ok_status();
   auto* bytes = static_cast<unsigned char*>(data);
+  auto* staged = static_cast<unsigned char*>(scratch);
   const auto s = static_cast<rt::Stream>(stream);
   switch (dtype_size(d.dtype)) {
-    case 1: return run_passes<1>(d, c, bytes, s);
-    case 2: return run_passes<2>(d, c, bytes, s);
-    case 4: return run_passes<4>(d, c, bytes, s);
-    case 8: return run_passes<8>(d, c, bytes, s);
-    case 16: return run_passes<16>(d, c, bytes, s);
+    case 1: return run_passes<1>(d, c, bytes, staged, s);
+    case 2: return run_passes<2>(d, c, bytes, staged, s);
+    case 4: return run_passes<4>(d, c, bytes, staged, s);
+    case 8: return run_passes<8>(d, c, bytes, staged, s);
+    case 16: return run_passes<16>(d, c, bytes, staged, s);
     default: return Status(StatusCode::unsupported, "in_place: unsupported element size");
   }
 }
