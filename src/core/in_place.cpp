@@ -65,7 +65,8 @@ std::string shuffles_name(const plan::ShuffleConfig& c) {
   std::ostringstream os;
   os << "in_place<row and column shuffles,view=" << c.view_rows << "x" << c.view_cols
      << (c.transposed_view ? " (transposed)" : "") << ",column_block=" << c.column_width
-     << (c.long_rows ? ",rows through scratch x" + std::to_string(c.staged_rows)
+     << (c.long_rows ? ",rows through scratch x" + std::to_string(c.staged_rows) +
+                           (c.long_tile > 0 ? " in tiles of " + std::to_string(c.long_tile) : std::string())
                      : ",row_block=" + std::to_string(c.rows_per_block) + (c.swizzle_rows ? ",swizzled" : ""))
      << ",passes=" << (c.rotate ? 3 : 2) << "> block=("
      << plan::kShuffleColumnThreads << "," << plan::kShuffleRowThreads << ")";

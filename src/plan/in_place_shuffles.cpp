@@ -58,6 +58,11 @@ bool fit_view(std::int64_t rows, std::int64_t cols, std::int64_t esize, std::int
     c.long_rows = true;
     c.staged_rows = std::clamp<std::int64_t>(budget / row_bytes, 1, rows);
     c.scratch_bytes = c.staged_rows * row_bytes;
+    // Tiles (rows x long_tile, one padding element a row) within kShuffleLongTileBytes and the device.
+    if (cols % rows == 0 && rows * 2 * esize <= shared_limit) {
+      c.long_tile = std::clamp<std::int64_t>(kShuffleLongTileBytes / (rows * esize) - 1, 1, cols / rows);
+      while (c.long_tile > 1 && rows * (c.long_tile + 1) * esize > shared_limit) --c.long_tile;
+    }
     return true;
   }
   c.rows_per_block = std::clamp<std::int64_t>(kShuffleRowBlockBytes / (cols * esize), 1, rows);

@@ -26,7 +26,7 @@ constexpr std::int64_t shuffle_column_piece_bytes(int esize) { return esize <= 2
 // Columns of few rows are taken many to a block (up to one a thread), so that each thread moves this
 // many elements: one column block of 4 rows per 1024-thread block ran f32 4194304 x 4's column pass in
 // 961 us, 87% of the threads idle.
-constexpr std::int64_t kShuffleColumnElementsPerThread = 4;
+constexpr std::int64_t kShuffleColumnElementsPerThread = 16;
 // The row pass takes as many rows a block as fit this (at least one).
 constexpr std::int64_t kShuffleRowBlockBytes = 16 * 1024;
 // Rows longer than a block's shared memory are copied into scratch device memory, as many at a time
@@ -73,7 +73,14 @@ struct ShuffleConfig {
   bool long_rows = false;             // rows through scratch (rows_per_block, row_blocks, row_smem_bytes 0)
   std::int64_t staged_rows = 0;       // rows a scratch round holds
   std::int64_t scratch_bytes = 0;     // staged_rows rows
+  // Long rows where view_rows divides view_cols: each row's scatter is a transpose of the row seen as
+  // view_rows x (view_cols / view_rows), its short index rotated, moved in tiles of view_rows x
+  // long_tile elements (else element by element).
+  std::int64_t long_tile = 0;
 };
+
+// Tiles of the long rows' transposes hold about this much (at least one column of view_rows).
+constexpr std::int64_t kShuffleLongTileBytes = 16 * 1024;
 
 // The worst bank conflict (accesses serialised in one bank) of the row pass's scatter into shared
 // memory over the first warps of a row block of `rows_per_block` rows, plain or swizzled: a warp's

@@ -105,7 +105,8 @@ TEST_P(GpuInPlace, BlocksLoopOverTheirPairs) {
 
 // Non-square matrices: the row and column shuffles, in both views (tall and wide), with and without
 // the rotation pass (extents sharing a factor or coprime), blocks of several rows, rows plain and
-// swizzled, rows longer than shared memory (through scratch, in several rounds: 240001 x 6), shared
+// swizzled, rows longer than shared memory (through scratch, in several rounds: 240001 x 6; in tiles
+// where the short side divides the long one: 262144 x 16, 8 x 300000), shared
 // memory past the limit without opt-in, batches with gaps, aligned and shifted by one element's
 // alignment. Cases
 // whose rows and columns do not fit this device's shared memory are refused (next test).
@@ -116,11 +117,11 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   std::vector<TransposeDesc> cases = in_place_non_square_cases(t);
   for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {1000, 3000}, {3000, 1000}, {997, 1009}, {4096, 256}, {5, 20000}, {64, 4096}, {4096, 64}, {250000, 3},
-           {3, 250000}, {240001, 6}})
+           {3, 250000}, {240001, 6}, {262144, 16}, {8, 300000}})
     cases.push_back({t, rows, cols});
   cases.push_back({t, 33, 12, 1000, 0, 0, 0, 0});                    // many small matrices
   cases.push_back({t, 250000, 2, 3, 0, 0, 250000 * 2 + 5, 0});      // long rows, batch with gaps
-  std::set<bool> views, swizzled, long_rows;
+  std::set<bool> views, swizzled, long_rows, long_tiles;
   for (const TransposeDesc& d : cases) {
     xpose::plan::ShuffleConfig c;
     if (!xpose::plan::choose_in_place_shuffles(xpose::resolved(d), xpose::gpu::shared_per_block_limit(), c).ok())
@@ -128,6 +129,7 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
     views.insert(c.transposed_view);
     swizzled.insert(c.swizzle_rows);
     long_rows.insert(c.long_rows);
+    if (c.long_rows) long_tiles.insert(c.long_tile > 0);
     for (const std::size_t shift : {std::size_t{0}, one_element}) {
       std::string what_ran;
       ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
@@ -137,6 +139,7 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   EXPECT_EQ(views.size(), 2u);     // both views ran
   EXPECT_EQ(swizzled.size(), 2u);  // and rows plain and swizzled (64 x 4096: scatters a power of two apart)
   EXPECT_EQ(long_rows.size(), 2u);  // in shared memory and through scratch (250000 x 3)
+  EXPECT_EQ(long_tiles.size(), 2u);  // through scratch element by element and in tiles (262144 x 16)
 }
 
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuInPlace,

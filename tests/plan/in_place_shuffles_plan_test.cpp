@@ -96,6 +96,22 @@ TEST(ShuffleMaps, PassesTransposeInBothViews) {
     for (const bool transposed_view : {false, true}) expect_transposes(m, n, transposed_view);
 }
 
+// Where the rows R divide the columns C (b = C / R), the row scatter is a transpose with a rotated short
+// index, which shuffle_long_rows_tiled_kernel moves in tiles: element q b + p of row r goes to p R +
+// (r - q) mod R.
+TEST(ShuffleMaps, RowScatterIsARotatedTransposeWhereRowsDivideColumns) {
+  for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {2, 6}, {3, 9}, {4, 4096}, {16, 4096}, {32, 1048576}, {7, 700}})
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const plan::ShuffleShape s = plan::make_shuffle_shape(rows, cols);
+      const std::int64_t b = cols / rows;
+      for (std::int64_t q = 0; q < rows; ++q)
+        for (std::int64_t p = 0; p < b; p += std::max<std::int64_t>(1, b / 64))
+          ASSERT_EQ(plan::scatter_column(s, r, q * b + p), p * rows + (r - q + rows) % rows)
+              << rows << " x " << cols << " row " << r << " q " << q << " p " << p;
+    }
+}
+
 TEST(InPlaceShufflesPlanner, BlocksFitTheSharedMemory) {
   for (const DType t : {DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128})
     for (const std::int64_t limit : {std::int64_t{48} << 10, std::int64_t{64} << 10, std::int64_t{227} << 10})
@@ -131,6 +147,12 @@ TEST(InPlaceShufflesPlanner, BlocksFitTheSharedMemory) {
           EXPECT_TRUE(c.staged_rows == 1 ||
                       c.scratch_bytes <= std::min(plan::kShuffleScratchMaxBytes, m * n * e / plan::kShuffleScratchShare))
               << what;
+          // Tiles where the short side divides the long one and two of its columns fit the shared memory.
+          EXPECT_EQ(c.long_tile > 0, c.view_cols % c.view_rows == 0 && c.view_rows * 2 * e <= limit) << what;
+          if (c.long_tile > 0) {
+            EXPECT_LE(c.long_tile, c.view_cols / c.view_rows) << what;
+            EXPECT_LE(c.view_rows * (c.long_tile + 1) * e, limit) << what;
+          }
         }
         EXPECT_EQ(c.view_rows, c.transposed_view ? n : m) << what;
         EXPECT_EQ(c.view_cols, c.transposed_view ? m : n) << what;
@@ -189,12 +211,12 @@ TEST(InPlaceShufflesPlanner, RowSlotsSpreadPowerOfTwoStridesOverTheBanks) {
 
 TEST(InPlaceShufflesPlanner, TakesTheViewWithWiderColumnBlocks) {
   plan::ShuffleConfig c;
-  // Columns of 20 rows, many to a block (4 elements a thread); columns of 70000 rows would be one
-  // element wide.
+  // Columns of 20 rows, many to a block (a column a thread: 20 elements each, at least
+  // kShuffleColumnElementsPerThread); columns of 70000 rows would be one element wide.
   ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 70000, 20}, 227 << 10, c).ok());
   EXPECT_TRUE(c.transposed_view);
   EXPECT_EQ(c.view_rows, 20);
-  EXPECT_EQ(c.column_width, 256);
+  EXPECT_EQ(c.column_width, plan::kShuffleColumnThreads);
   ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 20, 70000}, 227 << 10, c).ok());
   EXPECT_FALSE(c.transposed_view);
   // Columns of 1000 rows fit lines, of 3000 rows half lines.

@@ -234,4 +234,79 @@ __global__ void __launch_bounds__(plan::kShuffleRowThreads)
   }
 }
 
+// The tiles of shuffle_long_rows_tiled_kernel: view rows R (the short side) dividing the row length C,
+// b = C / R; tiles of R x tile elements of a row seen as R x b (forward) or b x R (inverse).
+struct LongRowTiles {
+  std::uint32_t rows, tile;        // R, and the tile's extent along b
+  std::int64_t b, tiles_per_row;
+  plan::Div64 by_tiles_per_row;
+  FastDiv by_rows, by_tile;
+};
+
+// Pass 2 for long rows where R divides C: forward, element q b + p of row r goes to p R + (r - q) mod
+// R, so the row seen as R x b is transposed into b x R with its short index rotated; inverse, the
+// reverse. Each block moves tiles of R x tile elements from `scratch` (the rows, copied there before
+// the launch) to their place at `rows` through shared memory, reading and writing runs of whole
+// rows of the tile. Block (plan::kShuffleRowThreads), (R, tile + 1) elements of dynamic shared memory
+// (a padding column, so that steps of one along R fall in different banks); any grid.
+template <int E, bool kInverse>
+__global__ void __launch_bounds__(plan::kShuffleRowThreads)
+    shuffle_long_rows_tiled_kernel(unsigned char* rows, const unsigned char* scratch, LongRowTiles g,
+                                   std::int64_t first_row, std::int64_t count) {
+  using T = typename ElementStorage<E>::type;
+  extern __shared__ __align__(16) unsigned char long_row_tile[];
+  T* const tile = reinterpret_cast<T*>(long_row_tile);  // (R, g.tile + 1): [short index][index along b]
+  const std::uint32_t pitch = g.tile + 1, items = g.rows * g.tile;
+  const std::int64_t row_length = g.b * g.rows;
+  for (std::int64_t k = blockIdx.x; k < count * g.tiles_per_row; k += gridDim.x) {
+    const std::int64_t rr = plan::quot(k, g.by_tiles_per_row);
+    const std::int64_t p0 = (k - rr * g.tiles_per_row) * g.tile;
+    const auto width = static_cast<std::uint32_t>(g.b - p0 < g.tile ? g.b - p0 : g.tile);
+    const auto r = static_cast<std::uint32_t>(first_row + rr);  // < R
+    const T* const in = reinterpret_cast<const T*>(scratch) + rr * row_length;
+    T* const out = reinterpret_cast<T*>(rows) + rr * row_length;
+    // shuffle_batch<E>() loads in flight per thread before the first lands in shared memory.
+    constexpr int kBatch = shuffle_batch<E>();
+    for (std::uint32_t x0 = threadIdx.x; x0 < items; x0 += kBatch * plan::kShuffleRowThreads) {
+      T v[kBatch];
+      std::uint32_t slot[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u) {
+        const std::uint32_t x = x0 + u * plan::kShuffleRowThreads;
+        slot[u] = ~0u;
+        if (kInverse) {  // (p, t) of the b x R run from p0 R on
+          if (x < width * g.rows) {
+            const QuotRem pt = fast_divmod(x, g.by_rows);
+            slot[u] = pt.rem * pitch + pt.quot;
+            v[u] = in[p0 * g.rows + x];
+          }
+        } else if (x < items) {  // (q, p) of the R x b row, p from p0 on
+          const QuotRem qp = fast_divmod(x, g.by_tile);
+          if (qp.rem < width) {
+            slot[u] = qp.quot * pitch + qp.rem;
+            v[u] = in[qp.quot * g.b + p0 + qp.rem];
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < kBatch; ++u)
+        if (slot[u] != ~0u) tile[slot[u]] = v[u];
+    }
+    __syncthreads();
+    for (std::uint32_t x = threadIdx.x; x < items; x += plan::kShuffleRowThreads) {
+      if (kInverse) {  // (q, p): row q's run from p0 on takes short index (r - q) mod R
+        const QuotRem qp = fast_divmod(x, g.by_tile);
+        const std::uint32_t t = r >= qp.quot ? r - qp.quot : r + g.rows - qp.quot;
+        if (qp.rem < width) out[qp.quot * g.b + p0 + qp.rem] = tile[t * pitch + qp.rem];
+      } else {  // (p, t) of the b x R run from p0 R on takes row (r - t) mod R of the tile
+        if (x >= width * g.rows) break;
+        const QuotRem pt = fast_divmod(x, g.by_rows);
+        const std::uint32_t q = r >= pt.rem ? r - pt.rem : r + g.rows - pt.rem;
+        out[p0 * g.rows + x] = tile[q * pitch + pt.quot];
+      }
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace xpose::gpu

@@ -39,11 +39,20 @@ ShuffleGeometry pass_geometry(const TransposeDesc& d, const plan::ShuffleConfig&
   return g;
 }
 
+// These kernels take a different amount of shared memory for each shape, and the attribute is a
+// kernel's maximum: asked for one launch's size, a later, larger launch would be refused. So each is
+// allowed the device's whole opt-in once.
+template <typename Kernel>
+Status allow_shared(Kernel kernel, int smem) {
+  if (smem <= rt::kSharedWithoutOptIn) return Status::ok_status();
+  return allow_dynamic_shared_once(kernel, static_cast<int>(std::max<std::int64_t>(smem, shared_per_block_limit())));
+}
+
 template <typename Kernel>
 Status launch_pass(Kernel kernel, const char* name, int threads, const ShuffleGeometry& g, std::int64_t smem_bytes,
                    unsigned char* data, rt::Stream s) {
   const int smem = static_cast<int>(smem_bytes);
-  if (smem > rt::kSharedWithoutOptIn) XPOSE_RETURN_IF_ERROR(allow_dynamic_shared_once(kernel, smem));
+  XPOSE_RETURN_IF_ERROR(allow_shared(kernel, smem));
   const LaunchConfig lc = linear_config(0, 0, 0, threads, std::min(g.blocks_per_matrix * g.batch, kMaxBlocks));
   kernel<<<grid_of(lc), block_of(lc), smem, s>>>(data, g);
   return check_launch(name, lc, smem, s);
@@ -56,18 +65,38 @@ Status launch_long_rows(bool inverse, const TransposeDesc& d, const plan::Shuffl
                         unsigned char* scratch, rt::Stream s) {
   if (scratch == nullptr) return Status(StatusCode::internal, "in_place: rows through scratch, and no scratch");
   const plan::ShuffleShape shape = plan::make_shuffle_shape(c.view_rows, c.view_cols);
-  const auto kernel = inverse ? shuffle_long_rows_kernel<E, true> : shuffle_long_rows_kernel<E, false>;
+  const auto elements = inverse ? shuffle_long_rows_kernel<E, true> : shuffle_long_rows_kernel<E, false>;
+  const auto tiled = inverse ? shuffle_long_rows_tiled_kernel<E, true> : shuffle_long_rows_tiled_kernel<E, false>;
+  LongRowTiles tiles{};
+  const int tile_smem = static_cast<int>(c.view_rows * (c.long_tile + 1) * E);
+  if (c.long_tile > 0) {
+    tiles.rows = static_cast<std::uint32_t>(c.view_rows);
+    tiles.tile = static_cast<std::uint32_t>(c.long_tile);
+    tiles.b = c.view_cols / c.view_rows;
+    tiles.tiles_per_row = ceil_div(tiles.b, c.long_tile);
+    tiles.by_tiles_per_row = plan::make_div64(tiles.tiles_per_row);
+    tiles.by_rows = make_fast_div(c.view_rows);
+    tiles.by_tile = make_fast_div(c.long_tile);
+    XPOSE_RETURN_IF_ERROR(allow_shared(tiled, tile_smem));
+  }
   for (std::int64_t b = 0; b < d.batch; ++b)
     for (std::int64_t first = 0; first < c.view_rows; first += c.staged_rows) {
       const std::int64_t count = std::min(c.staged_rows, c.view_rows - first);
       unsigned char* const rows = data + (b * d.batch_stride_in + first * c.view_cols) * E;
       const std::int64_t bytes = count * c.view_cols * E;
       XPOSE_GPU_TRY(rt::copy_d2d_async(scratch, rows, static_cast<std::size_t>(bytes), s));
-      const LaunchConfig lc = linear_config(
-          0, 0, 0, kRows, std::min(ceil_div(count * c.view_cols, kRows), kMaxBlocks));
-      kernel<<<grid_of(lc), block_of(lc), 0, s>>>(rows, scratch, shape, first, count);
-      XPOSE_RETURN_IF_ERROR(check_launch(inverse ? "shuffle_long_rows_kernel<gather>" : "shuffle_long_rows_kernel<scatter>",
-                                         lc, 0, s));
+      if (c.long_tile > 0) {
+        const LaunchConfig lc = linear_config(0, 0, 0, kRows, std::min(count * tiles.tiles_per_row, kMaxBlocks));
+        tiled<<<grid_of(lc), block_of(lc), tile_smem, s>>>(rows, scratch, tiles, first, count);
+        XPOSE_RETURN_IF_ERROR(check_launch(
+            inverse ? "shuffle_long_rows_tiled_kernel<gather>" : "shuffle_long_rows_tiled_kernel<scatter>", lc,
+            tile_smem, s));
+        continue;
+      }
+      const LaunchConfig lc = linear_config(0, 0, 0, kRows, std::min(ceil_div(count * c.view_cols, kRows), kMaxBlocks));
+      elements<<<grid_of(lc), block_of(lc), 0, s>>>(rows, scratch, shape, first, count);
+      XPOSE_RETURN_IF_ERROR(
+          check_launch(inverse ? "shuffle_long_rows_kernel<gather>" : "shuffle_long_rows_kernel<scatter>", lc, 0, s));
     }
   return Status::ok_status();
 }
