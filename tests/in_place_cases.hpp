@@ -42,7 +42,7 @@ inline std::vector<xpose::TransposeDesc> in_place_cases(xpose::DType t) {
   return v;
 }
 
-// Non-square cases (packed rows; the CPU backend only): one row or column, coprime and shared
+// Non-square cases (packed rows; every backend): one row or column, coprime and shared
 // extents (gcd 1 and gcd > 1 take different passes), tall and wide, batches packed and with gaps,
 // enough matrices for a thread each, one large enough for the threads to split its passes, and one
 // tall enough that its column blocks are cut to the scratch bound.

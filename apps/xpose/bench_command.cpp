@@ -154,7 +154,8 @@ int run_permute_bench(const BenchOptions& o, xpose::Backend backend, bool fell_b
 }
 
 // `xpose bench --in-place`: each shape transposed in its own buffer, against memcpy (non-square
-// shapes with packed rows; on the GPU, where a row and a column fit a block's shared memory).
+// shapes with packed rows; on the GPU, where a column of the shorter side fits a block's shared
+// memory).
 int run_in_place_bench(const BenchOptions& o, xpose::Backend backend, bool fell_back,
                        const std::vector<std::string>& argv) {
   const bool gpu = backend == xpose::Backend::cuda;

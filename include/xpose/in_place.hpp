@@ -18,9 +18,9 @@ namespace xpose {
 // row and column shuffles: on the CPU with scratch of one row or one block of columns per thread, on
 // the GPU where a column of the shorter side fits one block's shared memory (a GPU plan for longer
 // ones is refused as unsupported). Where the longer side's rows do not fit it either, the GPU plan
-// allocates scratch device memory at make_plan (a share of one matrix, at most 64 MiB; a plan's
-// scratch serves one execute at a time), and the one-call transpose_in_place waits for its stream
-// before returning.
+// allocates scratch device memory at make_plan (an eighth of one matrix, at most 64 MiB, but at least
+// one row): such a plan serves one execute at a time and must outlive the work it enqueued, and the
+// one-call transpose_in_place waits for its stream before returning.
 class InPlacePlan {
  public:
   InPlacePlan();

@@ -62,13 +62,15 @@ constexpr std::int64_t kDefaultSharedPerBlock = 48 * 1024;
 // "in_place<row and column shuffles,view=3000x1000,column_block=8,row_block=4,passes=3> block=(1024,256)":
 // the column passes' threads, then the row pass's.
 std::string shuffles_name(const plan::ShuffleConfig& c) {
+  if (c.view_rows == 1 || c.view_cols == 1) return "in_place<one row or column: nothing to move>";
+  plan::ShufflePass passes[3];
   std::ostringstream os;
   os << "in_place<row and column shuffles,view=" << c.view_rows << "x" << c.view_cols
      << (c.transposed_view ? " (transposed)" : "") << ",column_block=" << c.column_width
      << (c.long_rows ? ",rows through scratch x" + std::to_string(c.staged_rows) +
                            (c.long_tile > 0 ? " in tiles of " + std::to_string(c.long_tile) : std::string())
                      : ",row_block=" + std::to_string(c.rows_per_block) + (c.swizzle_rows ? ",swizzled" : ""))
-     << ",passes=" << (c.rotate ? 3 : 2) << "> block=("
+     << ",passes=" << plan::shuffle_passes(c, passes) << "> block=("
      << plan::kShuffleColumnThreads << "," << plan::kShuffleRowThreads << ")";
   return os.str();
 }
@@ -160,10 +162,10 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
 Status transpose_in_place(const TransposeDesc& desc, void* data, StreamHandle stream, const PlanOptions& options) {
   InPlacePlan plan;
   XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, core::options_for_pointers(options, data, data)));
-  XPOSE_RETURN_IF_ERROR(execute(plan, data, stream));
-  // The plan's scratch is freed on return: the passes that read it must be done.
-  if (plan.state()->scratch.data() != nullptr) return gpu::synchronize_stream(stream);
-  return Status::ok_status();
+  const Status run = execute(plan, data, stream);
+  // The plan's scratch is freed on return: whatever was enqueued that reads it must be done.
+  if (plan.state()->scratch.data() != nullptr) XPOSE_RETURN_IF_ERROR(gpu::synchronize_stream(stream));
+  return run;
 }
 
 }  // namespace xpose

@@ -33,7 +33,7 @@ bool fit_view(std::int64_t rows, std::int64_t cols, std::int64_t esize, std::int
   if (rows * esize > shared_limit) return false;
   const bool rows_fit = row_block_bytes(1, cols, esize) <= shared_limit;
   if (!rows_fit && !long_rows) return false;
-  // Column rows of kShuffleColumnPieceBytes, or the widest narrower piece that fits the device.
+  // Column rows of shuffle_column_piece_bytes, or the widest narrower piece that fits the device.
   std::int64_t piece = 0;
   const bool power_of_two = column_bytes > 0 && (column_bytes & (column_bytes - 1)) == 0;
   const bool forced = power_of_two && column_bytes >= esize && column_bytes <= 128 && rows * column_bytes <= shared_limit;
@@ -81,6 +81,18 @@ bool fit_view(std::int64_t rows, std::int64_t cols, std::int64_t esize, std::int
 Status choose_in_place_shuffles(const TransposeDesc& d, std::int64_t shared_limit, ShuffleConfig& config,
                                 int column_bytes) {
   const std::int64_t esize = static_cast<std::int64_t>(dtype_size(d.dtype));
+  // One row or one column: the transpose has the same bytes, and nothing runs.
+  if (d.rows == 1 || d.cols == 1) {
+    config = ShuffleConfig{};
+    config.view_rows = d.rows;
+    config.view_cols = d.cols;
+    return Status::ok_status();
+  }
+  // The kernels' maps run in 32-bit arithmetic.
+  if (std::max(d.rows, d.cols) >= kShuffleMaxSide)
+    return Status(StatusCode::unsupported, "an in-place transpose of a " + std::to_string(d.rows) + " x " +
+                                               std::to_string(d.cols) + " matrix on the GPU takes sides under 2^31 "
+                                               "elements; transpose it into a second buffer, or in place on the CPU");
   ShuffleConfig direct, transposed;
   // Rows through scratch only where no view's rows fit; at most one view's columns fit then.
   bool direct_fits = fit_view(d.rows, d.cols, esize, shared_limit, column_bytes, false, direct);

@@ -30,10 +30,12 @@ constexpr std::int64_t kShuffleColumnElementsPerThread = 16;
 // The row pass takes as many rows a block as fit this (at least one).
 constexpr std::int64_t kShuffleRowBlockBytes = 16 * 1024;
 // Rows longer than a block's shared memory are copied into scratch device memory, as many at a time
-// as fit a share of the matrix (1 / kShuffleScratchShare of it, at most kShuffleScratchMaxBytes, at
-// least one row), and moved back from there.
+// as fit a share of the matrix (1 / kShuffleScratchShare of it, at most kShuffleScratchMaxBytes), but
+// at least one row (which may be more), and moved back from there.
 constexpr std::int64_t kShuffleScratchShare = 8;
 constexpr std::int64_t kShuffleScratchMaxBytes = std::int64_t{64} << 20;
+// Sides of the matrix stay under this many elements (the kernels' 32-bit maps).
+constexpr std::int64_t kShuffleMaxSide = std::int64_t{1} << 31;
 
 // Where element x of a row block lies in shared memory: its cell (one 4-byte bank word of 1- or 2-byte
 // elements, or one element) is XOR-ed, within its group of 32 cells, with the 5-bit digits of the
@@ -101,7 +103,9 @@ int shuffle_passes(const ShuffleConfig& config, ShufflePass passes[3]);
 
 // The configuration for a resolved non-square descriptor (packed rows) on a device whose blocks can
 // hold `shared_limit` bytes of shared memory. unsupported, with a message, where neither view's
-// columns fit (one element wide: both sides longer than the shared memory holds). column_bytes > 0 asks for column blocks of that many
+// columns fit (one element wide: both sides longer than the shared memory holds) or a side reaches
+// kShuffleMaxSide. A matrix of one row or one column gets a config whose view has that extent 1:
+// nothing to move. column_bytes > 0 asks for column blocks of that many
 // bytes a row (a power of two, at least the element, at most 128) where they fit, for measuring.
 Status choose_in_place_shuffles(const TransposeDesc& resolved_desc, std::int64_t shared_limit, ShuffleConfig& config,
                                 int column_bytes = 0);

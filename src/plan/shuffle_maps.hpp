@@ -17,7 +17,7 @@ constexpr std::uint64_t mul_high_u64(std::uint64_t a, std::uint64_t b) {
   return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
 
-// Division of numerators below 2^63 by a fixed divisor d (1 <= d < 2^31) as a wide multiply and a
+// Division of numerators below 2^63 by a fixed divisor d (1 <= d < 2^63) as a wide multiply and a
 // shift: with l = ceil(log2 d), magic = floor(2^(63 + l) / d) + 1 < 2^64, whose error d * magic -
 // 2^(63 + l) lies in (0, d], so x * error / (d * 2^(63 + l)) < 2^-l <= 1 / d never carries x / d over
 // an integer. A 64-bit division costs dozens of instructions on a GPU, once per element here.
@@ -59,11 +59,17 @@ inline ShuffleShape make_shuffle_shape(std::int64_t rows, std::int64_t cols) {
   return s;
 }
 
+// (r - s) mod m for r < m and s <= m, in any unsigned or signed integer type.
+template <typename I>
+constexpr I minus_mod(I r, I s, I m) {
+  return r >= s ? r - s : r + m - s;
+}
+
 // Pass 1 (where gcd(rows, cols) > 1): column j is rotated down by j / b, so (r, j) takes the element
 // of row (r - j / b) mod rows.
 constexpr std::int64_t rotation_source_row(const ShuffleShape& s, std::int64_t r, std::int64_t j) {
   const std::int64_t shift = quot(j, s.by_b);  // < gcd(rows, cols) <= rows
-  return r >= shift ? r - shift : r - shift + s.rows;
+  return minus_mod(r, shift, s.rows);
 }
 
 // Pass 2: (r, j), which after pass 1 holds input row i = (r - j / b) mod rows, goes to column

@@ -236,6 +236,28 @@ TEST(InPlaceShufflesPlanner, TakesTheViewWithWiderColumnBlocks) {
   EXPECT_EQ(c.column_width, 4);
 }
 
+// One row or one column moves nothing (and allocates no scratch, however long); sides of 2^31 elements
+// or more are refused (the kernels' maps are 32-bit), with a message.
+TEST(InPlaceShufflesPlanner, OneRowMovesNothingAndLongSidesAreRefused) {
+  plan::ShuffleConfig c;
+  for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {1, 7}, {7, 1}, {1, std::int64_t{1} << 32}, {std::int64_t{1} << 32, 1}}) {
+    ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, m, n}, 227 << 10, c).ok()) << m << " x " << n;
+    EXPECT_EQ(c.view_rows, m);
+    EXPECT_EQ(c.view_cols, n);
+    EXPECT_FALSE(c.long_rows);
+    EXPECT_EQ(c.scratch_bytes, 0);
+  }
+  for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {2, std::int64_t{1} << 31}, {std::int64_t{1} << 31, 2}, {2, (std::int64_t{1} << 32) + 2}}) {
+    const xpose::Status s = plan::choose_in_place_shuffles({DType::u8, m, n}, 227 << 10, c);
+    EXPECT_EQ(s.code(), xpose::StatusCode::unsupported) << m << " x " << n;
+    EXPECT_NE(s.message().find("under 2^31"), std::string::npos) << s.message();
+  }
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 2, (std::int64_t{1} << 31) - 2}, 227 << 10, c).ok());
+  EXPECT_TRUE(c.long_rows);
+}
+
 // The swizzle where the plain scatter conflicts 8 ways or more: u8 65536 x 1024 (a 1024 x 65536 view,
 // elements 1024 bytes apart, 32 ways), not u8 16384 x 4096 (4 ways) or coprime extents.
 TEST(InPlaceShufflesPlanner, SwizzlesRowsWhoseScatterConflicts) {

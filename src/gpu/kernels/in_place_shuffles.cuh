@@ -1,7 +1,8 @@
 // In-place transposes of non-square matrices: the passes of plan/shuffle_maps.hpp, each moving
 // elements only within the columns, or only within the rows, of the buffer seen as rows x cols. A
 // block reads its columns (or rows) whole into shared memory before it writes any of them back, so
-// no other block's elements are touched and no scratch memory is needed.
+// no other block's elements are touched; only rows longer than shared memory go through scratch
+// (the long-row kernels at the end).
 #pragma once
 
 #include <cstdint>
@@ -14,9 +15,10 @@
 
 namespace xpose::gpu {
 
-// One pass's launch. The view's extents fit 32 bits (a row and a column fit shared memory), so the
+// One pass's launch. The view's extents are below 2^31 (the planner refuses longer sides), so the
 // maps run in 32-bit arithmetic, each thread stepping its map's state from one of its elements to the
-// next instead of dividing (the plan's 64-bit maps, which the CPU tests check, give the same values).
+// next instead of dividing; the values are the plan's 64-bit maps' (checked on the CPU), the stepping
+// by the GPU tests.
 struct ShuffleGeometry {
   std::uint32_t rows, cols;    // the view
   FastDiv by_b, by_cols;       // b = cols / gcd(rows, cols)
@@ -44,7 +46,7 @@ constexpr int shuffle_batch() {
 struct RotationCursor {
   std::uint32_t shift, rows;
   __device__ RotationCursor(const ShuffleGeometry& g, std::uint32_t j, std::uint32_t) : shift(fast_div(j, g.by_b)), rows(g.rows) {}
-  __device__ std::uint32_t row(std::uint32_t r) const { return r >= shift ? r - shift : r + rows - shift; }
+  __device__ std::uint32_t row(std::uint32_t r) const { return plan::minus_mod(r, shift, rows); }
   __device__ void next(const ShuffleGeometry&) {}
 };
 
@@ -83,8 +85,8 @@ __device__ __forceinline__ std::uint32_t source_row(const ColumnCursor<kMap>& cu
 // (rows, W) elements in dynamic shared memory; grid (blocks), block k taking column blocks k, k +
 // gridDim.x, ... of blocks_per_matrix x batch. Forward (gather): (r, j) takes the element of row
 // source_row(r) of column j. Inverse (scatter): the element of (r, j) goes to that row. Threads take W
-// consecutive columns of kShuffleColumnThreads / W rows at a time (W <= 128), so a warp reads and
-// writes whole row pieces; each thread has shuffle_batch<E>() loads in flight.
+// consecutive columns of kShuffleColumnThreads / W rows at a time (W <= kShuffleColumnThreads), so a
+// warp reads and writes whole row pieces; each thread has shuffle_batch<E>() loads in flight.
 template <int E, plan::ShuffleMap kMap, bool kInverse>
 __global__ void __launch_bounds__(plan::kShuffleColumnThreads) shuffle_columns_kernel(unsigned char* data,
                                                                                        ShuffleGeometry g) {
@@ -136,7 +138,7 @@ struct RowCursor {
   std::uint32_t rr, j, jm;
   __device__ std::uint32_t column(const ShuffleGeometry& g, std::uint32_t first_row) const {
     const std::uint32_t r = first_row + rr, shift = fast_div(j, g.by_b);
-    std::uint32_t i = r >= shift ? r - shift : r + g.rows - shift;
+    std::uint32_t i = plan::minus_mod(r, shift, g.rows);
     i -= fast_div(i, g.by_cols) * g.cols;
     const std::uint32_t col = jm + i;
     return col >= g.cols ? col - g.cols : col;
@@ -296,12 +298,12 @@ __global__ void __launch_bounds__(plan::kShuffleRowThreads)
     for (std::uint32_t x = threadIdx.x; x < items; x += plan::kShuffleRowThreads) {
       if (kInverse) {  // (q, p): row q's run from p0 on takes short index (r - q) mod R
         const QuotRem qp = fast_divmod(x, g.by_tile);
-        const std::uint32_t t = r >= qp.quot ? r - qp.quot : r + g.rows - qp.quot;
+        const std::uint32_t t = plan::minus_mod(r, qp.quot, g.rows);
         if (qp.rem < width) out[qp.quot * g.b + p0 + qp.rem] = tile[t * pitch + qp.rem];
       } else {  // (p, t) of the b x R run from p0 R on takes row (r - t) mod R of the tile
         if (x >= width * g.rows) break;
         const QuotRem pt = fast_divmod(x, g.by_rows);
-        const std::uint32_t q = r >= pt.rem ? r - pt.rem : r + g.rows - pt.rem;
+        const std::uint32_t q = plan::minus_mod(r, pt.rem, g.rows);
         out[p0 * g.rows + x] = tile[q * pitch + pt.quot];
       }
     }

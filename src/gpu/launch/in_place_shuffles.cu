@@ -1,7 +1,7 @@
 // Launcher for the in-place transpose of non-square matrices: the plan's passes
-// (plan::ShuffleConfig), one kernel each, in order on the stream.
+// (plan::ShuffleConfig) in order on the stream, one kernel each, or for rows through scratch a copy
+// and a kernel per round of rows.
 #include <algorithm>
-#include <numeric>
 #include <string>
 
 #include "gpu/gpu_backend.hpp"
@@ -17,12 +17,13 @@ constexpr int kColumns = plan::kShuffleColumnThreads, kRows = plan::kShuffleRowT
 
 ShuffleGeometry pass_geometry(const TransposeDesc& d, const plan::ShuffleConfig& c, std::int64_t blocks_per_matrix) {
   const std::int64_t rows = c.view_rows, cols = c.view_cols;
+  const plan::ShuffleShape shape = plan::make_shuffle_shape(rows, cols);
   ShuffleGeometry g{};
   g.rows = static_cast<std::uint32_t>(rows);
   g.cols = static_cast<std::uint32_t>(cols);
-  g.by_b = make_fast_div(cols / std::gcd(rows, cols));
+  g.by_b = make_fast_div(static_cast<std::int64_t>(shape.by_b.divisor));
   g.by_cols = make_fast_div(cols);
-  g.by_rows = plan::make_div64(rows);
+  g.by_rows = shape.by_rows;
   g.batch = d.batch;
   g.batch_stride = d.batch_stride_in;
   g.blocks_per_matrix = blocks_per_matrix;
