@@ -57,22 +57,29 @@ def permute_and_check(lib, dtype, esize, extents, perm):
     assert bytes(dst) == bytes(want), "%s %s perm %s differs from plain indexing" % (dtype, extents, perm)
 
 
+def check_in_place(run, what, esize, rows, cols, batch, ld, ld_out, bs, seed):
+    """run(address) transposes `batch` rows x cols matrices in place (rows ld apart in, ld_out apart
+    out, matrices bs apart); every byte is compared with plain indexing."""
+    nbytes = ((batch - 1) * bs + (rows - 1) * ld + cols) * esize
+    rng = random.Random(seed)
+    data = (ctypes.c_ubyte * nbytes)(*[rng.randrange(256) for _ in range(nbytes)])
+    before = bytes(data)
+    run(ctypes.addressof(data))
+    want = bytearray(before)
+    for b in range(batch):
+        for r in range(rows):
+            for c in range(cols):
+                o = (b * bs + c * ld_out + r) * esize
+                i = (b * bs + r * ld + c) * esize
+                want[o:o + esize] = before[i:i + esize]
+    assert bytes(data) == bytes(want), "%s in place differs from plain indexing" % what
+
+
 def in_place_and_check(lib, dtype, esize, n, batch=1, ld=0, bs=0):
     ld = ld or n
     bs = bs or n * ld
-    nbytes = ((batch - 1) * bs + (n - 1) * ld + n) * esize
-    rng = random.Random(n * 17 + batch)
-    data = (ctypes.c_ubyte * nbytes)(*[rng.randrange(256) for _ in range(nbytes)])
-    before = bytes(data)
-    lib.transpose_in_place(dtype, n, ctypes.addressof(data), batch=batch, ld=ld, batch_stride=bs, backend="cpu")
-    want = bytearray(before)
-    for b in range(batch):
-        for r in range(n):
-            for c in range(n):
-                o = (b * bs + r * ld + c) * esize
-                i = (b * bs + c * ld + r) * esize
-                want[o:o + esize] = before[i:i + esize]
-    assert bytes(data) == bytes(want), "%s %dx%d x%d in place differs from plain indexing" % (dtype, n, n, batch)
+    check_in_place(lambda a: lib.transpose_in_place(dtype, n, a, batch=batch, ld=ld, batch_stride=bs, backend="cpu"),
+                   "%s %dx%d x%d" % (dtype, n, n, batch), esize, n, n, batch, ld, ld, bs, n * 17 + batch)
 
 
 def expect_error(fn, status):
@@ -87,20 +94,10 @@ def expect_error(fn, status):
 
 def in_place_packed_and_check(lib, dtype, esize, rows, cols, batch=1, bs=0):
     bs = bs or rows * cols
-    nbytes = ((batch - 1) * bs + rows * cols) * esize
-    rng = random.Random(rows * 31 + cols)
-    data = (ctypes.c_ubyte * nbytes)(*[rng.randrange(256) for _ in range(nbytes)])
-    before = bytes(data)
-    lib.transpose_in_place_packed(dtype, rows, cols, ctypes.addressof(data), batch=batch, batch_stride=bs,
-                                  backend="cpu")
-    want = bytearray(before)
-    for b in range(batch):
-        for r in range(rows):
-            for c in range(cols):
-                o = (b * bs + c * rows + r) * esize
-                i = (b * bs + r * cols + c) * esize
-                want[o:o + esize] = before[i:i + esize]
-    assert bytes(data) == bytes(want), "%s %dx%d x%d packed in place differs" % (dtype, rows, cols, batch)
+    check_in_place(lambda a: lib.transpose_in_place_packed(dtype, rows, cols, a, batch=batch, batch_stride=bs,
+                                                           backend="cpu"),
+                   "%s %dx%d x%d packed" % (dtype, rows, cols, batch), esize, rows, cols, batch, cols, rows, bs,
+                   rows * 31 + cols)
 
 
 def main(path):

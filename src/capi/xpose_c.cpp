@@ -80,6 +80,17 @@ xpose::Status parse_permute(const char* dtype, int rank, const std::int64_t* ext
   return xpose::Status::ok_status();
 }
 
+// The two in-place entry points: a matrix as a transpose's input (ld_in 0: packed), in place.
+int in_place(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld, int64_t batch_stride, void* data,
+             void* stream, const char* backend, char* message, size_t message_len) {
+  return guarded(message, message_len, [&] {
+    xpose::TransposeDesc desc;
+    xpose::PlanOptions options;
+    XPOSE_RETURN_IF_ERROR(parse_request(dtype, batch, rows, cols, ld, 0, batch_stride, 0, backend, desc, options));
+    return xpose::transpose_in_place(desc, data, stream, options);
+  });
+}
+
 }  // namespace
 
 XPOSE_C_EXPORT int xpose_transpose(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in,
@@ -114,23 +125,13 @@ XPOSE_C_EXPORT int xpose_describe_plan(const char* dtype, int64_t batch, int64_t
 XPOSE_C_EXPORT int xpose_transpose_in_place(const char* dtype, int64_t batch, int64_t n, int64_t ld,
                                             int64_t batch_stride, void* data, void* stream, const char* backend,
                                             char* message, size_t message_len) {
-  return guarded(message, message_len, [&] {
-    xpose::TransposeDesc desc;
-    xpose::PlanOptions options;
-    XPOSE_RETURN_IF_ERROR(parse_request(dtype, batch, n, n, ld, 0, batch_stride, 0, backend, desc, options));
-    return xpose::transpose_in_place(desc, data, stream, options);
-  });
+  return in_place(dtype, batch, n, n, ld, batch_stride, data, stream, backend, message, message_len);
 }
 
 XPOSE_C_EXPORT int xpose_transpose_in_place_packed(const char* dtype, int64_t batch, int64_t rows, int64_t cols,
                                                    int64_t batch_stride, void* data, void* stream, const char* backend,
                                                    char* message, size_t message_len) {
-  return guarded(message, message_len, [&] {
-    xpose::TransposeDesc desc;
-    xpose::PlanOptions options;
-    XPOSE_RETURN_IF_ERROR(parse_request(dtype, batch, rows, cols, 0, 0, batch_stride, 0, backend, desc, options));
-    return xpose::transpose_in_place(desc, data, stream, options);
-  });
+  return in_place(dtype, batch, rows, cols, 0, batch_stride, data, stream, backend, message, message_len);
 }
 
 XPOSE_C_EXPORT int xpose_permute(const char* dtype, int rank, const int64_t* extents, const int* perm, const void* in,

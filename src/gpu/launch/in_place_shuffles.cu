@@ -40,13 +40,10 @@ ShuffleGeometry pass_geometry(const TransposeDesc& d, const plan::ShuffleConfig&
   return g;
 }
 
-// These kernels take a different amount of shared memory for each shape, and the attribute is a
-// kernel's maximum: asked for one launch's size, a later, larger launch would be refused. So each is
-// allowed the device's whole opt-in once.
+// These kernels take a different amount of shared memory for each shape.
 template <typename Kernel>
 Status allow_shared(Kernel kernel, int smem) {
-  if (smem <= rt::kSharedWithoutOptIn) return Status::ok_status();
-  return allow_dynamic_shared_once(kernel, static_cast<int>(std::max<std::int64_t>(smem, shared_per_block_limit())));
+  return smem > rt::kSharedWithoutOptIn ? allow_dynamic_shared_once(kernel, smem) : Status::ok_status();
 }
 
 template <typename Kernel>

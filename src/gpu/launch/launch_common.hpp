@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <mutex>
-#include <set>
 #include <string>
-#include <tuple>
+#include <utility>
 
 #include "core/env.hpp"
 #include "gpu/kernels/element.cuh"
@@ -89,19 +89,22 @@ inline Status check_launch(const char* kernel, const LaunchConfig& c, std::size_
   return Status::ok_status();
 }
 
-// rt::allow_dynamic_shared, asked once per kernel, device and size: the attribute call costs more
-// than the launches of small transposes.
+// rt::allow_dynamic_shared for at least `bytes`, asked only when a kernel needs more on this device
+// than it was allowed before: the attribute call costs more than the launches of small transposes.
+// The attribute is the kernel's maximum, so it is only ever raised: set to each launch's own size, a
+// smaller launch would lower it and refuse a larger one after it.
 template <typename Kernel>
 Status allow_dynamic_shared_once(Kernel kernel, int bytes) {
   static std::mutex mutex;
-  static std::set<std::tuple<const void*, int, int>> allowed;
+  static std::map<std::pair<const void*, int>, int> allowed;  // (kernel, device) -> bytes allowed
   int device = 0;
   XPOSE_GPU_TRY(rt::get_device(&device));
-  const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), device, bytes);
+  const auto key = std::make_pair(reinterpret_cast<const void*>(kernel), device);
   const std::lock_guard<std::mutex> lock(mutex);
-  if (allowed.count(key) != 0) return Status::ok_status();
+  const auto it = allowed.find(key);
+  if (it != allowed.end() && it->second >= bytes) return Status::ok_status();
   XPOSE_GPU_TRY(rt::allow_dynamic_shared(kernel, bytes));
-  allowed.insert(key);
+  allowed[key] = bytes;
   return Status::ok_status();
 }
 
