@@ -70,6 +70,7 @@ std::string shuffles_name(const plan::ShuffleConfig& c) {
      << (c.long_rows ? ",rows through scratch x" + std::to_string(c.staged_rows) +
                            (c.long_tile > 0 ? " in tiles of " + std::to_string(c.long_tile) : std::string())
                      : ",row_block=" + std::to_string(c.rows_per_block) + (c.swizzle_rows ? ",swizzled" : ""))
+     << (c.column_words ? ",column_words" : "") << (c.row_words ? ",row_words" : "")
      << ",passes=" << plan::shuffle_passes(c, passes) << "> block=("
      << plan::kShuffleColumnThreads << "," << plan::kShuffleRowThreads << ")";
   return os.str();
@@ -126,10 +127,12 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
       s->config = plan::choose_in_place(s->desc, s->alignment);
     } else {
       const std::int64_t limit = gpu::shared_per_block_limit();
-      // XPOSE_SHUFFLE_COLUMN_BYTES: column blocks of that many bytes a row, for measuring.
+      // For measuring: XPOSE_SHUFFLE_COLUMN_BYTES, column blocks of that many bytes a row;
+      // XPOSE_SHUFFLE_WORDS=0, 1- and 2-byte elements moved one at a time.
+      const int words_alignment = core::env_int("XPOSE_SHUFFLE_WORDS", 1) != 0 ? s->alignment : 1;
       XPOSE_RETURN_IF_ERROR(plan::choose_in_place_shuffles(s->desc, limit > 0 ? limit : kDefaultSharedPerBlock,
-                                                           s->shuffles,
-                                                           core::env_int("XPOSE_SHUFFLE_COLUMN_BYTES", 0)));
+                                                           s->shuffles, core::env_int("XPOSE_SHUFFLE_COLUMN_BYTES", 0),
+                                                           words_alignment));
       if (s->shuffles.long_rows)
         XPOSE_RETURN_IF_ERROR(s->scratch.allocate(static_cast<std::size_t>(s->shuffles.scratch_bytes)));
     }

@@ -79,7 +79,7 @@ bool fit_view(std::int64_t rows, std::int64_t cols, std::int64_t esize, std::int
 }  // namespace
 
 Status choose_in_place_shuffles(const TransposeDesc& d, std::int64_t shared_limit, ShuffleConfig& config,
-                                int column_bytes) {
+                                int column_bytes, int alignment) {
   const std::int64_t esize = static_cast<std::int64_t>(dtype_size(d.dtype));
   // One row or one column: the transpose has the same bytes, and nothing runs.
   if (d.rows == 1 || d.cols == 1) {
@@ -115,6 +115,12 @@ Status choose_in_place_shuffles(const TransposeDesc& d, std::int64_t shared_limi
        (transposed.column_width == direct.column_width && transposed.column_smem_bytes < direct.column_smem_bytes));
   config = take_transposed ? transposed : direct;
   config.rotate = std::gcd(d.rows, d.cols) > 1;
+  const std::int64_t word = shuffle_word_elements(static_cast<int>(esize));
+  const bool words = word > 1 && alignment % 4 == 0 && config.view_cols % word == 0 &&
+                     (d.batch == 1 || d.batch_stride_in % word == 0);
+  config.column_words = words && config.column_width % word == 0;
+  config.row_words = words && !config.long_rows;
+  if (config.column_words) config.column_word_loads = 2 * config.column_smem_bytes > shared_limit ? 8 : 4;
   return Status::ok_status();
 }
 

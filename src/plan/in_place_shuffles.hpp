@@ -79,7 +79,22 @@ struct ShuffleConfig {
   // view_rows x (view_cols / view_rows), its short index rotated, moved in tiles of view_rows x
   // long_tile elements (else element by element).
   std::int64_t long_tile = 0;
+  // 1- and 2-byte elements: the column passes (column_words) and the row pass (row_words) move 4-byte
+  // words on the side of each pass where a thread's elements are neighbours in memory, and split or
+  // gather them in shared memory; see shuffle_word_elements.
+  bool column_words = false, row_words = false;
+  // Words a thread of the column passes loads before the first lands in shared memory: 8 where one
+  // column block takes more than half of a block's shared memory (one block an SM: u8 16384 x 4096's
+  // column pass 115 -> 103 us on an H200), else 4, which keeps the kernel at 32 registers and two
+  // blocks an SM (u8 65536 x 1024's 116 -> 126 us at 8).
+  int column_word_loads = 0;
 };
+
+// Elements of one 4-byte word for 1- and 2-byte elements, else 1. A word of a view row is aligned
+// where the pointer is aligned to 4 bytes and the view's rows and the batch stride are whole words.
+// The column blocks then give each thread one word of a row (column_width at least a word); the row
+// blocks, whose rows are packed, one word of their run (not for rows through scratch).
+constexpr int shuffle_word_elements(int esize) { return esize <= 2 ? 4 / esize : 1; }
 
 // Tiles of the long rows' transposes hold about this much (at least one column of view_rows).
 constexpr std::int64_t kShuffleLongTileBytes = 16 * 1024;
@@ -107,7 +122,8 @@ int shuffle_passes(const ShuffleConfig& config, ShufflePass passes[3]);
 // kShuffleMaxSide. A matrix of one row or one column gets a config whose view has that extent 1:
 // nothing to move. column_bytes > 0 asks for column blocks of that many
 // bytes a row (a power of two, at least the element, at most 128) where they fit, for measuring.
+// `alignment`: the bytes the data pointer is aligned to (a power of two), which words need.
 Status choose_in_place_shuffles(const TransposeDesc& resolved_desc, std::int64_t shared_limit, ShuffleConfig& config,
-                                int column_bytes = 0);
+                                int column_bytes = 0, int alignment = 1);
 
 }  // namespace xpose::plan

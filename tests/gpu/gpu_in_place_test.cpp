@@ -111,7 +111,8 @@ TEST_P(GpuInPlace, BlocksLoopOverTheirPairs) {
 // swizzled, rows longer than shared memory (through scratch, in several rounds: 240001 x 6; in tiles
 // where the short side divides the long one: 262144 x 16, 8 x 300000), shared
 // memory past the limit without opt-in, batches with gaps, aligned and shifted by one element's
-// alignment.
+// alignment (1- and 2-byte elements: the column and row passes in words where the pointer and the
+// rows allow, else element by element).
 TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -122,8 +123,10 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
            {3, 250000}, {240001, 6}, {262144, 16}, {8, 300000}})
     cases.push_back({t, rows, cols});
   cases.push_back({t, 33, 12, 1000, 0, 0, 0, 0});                    // many small matrices
+  cases.push_back({t, 36, 20, 300, 0, 0, 36 * 20 + 4, 0});            // a batch with gaps of whole words
   cases.push_back({t, 250000, 2, 3, 0, 0, 250000 * 2 + 5, 0});      // long rows in tiles, batch with gaps
   cases.push_back({t, 240001, 2, 2, 0, 0, 240001 * 2 + 3, 0});      // long rows by element, batch with gaps
+  std::set<std::string> words;  // ",column_words" and ",row_words" where they ran, "-" where neither did
   std::set<bool> views, swizzled, long_rows, long_tiles;
   for (const TransposeDesc& d : cases) {
     xpose::plan::ShuffleConfig c;  // the plan's choice (the shorter side of every case fits 48 KiB)
@@ -138,8 +141,15 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
       ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
       const bool one_line = d.rows == 1 || d.cols == 1;  // the same bytes either way
       EXPECT_NE(what_ran.find(one_line ? "nothing to move" : "row and column shuffles"), std::string::npos) << what_ran;
+      bool any = false;
+      for (const char* w : {",column_words", ",row_words"})
+        if (what_ran.find(w) != std::string::npos) words.insert(w), any = true;
+      if (!any) words.insert("-");
     }
   }
+  const std::set<std::string> want_words =
+      xpose::dtype_size(t) <= 2 ? std::set<std::string>{",column_words", ",row_words", "-"} : std::set<std::string>{"-"};
+  EXPECT_EQ(words, want_words);
   EXPECT_EQ(views.size(), 2u);     // both views ran
   EXPECT_EQ(swizzled.size(), 2u);  // and rows plain and swizzled (64 x 4096: scatters a power of two apart)
   EXPECT_EQ(long_rows.size(), 2u);  // in shared memory and through scratch (250000 x 3)

@@ -236,6 +236,60 @@ TEST(InPlaceShufflesPlanner, TakesTheViewWithWiderColumnBlocks) {
   EXPECT_EQ(c.column_width, 4);
 }
 
+// 1- and 2-byte elements move in 4-byte words only where every word a thread takes is aligned: the
+// pointer on 4 bytes, the view's rows and the batch stride whole words, and for the column passes
+// column blocks of whole words; the row pass not through scratch. Never for wider elements.
+TEST(InPlaceShufflesPlanner, WordsOnlyWhereEveryWordIsAligned) {
+  struct Case {
+    TransposeDesc desc;
+    int alignment;
+    bool column_words, row_words;
+  };
+  const std::vector<Case> cases = {
+      {{DType::u8, 1000, 3000}, 16, true, true},
+      {{DType::u8, 3000, 1000}, 4, true, true},
+      {{DType::u8, 1000, 3000}, 2, false, false},     // the pointer off the 4-byte grid
+      {{DType::u8, 997, 1009}, 16, false, false},     // rows of odd length
+      {{DType::u8, 1002, 3002}, 16, false, false},    // rows of 2 mod 4 bytes
+      {{DType::bf16, 1002, 3002}, 16, true, true},    // rows of whole words
+      {{DType::bf16, 1001, 3002}, 4, true, true},     // the view's rows of 3002 elements
+      {{DType::bf16, 1002, 3002}, 2, false, false},
+      {{DType::u8, 60000, 60004}, 16, false, true},   // columns of 60000 rows take 2 bytes a row
+      {{DType::u8, 250000, 4}, 16, true, false},      // the 4 x 250000 view's rows through scratch
+      {{DType::f32, 1000, 3000}, 16, false, false},   // 4-byte elements are words already
+      {{DType::u8, 36, 12, 7, 0, 0, 36 * 12 + 4, 0}, 16, true, true},
+      {{DType::u8, 36, 12, 7, 0, 0, 36 * 12 + 2, 0}, 16, false, false},  // a batch stride of 2 mod 4 bytes
+      {{DType::u8, 33, 12, 1000, 0, 0, 0, 0}, 16, false, false},         // the 12 x 33 view
+  };
+  for (const Case& k : cases) {
+    plan::ShuffleConfig c;
+    ASSERT_TRUE(plan::choose_in_place_shuffles(xpose::resolved(k.desc), 227 << 10, c, 0, k.alignment).ok());
+    const std::string what = std::string(xpose::dtype_name(k.desc.dtype)) + " " + std::to_string(k.desc.rows) + " x " +
+                             std::to_string(k.desc.cols) + " batch " + std::to_string(k.desc.batch) + " aligned to " +
+                             std::to_string(k.alignment);
+    EXPECT_EQ(c.column_words, k.column_words) << what;
+    EXPECT_EQ(c.row_words, k.row_words) << what;
+    // Whatever the flags, a word never straddles what the kernels take as one.
+    const int w = plan::shuffle_word_elements(static_cast<int>(xpose::dtype_size(k.desc.dtype)));
+    if (c.column_words || c.row_words) {
+      EXPECT_GT(w, 1) << what;
+      EXPECT_EQ(k.alignment % 4, 0) << what;
+      EXPECT_EQ(c.view_cols % w, 0) << what;
+    }
+    if (c.column_words) EXPECT_EQ(c.column_width % w, 0) << what;
+    if (c.row_words) EXPECT_FALSE(c.long_rows) << what;
+    EXPECT_EQ(c.column_word_loads, c.column_words ? (2 * c.column_smem_bytes > (227 << 10) ? 8 : 4) : 0) << what;
+  }
+  // Column blocks of 4096 rows x 32 bytes fill more than half of the shared memory: one block an SM,
+  // whose threads keep 8 words in flight.
+  plan::ShuffleConfig c;
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 16384, 4096}, 227 << 10, c, 0, 16).ok());
+  EXPECT_EQ(c.column_smem_bytes, 4096 * 32);
+  EXPECT_EQ(c.column_word_loads, 8);
+  ASSERT_TRUE(plan::choose_in_place_shuffles({DType::u8, 65536, 1024}, 227 << 10, c, 0, 16).ok());
+  EXPECT_EQ(c.column_word_loads, 4);
+}
+
 // One row or one column moves nothing (and allocates no scratch, however long); sides of 2^31 elements
 // or more are refused (the kernels' maps are 32-bit), with a message.
 TEST(InPlaceShufflesPlanner, OneRowMovesNothingAndLongSidesAreRefused) {

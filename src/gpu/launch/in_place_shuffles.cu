@@ -15,7 +15,9 @@ namespace {
 constexpr std::int64_t kMaxBlocks = (std::int64_t{1} << 31) - 1;
 constexpr int kColumns = plan::kShuffleColumnThreads, kRows = plan::kShuffleRowThreads;
 
-ShuffleGeometry pass_geometry(const TransposeDesc& d, const plan::ShuffleConfig& c, std::int64_t blocks_per_matrix) {
+// `pack`: the elements a thread moves at a time, one or a word's.
+ShuffleGeometry pass_geometry(const TransposeDesc& d, const plan::ShuffleConfig& c, std::int64_t blocks_per_matrix,
+                              int pack) {
   const std::int64_t rows = c.view_rows, cols = c.view_cols;
   const plan::ShuffleShape shape = plan::make_shuffle_shape(rows, cols);
   ShuffleGeometry g{};
@@ -30,13 +32,17 @@ ShuffleGeometry pass_geometry(const TransposeDesc& d, const plan::ShuffleConfig&
   g.by_blocks_per_matrix = plan::make_div64(blocks_per_matrix);
   g.log2_width = 0;
   while ((1 << g.log2_width) < c.column_width) ++g.log2_width;
-  const std::int64_t column_step = (plan::kShuffleColumnThreads >> g.log2_width) * cols;
+  g.log2_lanes = g.log2_width;
+  for (int p = pack; p > 1; p /= 2) --g.log2_lanes;
+  const std::int64_t column_step = (plan::kShuffleColumnThreads >> g.log2_lanes) * cols;
   g.final_step_q = static_cast<std::uint32_t>(column_step / rows);
   g.final_step_i = static_cast<std::uint32_t>(column_step % rows);
   g.rows_per_block = static_cast<std::uint32_t>(c.rows_per_block);
-  g.step_r = static_cast<std::uint32_t>(plan::kShuffleRowThreads / cols);
-  g.step_j = static_cast<std::uint32_t>(plan::kShuffleRowThreads % cols);
+  const std::int64_t row_step = std::int64_t{plan::kShuffleRowThreads} * pack;
+  g.step_r = static_cast<std::uint32_t>(row_step / cols);
+  g.step_j = static_cast<std::uint32_t>(row_step % cols);
   g.step_jm = static_cast<std::uint32_t>(g.step_j * rows % cols);
+  g.rows_mod_cols = static_cast<std::uint32_t>(rows % cols);
   return g;
 }
 
@@ -99,35 +105,58 @@ Status launch_long_rows(bool inverse, const TransposeDesc& d, const plan::Shuffl
   return Status::ok_status();
 }
 
+// The column passes' kernels for one map and direction: elements, words with 8 loads in flight, or
+// words with 4 at two blocks an SM.
+template <int E, plan::ShuffleMap kMap, bool kInverse>
+Status launch_columns(const plan::ShuffleConfig& c, const TransposeDesc& d, const char* name, unsigned char* data,
+                      rt::Stream s) {
+  constexpr int kWord = plan::shuffle_word_elements(E);
+  const std::int64_t smem = c.column_smem_bytes;
+  if constexpr (kWord > 1) {
+    const ShuffleGeometry g = pass_geometry(d, c, c.column_blocks, kWord);
+    if (c.column_words && c.column_word_loads == 8)
+      return launch_pass(shuffle_columns_kernel<E, kMap, kInverse, kWord, 8>, name, kColumns, g, smem, data, s);
+    if (c.column_words)
+      return launch_pass(shuffle_columns_two_per_sm_kernel<E, kMap, kInverse, kWord>, name, kColumns, g, smem, data, s);
+  }
+  return launch_pass(shuffle_columns_kernel<E, kMap, kInverse, 1, shuffle_batch<E>()>, name, kColumns,
+                     pass_geometry(d, c, c.column_blocks, 1), smem, data, s);
+}
+
+template <int E, bool kInverse, bool kSwizzle>
+Status launch_rows(const plan::ShuffleConfig& c, const TransposeDesc& d, const char* name, unsigned char* data,
+                   rt::Stream s) {
+  constexpr int kWord = plan::shuffle_word_elements(E);
+  if constexpr (kWord > 1)
+    if (c.row_words)
+      return launch_pass(shuffle_rows_words_kernel<E, kInverse, kSwizzle>, name, kRows,
+                         pass_geometry(d, c, c.row_blocks, kWord), c.row_smem_bytes, data, s);
+  return launch_pass(shuffle_rows_kernel<E, kInverse, kSwizzle>, name, kRows, pass_geometry(d, c, c.row_blocks, 1),
+                     c.row_smem_bytes, data, s);
+}
+
 template <int E>
 Status launch_shuffle_pass(const plan::ShufflePass& p, const TransposeDesc& d, const plan::ShuffleConfig& c,
                            unsigned char* data, unsigned char* scratch, rt::Stream s) {
-  const ShuffleGeometry columns = pass_geometry(d, c, c.column_blocks);
-  const std::int64_t cs = c.column_smem_bytes;
+  using plan::ShuffleMap;
   switch (p.map) {
-    case plan::ShuffleMap::rotation:
-      return p.inverse ? launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::rotation, true>,
-                                     "shuffle_columns_kernel<rotation,inverse>", kColumns, columns, cs, data, s)
-                       : launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::rotation, false>,
-                                     "shuffle_columns_kernel<rotation>", kColumns, columns, cs, data, s);
-    case plan::ShuffleMap::final_rows:
-      return p.inverse ? launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::final_rows, true>,
-                                     "shuffle_columns_kernel<final_rows,inverse>", kColumns, columns, cs, data, s)
-                       : launch_pass(shuffle_columns_kernel<E, plan::ShuffleMap::final_rows, false>,
-                                     "shuffle_columns_kernel<final_rows>", kColumns, columns, cs, data, s);
-    case plan::ShuffleMap::rows: {
+    case ShuffleMap::rotation:
+      return p.inverse ? launch_columns<E, ShuffleMap::rotation, true>(
+                             c, d, "shuffle_columns_kernel<rotation,inverse>", data, s)
+                       : launch_columns<E, ShuffleMap::rotation, false>(c, d, "shuffle_columns_kernel<rotation>",
+                                                                        data, s);
+    case ShuffleMap::final_rows:
+      return p.inverse ? launch_columns<E, ShuffleMap::final_rows, true>(
+                             c, d, "shuffle_columns_kernel<final_rows,inverse>", data, s)
+                       : launch_columns<E, ShuffleMap::final_rows, false>(c, d, "shuffle_columns_kernel<final_rows>",
+                                                                          data, s);
+    case ShuffleMap::rows:
       if (c.long_rows) return launch_long_rows<E>(p.inverse, d, c, data, scratch, s);
-      const ShuffleGeometry rows = pass_geometry(d, c, c.row_blocks);
-      const std::int64_t rs = c.row_smem_bytes;
       if (c.swizzle_rows)
-        return p.inverse ? launch_pass(shuffle_rows_kernel<E, true, true>, "shuffle_rows_kernel<gather,swizzled>", kRows,
-                                       rows, rs, data, s)
-                         : launch_pass(shuffle_rows_kernel<E, false, true>, "shuffle_rows_kernel<scatter,swizzled>",
-                                       kRows, rows, rs, data, s);
-      return p.inverse
-                 ? launch_pass(shuffle_rows_kernel<E, true, false>, "shuffle_rows_kernel<gather>", kRows, rows, rs, data, s)
-                 : launch_pass(shuffle_rows_kernel<E, false, false>, "shuffle_rows_kernel<scatter>", kRows, rows, rs, data, s);
-    }
+        return p.inverse ? launch_rows<E, true, true>(c, d, "shuffle_rows_kernel<gather,swizzled>", data, s)
+                         : launch_rows<E, false, true>(c, d, "shuffle_rows_kernel<scatter,swizzled>", data, s);
+      return p.inverse ? launch_rows<E, true, false>(c, d, "shuffle_rows_kernel<gather>", data, s)
+                       : launch_rows<E, false, false>(c, d, "shuffle_rows_kernel<scatter>", data, s);
   }
   return Status(StatusCode::internal, "in_place: unknown shuffle pass");
 }
