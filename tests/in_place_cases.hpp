@@ -2,6 +2,7 @@
 // plain loops written here (independent of the library's oracle).
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -57,6 +58,13 @@ inline std::vector<xpose::TransposeDesc> in_place_non_square_cases(xpose::DType 
   v.push_back({t, 64, 60, 600, 0, 0, 0, 0});                // a thread per matrix
   v.push_back({t, 2048, 1030});                             // passes split across threads
   v.push_back({t, 70000, 20});  // columns of 4- to 16-byte elements in blocks narrower than a line (4 MiB)
+  // Sides sharing a large factor (the CPU's square blocks and pieces): wide, tall, both sides several
+  // blocks long, and batches with gaps, one of blocks at the least size (32 elements, or 256 bytes).
+  const std::int64_t least = std::min<std::int64_t>(32, 256 / static_cast<std::int64_t>(xpose::dtype_size(t)));
+  for (const auto& [p, q] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 3}, {3, 1}, {2, 3}, {5, 2}})
+    v.push_back({t, p * 300, q * 300});
+  v.push_back({t, 2 * least, 3 * least, 3, 0, 0, 6 * least * least + 5, 0});
+  v.push_back({t, 200, 300, 2, 0, 0, 200 * 300 + 3, 0});
   return v;
 }
 

@@ -2,6 +2,7 @@
 // backend and, on the GPU, the tile pairs (square) or the shuffle passes (non-square), and run them
 // after checking the one pointer.
 #include <cstdint>
+#include <numeric>
 #include <sstream>
 #include <string>
 
@@ -93,6 +94,9 @@ std::string InPlacePlan::to_string() const {
   const bool square = s.desc.rows == s.desc.cols;
   if (s.reference) return square ? "in_place<cpu_reference swaps> (cpu)" : "in_place<cpu_reference copy> (cpu)";
   if (!square && s.backend == Backend::cuda) return shuffles_name(s.shuffles) + " (cuda)";
+  if (!square && cpu::square_blocks_fit(s.desc))
+    return "in_place<" + std::to_string(std::gcd(s.desc.rows, s.desc.cols)) + "x" +
+           std::to_string(std::gcd(s.desc.rows, s.desc.cols)) + " blocks, then pieces> (cpu)";
   if (!square) return "in_place<row and column shuffles> (cpu)";
   std::ostringstream os;
   const int edge = s.backend == Backend::cuda
@@ -155,6 +159,8 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
                                       : gpu::launch_in_place_shuffles(s.desc, s.shuffles, data, s.scratch.data(), stream);
   if (s.reference)
     cpu::reference_transpose_in_place(s.desc, data);
+  else if (s.desc.rows != s.desc.cols && cpu::square_blocks_fit(s.desc))
+    cpu::square_blocks_transpose_in_place(s.desc, data);
   else if (s.desc.rows != s.desc.cols)
     cpu::shuffled_transpose_in_place(s.desc, data);
   else

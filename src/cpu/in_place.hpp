@@ -1,5 +1,6 @@
-// The CPU's in-place transposes: the oracle, the blocked tile pairs of square matrices, and the row
-// and column shuffles of non-square ones.
+// The CPU's in-place transposes: the oracle, the blocked tile pairs of square matrices, and for
+// non-square ones square blocks and pieces where the sides share a large factor, else the row and
+// column shuffles.
 #pragma once
 
 #include "xpose/descriptor.hpp"
@@ -20,5 +21,11 @@ void blocked_transpose_in_place(const TransposeDesc& desc, void* data);
 // place: columns rotated, rows scattered and columns gathered with scratch of one block of columns
 // or one row per thread (src/cpu/in_place_shuffles.cpp).
 void shuffled_transpose_in_place(const TransposeDesc& desc, void* data);
+
+// Non-square matrices with packed rows whose sides share a factor g of at least 32 elements or 256
+// bytes (square_blocks_fit): each g x g block transposed in place by the tile pairs, then the rows'
+// pieces of g elements moved to their places cycle by cycle (src/cpu/in_place_blocks.cpp).
+bool square_blocks_fit(const TransposeDesc& desc);
+void square_blocks_transpose_in_place(const TransposeDesc& desc, void* data);
 
 }  // namespace xpose::cpu

@@ -84,7 +84,7 @@ TEST(CpuInPlace, PlanNamesTheTilePairs) {
   EXPECT_EQ(plan.backend(), Backend::cpu);
 }
 
-TEST(CpuInPlace, PlanNamesTheShufflesOfNonSquareMatrices) {
+TEST(CpuInPlace, PlanNamesTheWayNonSquareMatricesGo) {
   xpose::InPlacePlan plan;
   ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 100, 30}, {Backend::cpu}).ok());
   EXPECT_EQ(plan.to_string(), "in_place<row and column shuffles> (cpu)");
@@ -92,6 +92,16 @@ TEST(CpuInPlace, PlanNamesTheShufflesOfNonSquareMatrices) {
   EXPECT_EQ(plan.desc().ld_out, 100);  // 30 x 100, packed
   ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 100, 30}, {Backend::cpu, Algorithm::cpu_reference}).ok());
   EXPECT_EQ(plan.to_string(), "in_place<cpu_reference copy> (cpu)");
+  // Sides sharing a factor of 32 elements or 256 bytes or more take square blocks and pieces; less,
+  // the shuffles.
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::u8, 600, 900}, {Backend::cpu}).ok());
+  EXPECT_EQ(plan.to_string(), "in_place<300x300 blocks, then pieces> (cpu)");
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 64, 96}, {Backend::cpu}).ok());
+  EXPECT_EQ(plan.to_string(), "in_place<32x32 blocks, then pieces> (cpu)");
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::c128, 32, 48}, {Backend::cpu}).ok());
+  EXPECT_EQ(plan.to_string(), "in_place<16x16 blocks, then pieces> (cpu)");
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::f64, 32, 48}, {Backend::cpu}).ok());
+  EXPECT_EQ(plan.to_string(), "in_place<row and column shuffles> (cpu)");
 }
 
 // Each refusal returns its message and leaves the data as it was.

@@ -1,0 +1,108 @@
+// In-place transposes of non-square matrices on the CPU whose sides share a large factor g: m = p g,
+// n = q g. Each g x g block is transposed in its own place first (the tile pairs of the square
+// in-place transpose, a row of blocks as a batch of q matrices n elements apart). The rows' pieces of
+// g elements then hold the right elements in the wrong places: piece (I, y, J), row I g + y of the
+// input and its J-th piece, belongs at row J g + y, piece I of the n x m output. That permutation of
+// pieces is followed cycle by cycle, each piece copied once, whole. Two passes over the matrix that
+// move whole tiles and whole pieces, where the shuffles (in_place_shuffles.cpp) step a map per element
+// three times.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "cpu/in_place.hpp"
+#include "cpu/thread_pool.hpp"
+#include "cpu/threads.hpp"
+
+namespace xpose::cpu {
+namespace {
+
+// Blocks of at least 32 elements a side or 256 bytes a row. Against the shuffles on the development
+// VM (bench/results/devvm_2026-11-29_cpu_in_place_blocks.txt): 32-element blocks 1.3-6x faster (u8
+// 4096 x 4128 1.5x, f32 4096 x 4128 1.4x, f64 2048 x 2080 1.3x), c128's of 256 bytes 1.2x, blocks of
+// 1000 or more 2-26x; smaller ones are level or slower (c128 1024 x 1032, 128 bytes, 0.85x; f32 4096
+// x 4112, 16 elements, 1.1x; u8 2048 x 1030, 2, 0.13x): a cycle's copies and the tiles are too small.
+constexpr std::int64_t kMinBlockElements = 32, kMinBlockBytes = 256;
+
+// The pieces of one matrix, numbered in the order they lie in memory (the input's row-major order of
+// (I, y, J) and the output's of (J, y, I) number the same places).
+struct Pieces {
+  std::int64_t p, q, g;
+  std::int64_t count() const { return p * g * q; }
+  // The piece that belongs at place t: t = (J g + y) p + I in the output, now at (I g + y) q + J.
+  std::int64_t source(std::int64_t t) const {
+    const std::int64_t i = t % p, rest = t / p, y = rest % g, j = rest / g;
+    return (i * g + y) * q + j;
+  }
+};
+
+struct Cycle {
+  std::int64_t first, length;
+};
+
+// The permutation's cycles of two or more pieces, each named by one of its places.
+std::vector<Cycle> cycles_of(const Pieces& pieces) {
+  std::vector<Cycle> cycles;
+  std::vector<bool> seen(static_cast<std::size_t>(pieces.count()), false);
+  for (std::int64_t s = 0; s < pieces.count(); ++s) {
+    if (seen[static_cast<std::size_t>(s)]) continue;
+    std::int64_t length = 0;
+    for (std::int64_t t = s; !seen[static_cast<std::size_t>(t)]; t = pieces.source(t), ++length)
+      seen[static_cast<std::size_t>(t)] = true;
+    if (length > 1) cycles.push_back({s, length});
+  }
+  return cycles;
+}
+
+// Every place of the cycle takes the piece that belongs there, the first one's own piece held aside.
+void follow(unsigned char* x, const Pieces& pieces, std::int64_t bytes, const Cycle& c, unsigned char* held) {
+  std::memcpy(held, x + c.first * bytes, static_cast<std::size_t>(bytes));
+  std::int64_t t = c.first;
+  for (std::int64_t s = pieces.source(t); s != c.first; t = s, s = pieces.source(t))
+    std::memcpy(x + t * bytes, x + s * bytes, static_cast<std::size_t>(bytes));
+  std::memcpy(x + t * bytes, held, static_cast<std::size_t>(bytes));
+}
+
+void transpose_matrix(const TransposeDesc& d, unsigned char* x, const Pieces& pieces,
+                      const std::vector<Cycle>& cycles) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), g = pieces.g;
+  // Each row of blocks: q square g x g matrices g elements apart, rows n elements apart.
+  for (std::int64_t i = 0; i < pieces.p; ++i) {
+    const TransposeDesc blocks{d.dtype, g, g, pieces.q, d.cols, d.cols, g, g};
+    blocked_transpose_in_place(blocks, x + i * g * d.cols * e);
+  }
+  // The cycles split across the threads by their pieces.
+  std::int64_t total = 0;
+  for (const Cycle& c : cycles) total += c.length;
+  const std::int64_t bytes = g * e;
+  const std::int64_t threads = threads_for(d.rows * d.cols * e, static_cast<std::int64_t>(cycles.size()));
+  parallel_for(threads, [&](std::int64_t k) {
+    std::vector<unsigned char> held(static_cast<std::size_t>(bytes));
+    const std::int64_t from = total * k / threads, to = total * (k + 1) / threads;
+    std::int64_t at = 0;  // pieces in the cycles before this one
+    for (const Cycle& c : cycles) {
+      if (at >= from && at < to) follow(x, pieces, bytes, c, held.data());
+      at += c.length;
+    }
+  });
+}
+
+}  // namespace
+
+bool square_blocks_fit(const TransposeDesc& d) {
+  const std::int64_t g = std::gcd(d.rows, d.cols);
+  return d.rows != d.cols &&
+         (g >= kMinBlockElements || g * static_cast<std::int64_t>(dtype_size(d.dtype)) >= kMinBlockBytes);
+}
+
+void square_blocks_transpose_in_place(const TransposeDesc& d, void* data) {
+  const std::int64_t g = std::gcd(d.rows, d.cols), e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const Pieces pieces{d.rows / g, d.cols / g, g};
+  const std::vector<Cycle> cycles = cycles_of(pieces);  // the same for every matrix of the batch
+  auto* x = static_cast<unsigned char*>(data);
+  for (std::int64_t b = 0; b < d.batch; ++b) transpose_matrix(d, x + b * d.batch_stride_in * e, pieces, cycles);
+}
+
+}  // namespace xpose::cpu
