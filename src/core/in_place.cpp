@@ -5,6 +5,7 @@
 #include <numeric>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/env.hpp"
 #include "core/validate.hpp"
@@ -23,8 +24,13 @@ struct InPlacePlan::State {
   bool reference = false;  // PlanOptions::algorithm == cpu_reference
   int alignment = 16;
   plan::InPlaceConfig config;         // cuda, square
+  bool pieces = false;                // cuda, non-square: square blocks, then pieces (else the shuffles)
+  plan::PiecesConfig blocks_and_pieces;
+  DeviceBuffer piece_segments;        // its segments, on the device
   plan::ShuffleConfig shuffles;       // cuda, non-square
-  DeviceBuffer scratch;               // cuda, non-square with rows through scratch (shuffles.scratch_bytes)
+  // cuda, non-square: the pieces' saved pieces, or the shuffles' rows through scratch
+  // (shuffles.scratch_bytes)
+  DeviceBuffer scratch;
 };
 
 namespace {
@@ -77,6 +83,23 @@ std::string shuffles_name(const plan::ShuffleConfig& c) {
   return os.str();
 }
 
+// "in_place<4096x4096 blocks,vec16B, then pieces of 4096 B in 16-byte units: 2340 cycles whole, 0 segments
+// saved> block=(256,256)": the blocks' threads, then the pieces'.
+std::string pieces_name(const plan::PiecesConfig& c) {
+  const std::int64_t all = static_cast<std::int64_t>(c.segments.segments.size());
+  const plan::InPlaceConfig& b = c.block_config;
+  std::ostringstream os;
+  os << "in_place<" << c.map.g << "x" << c.map.g << " blocks,"
+     << (b.kernel == plan::InPlaceKernel::vectors     ? "vec" + std::to_string(b.vector_bytes) + "B"
+         : b.kernel == plan::InPlaceKernel::realigned ? std::string("realigned")
+                                                      : std::string("elements"))
+     << ", then pieces of " << c.map.g * static_cast<std::int64_t>(dtype_size(c.blocks.dtype)) << " B in "
+     << c.unit_bytes << "-byte units: "
+     << all - c.segments.saved << " cycles whole, " << c.segments.saved << " segments saved> block=(" << b.threads
+     << "," << c.threads << ")";
+  return os.str();
+}
+
 }  // namespace
 
 InPlacePlan::InPlacePlan() = default;
@@ -93,6 +116,7 @@ std::string InPlacePlan::to_string() const {
   const State& s = *state_;
   const bool square = s.desc.rows == s.desc.cols;
   if (s.reference) return square ? "in_place<cpu_reference swaps> (cpu)" : "in_place<cpu_reference copy> (cpu)";
+  if (!square && s.backend == Backend::cuda && s.pieces) return pieces_name(s.blocks_and_pieces) + " (cuda)";
   if (!square && s.backend == Backend::cuda) return shuffles_name(s.shuffles) + " (cuda)";
   if (!square && cpu::square_blocks_fit(s.desc))
     return "in_place<" + std::to_string(std::gcd(s.desc.rows, s.desc.cols)) + "x" +
@@ -129,6 +153,21 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
   if (s->backend == Backend::cuda) {
     if (s->desc.rows == s->desc.cols) {
       s->config = plan::choose_in_place(s->desc, s->alignment);
+    } else if (core::env_int("XPOSE_IN_PLACE_PIECES", 1) != 0 &&
+               plan::choose_in_place_pieces(s->desc, s->alignment,
+                                            gpu::shared_per_block_limit() > 0 ? gpu::shared_per_block_limit()
+                                                                              : kDefaultSharedPerBlock,
+                                            s->blocks_and_pieces)) {
+      // XPOSE_IN_PLACE_PIECES=0: the shuffles instead, for measuring.
+      s->pieces = true;
+      const std::vector<plan::PieceSegment>& segments = s->blocks_and_pieces.segments.segments;
+      const std::size_t table = segments.size() * sizeof(plan::PieceSegment);
+      if (table > 0) {
+        XPOSE_RETURN_IF_ERROR(s->piece_segments.allocate(table));
+        XPOSE_RETURN_IF_ERROR(copy_host_to_device(s->piece_segments.data(), segments.data(), table));
+      }
+      if (s->blocks_and_pieces.saved_bytes() > 0)
+        XPOSE_RETURN_IF_ERROR(s->scratch.allocate(static_cast<std::size_t>(s->blocks_and_pieces.saved_bytes())));
     } else {
       const std::int64_t limit = gpu::shared_per_block_limit();
       // For measuring: XPOSE_SHUFFLE_COLUMN_BYTES, column blocks of that many bytes a row;
@@ -154,9 +193,12 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
     return invalid("data must be aligned to " + std::to_string(align) + " bytes for " + dtype_name(s.desc.dtype));
   if (s.backend == Backend::cuda) XPOSE_RETURN_IF_ERROR(core::validate_plan_alignment(s.alignment, data, data));
   XPOSE_RETURN_IF_ERROR(core::validate_backend_memory(s.backend, data, data));
+  if (s.backend == Backend::cuda && s.desc.rows == s.desc.cols) return gpu::launch_in_place(s.desc, s.config, data, stream);
+  if (s.backend == Backend::cuda && s.pieces)
+    return gpu::launch_in_place_pieces(s.desc, s.blocks_and_pieces, data, s.piece_segments.data(), s.scratch.data(),
+                                       stream);
   if (s.backend == Backend::cuda)
-    return s.desc.rows == s.desc.cols ? gpu::launch_in_place(s.desc, s.config, data, stream)
-                                      : gpu::launch_in_place_shuffles(s.desc, s.shuffles, data, s.scratch.data(), stream);
+    return gpu::launch_in_place_shuffles(s.desc, s.shuffles, data, s.scratch.data(), stream);
   if (s.reference)
     cpu::reference_transpose_in_place(s.desc, data);
   else if (s.desc.rows != s.desc.cols && cpu::square_blocks_fit(s.desc))
@@ -172,8 +214,9 @@ Status transpose_in_place(const TransposeDesc& desc, void* data, StreamHandle st
   InPlacePlan plan;
   XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, core::options_for_pointers(options, data, data)));
   const Status run = execute(plan, data, stream);
-  // The plan's scratch is freed on return: whatever was enqueued that reads it must be done.
-  if (plan.state()->scratch.data() != nullptr) XPOSE_RETURN_IF_ERROR(gpu::synchronize_stream(stream));
+  // The plan's device memory is freed on return: whatever was enqueued that reads it must be done.
+  if (plan.state()->scratch.data() != nullptr || plan.state()->piece_segments.data() != nullptr)
+    XPOSE_RETURN_IF_ERROR(gpu::synchronize_stream(stream));
   return run;
 }
 

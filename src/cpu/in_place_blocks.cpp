@@ -1,11 +1,9 @@
 // In-place transposes of non-square matrices on the CPU whose sides share a large factor g: m = p g,
 // n = q g. Each g x g block is transposed in its own place first (the tile pairs of the square
-// in-place transpose, a row of blocks as a batch of q matrices n elements apart). The rows' pieces of
-// g elements then hold the right elements in the wrong places: piece (I, y, J), row I g + y of the
-// input and its J-th piece, belongs at row J g + y, piece I of the n x m output. That permutation of
-// pieces is followed cycle by cycle, each piece copied once, whole. Two passes over the matrix that
-// move whole tiles and whole pieces, where the shuffles (in_place_shuffles.cpp) step a map per element
-// three times.
+// in-place transpose, the blocks as a batch); then
+// the rows' pieces of g elements move to their places along the cycles of plan/piece_cycles.hpp, each
+// piece copied once, whole. Two passes over the matrix that move whole tiles and whole pieces, where
+// the shuffles (in_place_shuffles.cpp) step a map per element three times.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +13,7 @@
 #include "cpu/in_place.hpp"
 #include "cpu/thread_pool.hpp"
 #include "cpu/threads.hpp"
+#include "plan/piece_cycles.hpp"
 
 namespace xpose::cpu {
 namespace {
@@ -26,38 +25,9 @@ namespace {
 // x 4112, 16 elements, 1.1x; u8 2048 x 1030, 2, 0.13x): a cycle's copies and the tiles are too small.
 constexpr std::int64_t kMinBlockElements = 32, kMinBlockBytes = 256;
 
-// The pieces of one matrix, numbered in the order they lie in memory (the input's row-major order of
-// (I, y, J) and the output's of (J, y, I) number the same places).
-struct Pieces {
-  std::int64_t p, q, g;
-  std::int64_t count() const { return p * g * q; }
-  // The piece that belongs at place t: t = (J g + y) p + I in the output, now at (I g + y) q + J.
-  std::int64_t source(std::int64_t t) const {
-    const std::int64_t i = t % p, rest = t / p, y = rest % g, j = rest / g;
-    return (i * g + y) * q + j;
-  }
-};
-
-struct Cycle {
-  std::int64_t first, length;
-};
-
-// The permutation's cycles of two or more pieces, each named by one of its places.
-std::vector<Cycle> cycles_of(const Pieces& pieces) {
-  std::vector<Cycle> cycles;
-  std::vector<bool> seen(static_cast<std::size_t>(pieces.count()), false);
-  for (std::int64_t s = 0; s < pieces.count(); ++s) {
-    if (seen[static_cast<std::size_t>(s)]) continue;
-    std::int64_t length = 0;
-    for (std::int64_t t = s; !seen[static_cast<std::size_t>(t)]; t = pieces.source(t), ++length)
-      seen[static_cast<std::size_t>(t)] = true;
-    if (length > 1) cycles.push_back({s, length});
-  }
-  return cycles;
-}
-
 // Every place of the cycle takes the piece that belongs there, the first one's own piece held aside.
-void follow(unsigned char* x, const Pieces& pieces, std::int64_t bytes, const Cycle& c, unsigned char* held) {
+void follow(unsigned char* x, const plan::PieceMap& pieces, std::int64_t bytes, const plan::PieceCycle& c,
+            unsigned char* held) {
   std::memcpy(held, x + c.first * bytes, static_cast<std::size_t>(bytes));
   std::int64_t t = c.first;
   for (std::int64_t s = pieces.source(t); s != c.first; t = s, s = pieces.source(t))
@@ -65,24 +35,24 @@ void follow(unsigned char* x, const Pieces& pieces, std::int64_t bytes, const Cy
   std::memcpy(x + t * bytes, held, static_cast<std::size_t>(bytes));
 }
 
-void transpose_matrix(const TransposeDesc& d, unsigned char* x, const Pieces& pieces,
-                      const std::vector<Cycle>& cycles) {
+void transpose_matrix(const TransposeDesc& d, unsigned char* x, const plan::PieceMap& pieces,
+                      const std::vector<plan::PieceCycle>& cycles) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), g = pieces.g;
-  // Each row of blocks: q square g x g matrices g elements apart, rows n elements apart.
-  for (std::int64_t i = 0; i < pieces.p; ++i) {
-    const TransposeDesc blocks{d.dtype, g, g, pieces.q, d.cols, d.cols, g, g};
-    blocked_transpose_in_place(blocks, x + i * g * d.cols * e);
-  }
+  // The blocks as square matrices: a tall matrix's (q = 1) all at once, g^2 elements apart; otherwise
+  // each row of blocks, q matrices g elements apart with rows n apart.
+  if (pieces.q == 1) blocked_transpose_in_place({d.dtype, g, g, pieces.p, g, g, g * g, g * g}, x);
+  for (std::int64_t i = 0; pieces.q > 1 && i < pieces.p; ++i)
+    blocked_transpose_in_place({d.dtype, g, g, pieces.q, d.cols, d.cols, g, g}, x + i * g * d.cols * e);
   // The cycles split across the threads by their pieces.
   std::int64_t total = 0;
-  for (const Cycle& c : cycles) total += c.length;
+  for (const plan::PieceCycle& c : cycles) total += c.length;
   const std::int64_t bytes = g * e;
   const std::int64_t threads = threads_for(d.rows * d.cols * e, static_cast<std::int64_t>(cycles.size()));
   parallel_for(threads, [&](std::int64_t k) {
     std::vector<unsigned char> held(static_cast<std::size_t>(bytes));
     const std::int64_t from = total * k / threads, to = total * (k + 1) / threads;
     std::int64_t at = 0;  // pieces in the cycles before this one
-    for (const Cycle& c : cycles) {
+    for (const plan::PieceCycle& c : cycles) {
       if (at >= from && at < to) follow(x, pieces, bytes, c, held.data());
       at += c.length;
     }
@@ -98,9 +68,9 @@ bool square_blocks_fit(const TransposeDesc& d) {
 }
 
 void square_blocks_transpose_in_place(const TransposeDesc& d, void* data) {
-  const std::int64_t g = std::gcd(d.rows, d.cols), e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  const Pieces pieces{d.rows / g, d.cols / g, g};
-  const std::vector<Cycle> cycles = cycles_of(pieces);  // the same for every matrix of the batch
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const plan::PieceMap pieces = plan::make_piece_map(d.rows, d.cols);
+  const std::vector<plan::PieceCycle> cycles = plan::piece_cycles(pieces);  // the same for every matrix
   auto* x = static_cast<unsigned char*>(data);
   for (std::int64_t b = 0; b < d.batch; ++b) transpose_matrix(d, x + b * d.batch_stride_in * e, pieces, cycles);
 }

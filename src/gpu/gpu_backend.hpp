@@ -8,6 +8,7 @@
 #include "core/permute_shape.hpp"
 #include "core/permute_tiling.hpp"
 #include "plan/in_place.hpp"
+#include "plan/in_place_pieces.hpp"
 #include "plan/in_place_shuffles.hpp"
 #include "xpose/descriptor.hpp"
 #include "xpose/plan.hpp"
@@ -48,6 +49,11 @@ Status launch_in_place(const TransposeDesc& desc, const plan::InPlaceConfig& con
 // config.long_rows, else unused.
 Status launch_in_place_shuffles(const TransposeDesc& desc, const plan::ShuffleConfig& config, void* data,
                                 void* scratch, StreamHandle stream);
+// Enqueues the square-blocks in-place transpose of the non-square matrices at `data` (packed rows;
+// resolved `desc`) with `config` from plan::choose_in_place_pieces (src/gpu/launch/in_place_pieces.cu):
+// `segments`, a device copy of config.segments.segments; `saved`, config.saved_bytes() of device memory.
+Status launch_in_place_pieces(const TransposeDesc& desc, const plan::PiecesConfig& config, void* data,
+                              const void* segments, void* saved, StreamHandle stream);
 // Waits for the work queued on `stream`.
 Status synchronize_stream(StreamHandle stream);
 // The most shared memory one block of the current device can have (with the opt-in); 0 if unknown.

@@ -53,6 +53,9 @@ Status launch_in_place(const TransposeDesc&, const plan::InPlaceConfig&, void*, 
 Status launch_in_place_shuffles(const TransposeDesc&, const plan::ShuffleConfig&, void*, void*, StreamHandle) {
   return no_gpu();
 }
+Status launch_in_place_pieces(const TransposeDesc&, const plan::PiecesConfig&, void*, const void*, void*, StreamHandle) {
+  return no_gpu();
+}
 std::int64_t shared_per_block_limit() { return 0; }
 Status synchronize_stream(StreamHandle) { return no_gpu(); }
 int multiprocessor_count() { return 0; }

@@ -3,6 +3,7 @@
 // tile pairs, non-square matrices (row and column shuffles), and the refusals (nothing written).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <functional>
 #include <set>
 #include <string>
@@ -128,8 +129,9 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   cases.push_back({t, 240001, 2, 2, 0, 0, 240001 * 2 + 3, 0});      // long rows by element, batch with gaps
   std::set<std::string> words;  // ",column_words" and ",row_words" where they ran, "-" where neither did
   std::set<bool> views, swizzled, long_rows, long_tiles;
+  std::set<std::string> paths, segments;  // the ways that ran; pieces in cycles held whole, in saved segments
   for (const TransposeDesc& d : cases) {
-    xpose::plan::ShuffleConfig c;  // the plan's choice (the shorter side of every case fits 48 KiB)
+    xpose::plan::ShuffleConfig c;  // the shuffles' plan (the shorter side of every case fits 48 KiB)
     ASSERT_TRUE(xpose::plan::choose_in_place_shuffles(xpose::resolved(d), xpose::gpu::shared_per_block_limit(), c).ok())
         << describe(d);
     views.insert(c.transposed_view);
@@ -137,16 +139,35 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
     long_rows.insert(c.long_rows);
     if (c.long_rows) long_tiles.insert(c.long_tile > 0);
     for (const std::size_t shift : {std::size_t{0}, one_element}) {
-      std::string what_ran;
-      ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
-      const bool one_line = d.rows == 1 || d.cols == 1;  // the same bytes either way
-      EXPECT_NE(what_ran.find(one_line ? "nothing to move" : "row and column shuffles"), std::string::npos) << what_ran;
-      bool any = false;
-      for (const char* w : {",column_words", ",row_words"})
-        if (what_ran.find(w) != std::string::npos) words.insert(w), any = true;
-      if (!any) words.insert("-");
+      // The plan's choice; where that is square blocks and pieces, the shuffles too.
+      for (const bool shuffles_forced : {false, true}) {
+        if (shuffles_forced) ASSERT_EQ(setenv("XPOSE_IN_PLACE_PIECES", "0", 1), 0);
+        std::string what_ran;
+        expect_gpu_in_place(d, shift, what_ran);
+        if (shuffles_forced) unsetenv("XPOSE_IN_PLACE_PIECES");
+        if (HasFatalFailure()) return;
+        const bool one_line = d.rows == 1 || d.cols == 1;  // the same bytes either way
+        const bool pieces = what_ran.find("then pieces") != std::string::npos;
+        EXPECT_NE(what_ran.find(one_line ? "nothing to move" : pieces ? "blocks," : "row and column shuffles"),
+                  std::string::npos)
+            << what_ran;
+        if (!one_line) paths.insert(pieces ? "pieces" : "shuffles");
+        if (pieces) {
+          EXPECT_FALSE(shuffles_forced) << what_ran;
+          if (what_ran.find(" 0 cycles whole") == std::string::npos) segments.insert("whole");
+          if (what_ran.find(" 0 segments saved") == std::string::npos) segments.insert("saved");
+          continue;
+        }
+        bool any = false;
+        for (const char* w : {",column_words", ",row_words"})
+          if (what_ran.find(w) != std::string::npos) words.insert(w), any = true;
+        if (!any) words.insert("-");
+        break;  // the shuffles ran
+      }
     }
   }
+  EXPECT_EQ(paths, (std::set<std::string>{"pieces", "shuffles"}));
+  EXPECT_EQ(segments, (std::set<std::string>{"saved", "whole"}));  // 1000 x 3000: cycles of 1499 pieces, cut
   const std::set<std::string> want_words =
       xpose::dtype_size(t) <= 2 ? std::set<std::string>{",column_words", ",row_words", "-"} : std::set<std::string>{"-"};
   EXPECT_EQ(words, want_words);

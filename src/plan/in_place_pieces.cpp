@@ -1,0 +1,48 @@
+// Planning the GPU's square-blocks in-place transpose: the blocks' square plan, the pieces' access
+// width and threads, and the segments of the pieces' cycles.
+#include "plan/in_place_pieces.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace xpose::plan {
+namespace {
+
+// The largest power of two, at most 16, dividing `alignment` and every nonzero offset.
+int common_alignment(int alignment, std::int64_t a, std::int64_t b) {
+  int v = 16;
+  while (v > 1 && (alignment % v != 0 || a % v != 0 || b % v != 0)) v /= 2;
+  return v;
+}
+
+}  // namespace
+
+bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t shared_limit, PiecesConfig& c) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (d.rows == d.cols || d.rows == 1 || d.cols == 1) return false;
+  const PieceMap map = make_piece_map(d.rows, d.cols);
+  const std::int64_t piece = map.g * e;
+  if (piece < kMinGpuPieceBytes) return false;
+  c = PiecesConfig{};
+  c.map = map;
+  // Every matrix, and every row of blocks, starts at an offset that keeps this alignment.
+  const std::int64_t matrices = d.batch > 1 ? d.batch_stride_in * e : 0;
+  const int block_alignment = common_alignment(alignment, matrices, map.p > 1 ? map.g * d.cols * e : 0);
+  // Tall (q = 1): every block at once (launched a row at a time, 64 x 1024^2 blocks of u8 ran 1.35x
+  // the shuffles' time).
+  c.block_launches = map.q == 1 ? 1 : map.p;
+  c.blocks = map.q == 1 ? TransposeDesc{d.dtype, map.g, map.g, map.p, map.g, map.g, map.g * map.g, map.g * map.g}
+                        : TransposeDesc{d.dtype, map.g, map.g, map.q, d.cols, d.cols, map.g, map.g};
+  c.block_config = choose_in_place(c.blocks, block_alignment);
+  c.unit_bytes = common_alignment(alignment, matrices, piece);
+  const std::int64_t units = piece / c.unit_bytes;
+  c.threads = static_cast<int>(std::min<std::int64_t>(kPieceMaxThreads, (units + 31) / 32 * 32));
+  const bool hold = piece <= shared_limit;
+  c.segments = piece_segments(piece_cycles(map), map, kPieceSegmentSteps, hold);
+  if (c.segments.segments.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) return false;
+  c.held_bytes = hold && c.segments.saved < static_cast<std::int64_t>(c.segments.segments.size()) ? piece : 0;
+  return true;
+}
+
+}  // namespace xpose::plan

@@ -1,0 +1,170 @@
+// The pieces' permutation of the square-blocks in-place transpose, replayed on matrices of numbers:
+// blocks transposed by plain loops, then the pieces moved along whole cycles (the CPU's way) or along
+// segments run in any order after their first pieces were saved (the GPU's way); both must give the
+// transpose.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "plan/in_place_pieces.hpp"
+#include "plan/piece_cycles.hpp"
+
+namespace {
+
+namespace plan = xpose::plan;
+using Matrix = std::vector<std::int64_t>;
+
+// m x n numbered 0, 1, ...: its transpose holds r n + c at (c, r).
+Matrix numbered(std::int64_t m, std::int64_t n) {
+  Matrix a(static_cast<std::size_t>(m * n));
+  std::iota(a.begin(), a.end(), std::int64_t{0});
+  return a;
+}
+
+Matrix transposed(const Matrix& a, std::int64_t m, std::int64_t n) {
+  Matrix t(a.size());
+  for (std::int64_t r = 0; r < m; ++r)
+    for (std::int64_t c = 0; c < n; ++c) t[static_cast<std::size_t>(c * m + r)] = a[static_cast<std::size_t>(r * n + c)];
+  return t;
+}
+
+// Every g x g block of the m x n matrix transposed in its own place.
+void transpose_blocks(Matrix& a, std::int64_t n, std::int64_t g) {
+  const std::int64_t m = static_cast<std::int64_t>(a.size()) / n;
+  for (std::int64_t bi = 0; bi < m; bi += g)
+    for (std::int64_t bj = 0; bj < n; bj += g)
+      for (std::int64_t y = 0; y < g; ++y)
+        for (std::int64_t x = y + 1; x < g; ++x)
+          std::swap(a[static_cast<std::size_t>((bi + y) * n + bj + x)], a[static_cast<std::size_t>((bi + x) * n + bj + y)]);
+}
+
+void copy_piece(Matrix& a, std::int64_t to, const std::int64_t* from, std::int64_t g) {
+  std::copy(from, from + g, a.begin() + to * g);
+}
+
+const std::vector<std::pair<std::int64_t, std::int64_t>> kShapes = {
+    {2, 4}, {4, 2}, {3, 9}, {9, 3}, {6, 4}, {4, 6}, {12, 18}, {18, 12}, {20, 8}, {8, 20},
+    {5, 35}, {35, 5}, {30, 42}, {42, 30}, {64, 96}, {96, 64}, {7, 7 * 13}, {11 * 6, 11 * 4}};
+
+TEST(PieceCycles, WholeCyclesGiveTheTranspose) {
+  for (const auto& [m, n] : kShapes) {
+    const plan::PieceMap map = plan::make_piece_map(m, n);
+    ASSERT_EQ(map.g, std::gcd(m, n));
+    Matrix a = numbered(m, n);
+    const Matrix want = transposed(a, m, n);
+    transpose_blocks(a, n, map.g);
+    std::int64_t moved = 0;
+    for (const plan::PieceCycle& c : plan::piece_cycles(map)) {
+      ASSERT_GT(c.length, 1);
+      const Matrix held(a.begin() + c.first * map.g, a.begin() + (c.first + 1) * map.g);
+      std::int64_t t = c.first;
+      for (std::int64_t s = map.source(t); s != c.first; t = s, s = map.source(t), ++moved)
+        copy_piece(a, t, Matrix(a.begin() + s * map.g, a.begin() + (s + 1) * map.g).data(), map.g);
+      copy_piece(a, t, held.data(), map.g);
+      ++moved;
+    }
+    EXPECT_EQ(a, want) << m << " x " << n;
+    EXPECT_LE(moved, map.count());
+  }
+}
+
+// Segments of 1, 2, 3 and 16 places, cycles that short held whole or cut like the others, run in a
+// shuffled order after every cut segment's first piece was saved, as the GPU's blocks may run.
+TEST(PieceCycles, SegmentsInAnyOrderGiveTheTranspose) {
+  std::mt19937 random(7);
+  for (const auto& [m, n] : kShapes)
+    for (const std::int64_t max_steps : {1, 2, 3, 16})
+      for (const bool hold : {false, true}) {
+        const plan::PieceMap map = plan::make_piece_map(m, n);
+        const std::vector<plan::PieceCycle> cycles = plan::piece_cycles(map);
+        const plan::PieceSegments cut = plan::piece_segments(cycles, map, max_steps, hold);
+        const std::vector<plan::PieceSegment>& segments = cut.segments;
+        std::int64_t places = 0, in_cycles = 0;
+        for (std::size_t k = 0; k < segments.size(); ++k) {
+          const plan::PieceSegment& s = segments[k];
+          EXPECT_GE(s.steps, 1);
+          EXPECT_LE(s.steps, max_steps);
+          // Saved segments first, pointing at saved ones; held cycles after, pointing nowhere.
+          if (static_cast<std::int64_t>(k) < cut.saved)
+            EXPECT_TRUE(s.next >= 0 && s.next < cut.saved);
+          else
+            EXPECT_EQ(s.next, -1);
+          places += s.steps;
+        }
+        for (const plan::PieceCycle& c : cycles) in_cycles += c.length;
+        EXPECT_EQ(places, in_cycles) << m << " x " << n;
+        if (!hold) EXPECT_EQ(cut.saved, static_cast<std::int64_t>(segments.size()));
+        Matrix a = numbered(m, n);
+        const Matrix want = transposed(a, m, n);
+        transpose_blocks(a, n, map.g);
+        const auto g = static_cast<std::size_t>(map.g);
+        Matrix saved(static_cast<std::size_t>(cut.saved) * g);
+        for (std::int64_t k = 0; k < cut.saved; ++k) {
+          const auto at = a.begin() + segments[static_cast<std::size_t>(k)].first * map.g;
+          std::copy(at, at + map.g, saved.begin() + k * map.g);
+        }
+        std::vector<std::size_t> order(segments.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::shuffle(order.begin(), order.end(), random);
+        for (const std::size_t k : order) {
+          const plan::PieceSegment& s = segments[k];
+          const Matrix held(a.begin() + s.first * map.g, a.begin() + (s.first + 1) * map.g);
+          std::int64_t t = s.first;
+          for (std::int32_t i = 0; i < s.steps; ++i) {
+            const std::int64_t from = map.source(t);
+            if (i + 1 < s.steps)
+              copy_piece(a, t, Matrix(a.begin() + from * map.g, a.begin() + (from + 1) * map.g).data(), map.g);
+            else if (s.next >= 0)
+              copy_piece(a, t, saved.data() + static_cast<std::size_t>(s.next) * g, map.g);
+            else
+              copy_piece(a, t, held.data(), map.g);
+            t = from;
+          }
+        }
+        EXPECT_EQ(a, want) << m << " x " << n << ", segments of " << max_steps << (hold ? ", short cycles held" : "");
+      }
+}
+
+// The GPU's plan: pieces of 256 bytes or more only; accesses no wider than the pointer, the pieces
+// and the batch stride allow; blocks that tile the matrix (a tall one's in one batch); the move's
+// shared memory one piece where cycles are held whole.
+TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
+  using xpose::DType;
+  plan::PiecesConfig c;
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 64, 4096}), 16, 227 << 10, c));    // 64-byte pieces
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 997, 1009}), 16, 227 << 10, c));  // coprime
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 64, 4096}), 16, 227 << 10, c));   // 256-byte pieces
+  EXPECT_EQ(c.unit_bytes, 16);
+  EXPECT_EQ(c.threads, 32);
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 3000, 1000}), 16, 227 << 10, c));  // tall: one launch
+  EXPECT_EQ(c.block_launches, 1);
+  EXPECT_EQ(c.blocks.batch, 3);
+  EXPECT_EQ(c.blocks.batch_stride_in, 1000 * 1000);
+  EXPECT_EQ(c.unit_bytes, 8);  // 1000-byte pieces
+  EXPECT_GT(c.segments.saved, 0);  // cycles of 1499 pieces, cut
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 1000, 3000}), 2, 227 << 10, c));  // wide, pointer on 2 bytes
+  EXPECT_EQ(c.block_launches, 1);
+  EXPECT_EQ(c.blocks.batch, 3);
+  EXPECT_EQ(c.blocks.ld_in, 3000);
+  EXPECT_EQ(c.blocks.batch_stride_in, 1000);
+  EXPECT_EQ(c.unit_bytes, 2);
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::bf16, 600, 900}), 16, 227 << 10, c));  // 2 x 3 blocks of 300
+  EXPECT_EQ(c.block_launches, 2);
+  EXPECT_EQ(c.blocks.batch, 3);
+  EXPECT_EQ(c.unit_bytes, 8);  // 600-byte pieces
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 1024, 3, 0, 0, 2048 * 1024 + 1, 0}), 16, 227 << 10, c));
+  EXPECT_EQ(c.unit_bytes, 4);  // matrices 4 bytes off the 16-byte grid
+  // Pieces past shared memory: every cycle cut and saved, no piece held.
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 1024}), 16, 2048, c));
+  EXPECT_EQ(c.segments.saved, static_cast<std::int64_t>(c.segments.segments.size()));
+  EXPECT_EQ(c.held_bytes, 0);
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 1024}), 16, 227 << 10, c));
+  EXPECT_EQ(c.held_bytes, 4096);
+  EXPECT_LE(c.saved_bytes(), 2048 * 1024 * 4 / 4);
+}
+
+}  // namespace
