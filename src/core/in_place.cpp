@@ -193,7 +193,8 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
     return invalid("data must be aligned to " + std::to_string(align) + " bytes for " + dtype_name(s.desc.dtype));
   if (s.backend == Backend::cuda) XPOSE_RETURN_IF_ERROR(core::validate_plan_alignment(s.alignment, data, data));
   XPOSE_RETURN_IF_ERROR(core::validate_backend_memory(s.backend, data, data));
-  if (s.backend == Backend::cuda && s.desc.rows == s.desc.cols) return gpu::launch_in_place(s.desc, s.config, data, stream);
+  if (s.backend == Backend::cuda && s.desc.rows == s.desc.cols)
+    return gpu::launch_in_place(s.desc, s.config, data, stream);
   if (s.backend == Backend::cuda && s.pieces)
     return gpu::launch_in_place_pieces(s.desc, s.blocks_and_pieces, data, s.piece_segments.data(), s.scratch.data(),
                                        stream);

@@ -38,10 +38,18 @@ bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t 
   c.unit_bytes = common_alignment(alignment, matrices, piece);
   const std::int64_t units = piece / c.unit_bytes;
   c.threads = static_cast<int>(std::min<std::int64_t>(kPieceMaxThreads, (units + 31) / 32 * 32));
-  const bool hold = piece <= shared_limit;
-  c.segments = piece_segments(piece_cycles(map), map, kPieceSegmentSteps, hold);
+  // Cycles of up to kPieceSegmentSteps pieces whole, their first piece held in shared memory where it
+  // fits; the others cut.
+  const std::int64_t held_length = piece <= shared_limit ? kPieceSegmentSteps : 0;
+  const std::vector<PieceCycle> cycles = piece_cycles(map);
+  std::int64_t cut_pieces = 0;
+  for (const PieceCycle& cycle : cycles)
+    if (cycle.length > held_length) cut_pieces += cycle.length;
+  const std::int64_t steps =
+      std::clamp(cut_pieces * piece / kPieceBytesInFlight, kPieceSegmentMinSteps, kPieceSegmentSteps);
+  c.segments = piece_segments(cycles, map, steps, held_length);
   if (c.segments.segments.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) return false;
-  c.held_bytes = hold && c.segments.saved < static_cast<std::int64_t>(c.segments.segments.size()) ? piece : 0;
+  c.held_bytes = c.segments.saved < static_cast<std::int64_t>(c.segments.segments.size()) ? piece : 0;
   return true;
 }
 

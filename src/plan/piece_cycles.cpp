@@ -31,11 +31,11 @@ std::vector<PieceCycle> piece_cycles(const PieceMap& map) {
 }
 
 PieceSegments piece_segments(const std::vector<PieceCycle>& cycles, const PieceMap& map, std::int64_t max_steps,
-                             bool hold_whole_cycles) {
+                             std::int64_t held_length) {
   PieceSegments out;
   std::vector<PieceSegment>& segments = out.segments;
   for (const PieceCycle& c : cycles) {
-    if (hold_whole_cycles && c.length <= max_steps) continue;
+    if (c.length <= held_length) continue;
     const auto first_segment = static_cast<std::int32_t>(segments.size());
     std::int64_t t = c.first;
     for (std::int64_t done = 0; done < c.length;) {
@@ -47,9 +47,8 @@ PieceSegments piece_segments(const std::vector<PieceCycle>& cycles, const PieceM
     segments.back().next = first_segment;
   }
   out.saved = static_cast<std::int64_t>(segments.size());
-  if (hold_whole_cycles)
-    for (const PieceCycle& c : cycles)
-      if (c.length <= max_steps) segments.push_back({c.first, static_cast<std::int32_t>(c.length), -1});
+  for (const PieceCycle& c : cycles)
+    if (c.length <= held_length) segments.push_back({c.first, static_cast<std::int32_t>(c.length), -1});
   return out;
 }
 

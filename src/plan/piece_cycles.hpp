@@ -35,12 +35,12 @@ struct PieceCycle {
 std::vector<PieceCycle> piece_cycles(const PieceMap& map);
 
 // The cycles as segments that can run at the same time, in two groups. First the cycles longer than
-// max_steps (or every cycle, where `hold_whole_cycles` is false), cut into segments of at most
-// max_steps places: segment s starts at place `first` and fills `steps` places in turn, each with the
-// piece from the next place of the cycle, its last place with the piece saved for segment `next` (the
-// cycle's next segment, or for its last segment the cycle's first), every such segment's first piece
-// saved before any segment moves. Then the other cycles whole, `next` -1: the segment holds its own
-// first piece for its last place.
+// `held_length` pieces (every cycle where it is 0), cut into segments of at most max_steps places:
+// segment s starts at place `first` and fills `steps` places in turn, each with the piece from the
+// next place of the cycle, its last place with the piece saved for segment `next` (the cycle's next
+// segment, or for its last segment the cycle's first), every such segment's first piece saved before
+// any segment moves. Then the other cycles whole, `next` -1: the segment holds its own first piece
+// for its last place.
 struct PieceSegment {
   std::int64_t first;
   std::int32_t steps, next;
@@ -50,6 +50,6 @@ struct PieceSegments {
   std::int64_t saved = 0;  // segments[0, saved) have their first piece saved
 };
 PieceSegments piece_segments(const std::vector<PieceCycle>& cycles, const PieceMap& map, std::int64_t max_steps,
-                             bool hold_whole_cycles);
+                             std::int64_t held_length);
 
 }  // namespace xpose::plan

@@ -168,8 +168,9 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   }
   EXPECT_EQ(paths, (std::set<std::string>{"pieces", "shuffles"}));
   EXPECT_EQ(segments, (std::set<std::string>{"saved", "whole"}));  // 1000 x 3000: cycles of 1499 pieces, cut
-  const std::set<std::string> want_words =
-      xpose::dtype_size(t) <= 2 ? std::set<std::string>{",column_words", ",row_words", "-"} : std::set<std::string>{"-"};
+  const std::set<std::string> want_words = xpose::dtype_size(t) <= 2
+                                               ? std::set<std::string>{",column_words", ",row_words", "-"}
+                                               : std::set<std::string>{"-"};
   EXPECT_EQ(words, want_words);
   EXPECT_EQ(views.size(), 2u);     // both views ran
   EXPECT_EQ(swizzled.size(), 2u);  // and rows plain and swizzled (64 x 4096: scatters a power of two apart)

@@ -28,7 +28,8 @@ Matrix numbered(std::int64_t m, std::int64_t n) {
 Matrix transposed(const Matrix& a, std::int64_t m, std::int64_t n) {
   Matrix t(a.size());
   for (std::int64_t r = 0; r < m; ++r)
-    for (std::int64_t c = 0; c < n; ++c) t[static_cast<std::size_t>(c * m + r)] = a[static_cast<std::size_t>(r * n + c)];
+    for (std::int64_t c = 0; c < n; ++c)
+      t[static_cast<std::size_t>(c * m + r)] = a[static_cast<std::size_t>(r * n + c)];
   return t;
 }
 
@@ -39,7 +40,8 @@ void transpose_blocks(Matrix& a, std::int64_t n, std::int64_t g) {
     for (std::int64_t bj = 0; bj < n; bj += g)
       for (std::int64_t y = 0; y < g; ++y)
         for (std::int64_t x = y + 1; x < g; ++x)
-          std::swap(a[static_cast<std::size_t>((bi + y) * n + bj + x)], a[static_cast<std::size_t>((bi + x) * n + bj + y)]);
+          std::swap(a[static_cast<std::size_t>((bi + y) * n + bj + x)],
+                    a[static_cast<std::size_t>((bi + x) * n + bj + y)]);
 }
 
 void copy_piece(Matrix& a, std::int64_t to, const std::int64_t* from, std::int64_t g) {
@@ -72,7 +74,7 @@ TEST(PieceCycles, WholeCyclesGiveTheTranspose) {
   }
 }
 
-// Segments of 1, 2, 3 and 16 places, cycles that short held whole or cut like the others, run in a
+// Segments of 1, 2, 3 and 16 places, cycles one place longer held whole or cut like the others, run in a
 // shuffled order after every cut segment's first piece was saved, as the GPU's blocks may run.
 TEST(PieceCycles, SegmentsInAnyOrderGiveTheTranspose) {
   std::mt19937 random(7);
@@ -81,13 +83,13 @@ TEST(PieceCycles, SegmentsInAnyOrderGiveTheTranspose) {
       for (const bool hold : {false, true}) {
         const plan::PieceMap map = plan::make_piece_map(m, n);
         const std::vector<plan::PieceCycle> cycles = plan::piece_cycles(map);
-        const plan::PieceSegments cut = plan::piece_segments(cycles, map, max_steps, hold);
+        const plan::PieceSegments cut = plan::piece_segments(cycles, map, max_steps, hold ? max_steps + 1 : 0);
         const std::vector<plan::PieceSegment>& segments = cut.segments;
         std::int64_t places = 0, in_cycles = 0;
         for (std::size_t k = 0; k < segments.size(); ++k) {
           const plan::PieceSegment& s = segments[k];
           EXPECT_GE(s.steps, 1);
-          EXPECT_LE(s.steps, max_steps);
+          EXPECT_LE(s.steps, static_cast<std::int64_t>(k) < cut.saved ? max_steps : max_steps + 1);
           // Saved segments first, pointing at saved ones; held cycles after, pointing nowhere.
           if (static_cast<std::int64_t>(k) < cut.saved)
             EXPECT_TRUE(s.next >= 0 && s.next < cut.saved);
@@ -134,37 +136,51 @@ TEST(PieceCycles, SegmentsInAnyOrderGiveTheTranspose) {
 // shared memory one piece where cycles are held whole.
 TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   using xpose::DType;
+  using xpose::TransposeDesc;
   plan::PiecesConfig c;
-  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 64, 4096}), 16, 227 << 10, c));    // 64-byte pieces
-  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 997, 1009}), 16, 227 << 10, c));  // coprime
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 64, 4096}), 16, 227 << 10, c));   // 256-byte pieces
+  const std::int64_t smem = 227 << 10;
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 64, 4096}), 16, smem, c));    // 64-byte pieces
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 997, 1009}), 16, smem, c));  // coprime
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 64, 4096}), 16, smem, c));   // 256-byte pieces
   EXPECT_EQ(c.unit_bytes, 16);
   EXPECT_EQ(c.threads, 32);
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 3000, 1000}), 16, 227 << 10, c));  // tall: one launch
+  // Tall: one launch.
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 3000, 1000}), 16, smem, c));
   EXPECT_EQ(c.block_launches, 1);
   EXPECT_EQ(c.blocks.batch, 3);
   EXPECT_EQ(c.blocks.batch_stride_in, 1000 * 1000);
   EXPECT_EQ(c.unit_bytes, 8);  // 1000-byte pieces
-  EXPECT_GT(c.segments.saved, 0);  // cycles of 1499 pieces, cut
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 1000, 3000}), 2, 227 << 10, c));  // wide, pointer on 2 bytes
+  EXPECT_GT(c.segments.saved, 0);  // cycles of 1499 pieces, cut in 4s (3 MB: too little for 16s to fill the GPU)
+  EXPECT_EQ(c.segments.saved, 2 * ((1499 + 3) / 4));
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 3000, 1000}), 16, smem, c));
+  EXPECT_EQ(c.segments.saved, 2 * ((1499 + 10) / 11));  // 48 MB in 11s
+  // Wide, the pointer on 2 bytes.
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 1000, 3000}), 2, smem, c));
   EXPECT_EQ(c.block_launches, 1);
   EXPECT_EQ(c.blocks.batch, 3);
   EXPECT_EQ(c.blocks.ld_in, 3000);
   EXPECT_EQ(c.blocks.batch_stride_in, 1000);
   EXPECT_EQ(c.unit_bytes, 2);
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::bf16, 600, 900}), 16, 227 << 10, c));  // 2 x 3 blocks of 300
+  // 2 x 3 blocks of 300.
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::bf16, 600, 900}), 16, smem, c));
   EXPECT_EQ(c.block_launches, 2);
   EXPECT_EQ(c.blocks.batch, 3);
   EXPECT_EQ(c.unit_bytes, 8);  // 600-byte pieces
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 1024, 3, 0, 0, 2048 * 1024 + 1, 0}), 16, 227 << 10, c));
-  EXPECT_EQ(c.unit_bytes, 4);  // matrices 4 bytes off the 16-byte grid
+  // Matrices 4 bytes off the 16-byte grid.
+  const TransposeDesc gaps{DType::f32, 2048, 1024, 3, 0, 0, 2048 * 1024 + 1, 0};
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved(gaps), 16, smem, c));
+  EXPECT_EQ(c.unit_bytes, 4);
   // Pieces past shared memory: every cycle cut and saved, no piece held.
   ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 1024}), 16, 2048, c));
   EXPECT_EQ(c.segments.saved, static_cast<std::int64_t>(c.segments.segments.size()));
   EXPECT_EQ(c.held_bytes, 0);
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 1024}), 16, 227 << 10, c));
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 1024}), 16, smem, c));
   EXPECT_EQ(c.held_bytes, 4096);
   EXPECT_LE(c.saved_bytes(), 2048 * 1024 * 4 / 4);
+  // Sides both past the shuffles' shared memory, sharing 60000: pieces of 240000 bytes, none held.
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 60000, 120000}), 16, smem, c));
+  EXPECT_EQ(c.held_bytes, 0);
+  EXPECT_EQ(c.threads, plan::kPieceMaxThreads);
 }
 
 }  // namespace
