@@ -1,6 +1,6 @@
 // InPlacePlan: validate the layout (square, or packed rows for non-square matrices), choose the
-// backend and, on the GPU, the tile pairs (square) or the shuffle passes (non-square), and run them
-// after checking the one pointer.
+// backend and the way (tile pairs for square matrices; for others square blocks and pieces where the
+// sides share a large factor, else the shuffle passes), and run it after checking the one pointer.
 #include <cstdint>
 #include <numeric>
 #include <sstream>

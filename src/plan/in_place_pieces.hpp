@@ -1,7 +1,6 @@
 // The GPU's in-place transpose of non-square matrices whose sides share a large factor g (m = p g,
-// n = q g): each row of g x g blocks transposed in place by the square kernels (a batch of q
-// matrices g elements apart, rows n apart), then the rows' pieces of g elements moved along the
-// segments of plan/piece_cycles.hpp, a block of threads each.
+// n = q g): the g x g blocks transposed in place by the square kernels, then the rows' pieces of g
+// elements moved along the segments of plan/piece_cycles.hpp, a block of threads each.
 #pragma once
 
 #include <cstdint>

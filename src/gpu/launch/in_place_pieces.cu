@@ -1,6 +1,5 @@
-// Launcher for the GPU's square-blocks in-place transpose of non-square matrices: per matrix, the
-// rows of g x g blocks through the square in-place kernels, then the pieces' cycles
-// (plan::PiecesConfig).
+// Launcher for the GPU's square-blocks in-place transpose of non-square matrices: per matrix, the g x
+// g blocks through the square in-place kernels, then the pieces' cycles (plan::PiecesConfig).
 #include <algorithm>
 #include <type_traits>
 
