@@ -83,6 +83,21 @@ std::string shuffles_name(const plan::ShuffleConfig& c) {
   return os.str();
 }
 
+// The pieces' segments to the device, and their scratch. The copy from pageable memory may return
+// before it lands, and the plan's streams do not wait for it, hence the device synchronisation.
+Status upload_pieces(InPlacePlan::State& s) {
+  const std::vector<plan::PieceSegment>& segments = s.blocks_and_pieces.segments.segments;
+  const std::size_t table = segments.size() * sizeof(plan::PieceSegment);
+  if (table > 0) {
+    XPOSE_RETURN_IF_ERROR(s.piece_segments.allocate(table));
+    XPOSE_RETURN_IF_ERROR(copy_host_to_device(s.piece_segments.data(), segments.data(), table));
+    XPOSE_RETURN_IF_ERROR(synchronize_device());
+  }
+  if (s.blocks_and_pieces.saved_bytes() > 0)
+    XPOSE_RETURN_IF_ERROR(s.scratch.allocate(static_cast<std::size_t>(s.blocks_and_pieces.saved_bytes())));
+  return Status::ok_status();
+}
+
 // "in_place<4096x4096 blocks,vec16B, then pieces of 4096 B in 16-byte units: 2340 cycles whole, 0 segments
 // saved> block=(256,256)": the blocks' threads, then the pieces'.
 std::string pieces_name(const plan::PiecesConfig& c) {
@@ -159,16 +174,10 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
                                                                               : kDefaultSharedPerBlock,
                                             s->blocks_and_pieces)) {
       // XPOSE_IN_PLACE_PIECES=0: the shuffles instead, for measuring.
+      XPOSE_RETURN_IF_ERROR(upload_pieces(*s));
       s->pieces = true;
-      const std::vector<plan::PieceSegment>& segments = s->blocks_and_pieces.segments.segments;
-      const std::size_t table = segments.size() * sizeof(plan::PieceSegment);
-      if (table > 0) {
-        XPOSE_RETURN_IF_ERROR(s->piece_segments.allocate(table));
-        XPOSE_RETURN_IF_ERROR(copy_host_to_device(s->piece_segments.data(), segments.data(), table));
-      }
-      if (s->blocks_and_pieces.saved_bytes() > 0)
-        XPOSE_RETURN_IF_ERROR(s->scratch.allocate(static_cast<std::size_t>(s->blocks_and_pieces.saved_bytes())));
-    } else {
+    }
+    if (s->desc.rows != s->desc.cols && !s->pieces) {
       const std::int64_t limit = gpu::shared_per_block_limit();
       // For measuring: XPOSE_SHUFFLE_COLUMN_BYTES, column blocks of that many bytes a row;
       // XPOSE_SHUFFLE_WORDS=0, 1- and 2-byte elements moved one at a time.

@@ -24,6 +24,7 @@ bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t 
   const PieceMap map = make_piece_map(d.rows, d.cols);
   const std::int64_t piece = map.g * e;
   if (piece < kMinGpuPieceBytes) return false;
+  if (d.batch > 1 && d.rows * d.cols * e < kPieceBatchMatrixBytes) return false;
   c = PiecesConfig{};
   c.map = map;
   // Every matrix, and every row of blocks, starts at an offset that keeps this alignment.
@@ -45,10 +46,17 @@ bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t 
   std::int64_t cut_pieces = 0;
   for (const PieceCycle& cycle : cycles)
     if (cycle.length > held_length) cut_pieces += cycle.length;
-  const std::int64_t steps =
-      std::clamp(cut_pieces * piece / kPieceBytesInFlight, kPieceSegmentMinSteps, kPieceSegmentSteps);
-  c.segments = piece_segments(cycles, map, steps, held_length);
-  if (c.segments.segments.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) return false;
+  std::int64_t steps = std::clamp(cut_pieces * piece / kPieceBytesInFlight, kPieceSegmentMinSteps, kPieceSegmentSteps);
+  // Longer segments where the saved pieces would pass kPieceSavedMaxBytes; the shuffles where no
+  // length keeps them under it (many long cycles of large pieces). The segments' indices are 32-bit.
+  for (;;) {
+    if (cut_pieces / steps + static_cast<std::int64_t>(cycles.size()) > std::numeric_limits<std::int32_t>::max())
+      return false;
+    c.segments = piece_segments(cycles, map, steps, held_length);
+    if (c.saved_bytes() <= kPieceSavedMaxBytes) break;
+    if (steps >= cut_pieces) return false;
+    steps *= 2;
+  }
   c.held_bytes = c.segments.saved < static_cast<std::int64_t>(c.segments.segments.size()) ? piece : 0;
   return true;
 }

@@ -22,6 +22,12 @@ constexpr std::int64_t kMinGpuPieceBytes = 256;
 // 0.421, where c128 (16000-byte pieces) fell from 0.541 to 0.501 and f64 from 0.505 to 0.485.
 constexpr std::int64_t kPieceSegmentSteps = 16, kPieceSegmentMinSteps = 4;
 constexpr std::int64_t kPieceBytesInFlight = std::int64_t{4} << 20;
+// Saved pieces stay within this many bytes: longer segments past kPieceSegmentSteps where they would
+// not (matrices of about 1 GiB and more whose cycles are long), else the shuffles.
+constexpr std::int64_t kPieceSavedMaxBytes = std::int64_t{64} << 20;
+// Batches take blocks and pieces only where each matrix holds at least this much: the way takes four
+// launches a matrix, where the shuffles take a batch in three.
+constexpr std::int64_t kPieceBatchMatrixBytes = std::int64_t{16} << 20;
 // Threads of the pieces' kernels: one access unit each, up to this many (each then loops).
 constexpr int kPieceMaxThreads = 256;
 
@@ -43,8 +49,9 @@ struct PiecesConfig {
 };
 
 // Fills `config` and returns true for a resolved non-square descriptor (packed rows) whose sides
-// share a factor of at least kMinGpuPieceBytes of elements, with pointers aligned to `alignment`
-// bytes and `shared_limit` bytes of shared memory a block; false where the shuffles take it.
+// share a factor of at least kMinGpuPieceBytes of elements (and, in a batch, matrices of at least
+// kPieceBatchMatrixBytes), with pointers aligned to `alignment` bytes and `shared_limit` bytes of
+// shared memory a block; false where the shuffles take it.
 bool choose_in_place_pieces(const TransposeDesc& resolved_desc, int alignment, std::int64_t shared_limit,
                             PiecesConfig& config);
 

@@ -127,6 +127,10 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   cases.push_back({t, 36, 20, 300, 0, 0, 36 * 20 + 4, 0});            // a batch with gaps of whole words
   cases.push_back({t, 250000, 2, 3, 0, 0, 250000 * 2 + 5, 0});      // long rows in tiles, batch with gaps
   cases.push_back({t, 240001, 2, 2, 0, 0, 240001 * 2 + 3, 0});      // long rows by element, batch with gaps
+  // A batch with gaps of matrices large enough (16 MiB) for blocks and pieces.
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t)), rows = e == 16 ? 512 : 1024;
+  const std::int64_t cols = (std::int64_t{16} << 20) / (rows * e);
+  cases.push_back({t, rows, cols, 2, 0, 0, rows * cols + 16 / e, 0});
   std::set<std::string> words;  // ",column_words" and ",row_words" where they ran, "-" where neither did
   std::set<bool> views, swizzled, long_rows, long_tiles;
   std::set<std::string> paths, segments;  // the ways that ran; pieces in cycles held whole, in saved segments

@@ -70,7 +70,10 @@ TEST(PieceCycles, WholeCyclesGiveTheTranspose) {
       ++moved;
     }
     EXPECT_EQ(a, want) << m << " x " << n;
-    EXPECT_LE(moved, map.count());
+    // The cycles cover every place that moves, once.
+    std::int64_t fixed = 0;
+    for (std::int64_t t = 0; t < map.count(); ++t) fixed += map.source(t) == t;
+    EXPECT_EQ(moved + fixed, map.count()) << m << " x " << n;
   }
 }
 
@@ -167,7 +170,7 @@ TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   EXPECT_EQ(c.blocks.batch, 3);
   EXPECT_EQ(c.unit_bytes, 8);  // 600-byte pieces
   // Matrices 4 bytes off the 16-byte grid.
-  const TransposeDesc gaps{DType::f32, 2048, 1024, 3, 0, 0, 2048 * 1024 + 1, 0};
+  const TransposeDesc gaps{DType::f32, 4096, 2048, 3, 0, 0, 4096 * 2048 + 1, 0};
   ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved(gaps), 16, smem, c));
   EXPECT_EQ(c.unit_bytes, 4);
   // Pieces past shared memory: every cycle cut and saved, no piece held.
@@ -181,6 +184,10 @@ TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 60000, 120000}), 16, smem, c));
   EXPECT_EQ(c.held_bytes, 0);
   EXPECT_EQ(c.threads, plan::kPieceMaxThreads);
+  EXPECT_LE(c.saved_bytes(), plan::kPieceSavedMaxBytes);  // 28.8 GB of matrix, 64 MiB of saved pieces
+  // Batches of small matrices take the shuffles (four launches a matrix here); of large ones, not.
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 32, 48, 100000}), 16, smem, c));
+  EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 4096, 3}), 16, smem, c));
 }
 
 }  // namespace
