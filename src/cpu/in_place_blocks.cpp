@@ -2,7 +2,8 @@
 // n = q g. Each g x g block is transposed in its own place first (the tile pairs of the square
 // in-place transpose, the blocks as a batch); then
 // the rows' pieces of g elements move to their places along the cycles of plan/piece_cycles.hpp, each
-// piece copied once, whole. Two passes over the matrix that move whole tiles and whole pieces, where
+// piece copied once, whole, long cycles cut into segments as on the GPU so that the threads share
+// them. Two passes over the matrix that move whole tiles and whole pieces, where
 // the shuffles (in_place_shuffles.cpp) step a map per element three times.
 #include <algorithm>
 #include <cstdint>
@@ -25,37 +26,44 @@ namespace {
 // x 4112, 16 elements, 1.1x; u8 2048 x 1030, 2, 0.13x): a cycle's copies and the tiles are too small.
 constexpr std::int64_t kMinBlockElements = 32, kMinBlockBytes = 256;
 
-// Every place of the cycle takes the piece that belongs there, the first one's own piece held aside.
-void follow(unsigned char* x, const plan::PieceMap& pieces, std::int64_t bytes, const plan::PieceCycle& c,
-            unsigned char* held) {
-  std::memcpy(held, x + c.first * bytes, static_cast<std::size_t>(bytes));
-  std::int64_t t = c.first;
-  for (std::int64_t s = pieces.source(t); s != c.first; t = s, s = pieces.source(t))
-    std::memcpy(x + t * bytes, x + s * bytes, static_cast<std::size_t>(bytes));
-  std::memcpy(x + t * bytes, held, static_cast<std::size_t>(bytes));
+// Segments a thread takes, at the least, so that long cycles spread evenly over the threads.
+constexpr std::int64_t kSegmentsPerThread = 16;
+
+// Fills the segment's places in turn, each with the piece from the next place of its cycle; the last
+// with the piece saved for segment `next`, or for a whole cycle its own first piece, held first.
+void move_segment(unsigned char* x, const plan::PieceMap& pieces, std::int64_t bytes, const plan::PieceSegment& s,
+                  const unsigned char* saved, unsigned char* held) {
+  const auto n = static_cast<std::size_t>(bytes);
+  std::int64_t t = s.first;
+  if (s.next < 0) std::memcpy(held, x + t * bytes, n);
+  for (std::int32_t i = 0; i < s.steps; ++i) {
+    const std::int64_t from = pieces.source(t);
+    const unsigned char* source = i + 1 < s.steps ? x + from * bytes : s.next >= 0 ? saved + s.next * bytes : held;
+    std::memcpy(x + t * bytes, source, n);
+    t = from;
+  }
 }
 
 void transpose_matrix(const TransposeDesc& d, unsigned char* x, const plan::PieceMap& pieces,
-                      const std::vector<plan::PieceCycle>& cycles) {
-  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), g = pieces.g;
+                      const plan::PieceSegments& cut, std::int64_t threads) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), g = pieces.g, bytes = g * e;
   // The blocks as square matrices: a tall matrix's (q = 1) all at once, g^2 elements apart; otherwise
   // each row of blocks, q matrices g elements apart with rows n apart.
   if (pieces.q == 1) blocked_transpose_in_place({d.dtype, g, g, pieces.p, g, g, g * g, g * g}, x);
   for (std::int64_t i = 0; pieces.q > 1 && i < pieces.p; ++i)
     blocked_transpose_in_place({d.dtype, g, g, pieces.q, d.cols, d.cols, g, g}, x + i * g * d.cols * e);
-  // The cycles split across the threads by their pieces.
-  std::int64_t total = 0;
-  for (const plan::PieceCycle& c : cycles) total += c.length;
-  const std::int64_t bytes = g * e;
-  const std::int64_t threads = threads_for(d.rows * d.cols * e, static_cast<std::int64_t>(cycles.size()));
+  // The cut segments' first pieces saved, then every segment moved, both split across the threads.
+  std::vector<unsigned char> saved(static_cast<std::size_t>(cut.saved * bytes));
+  const auto all = static_cast<std::int64_t>(cut.segments.size());
+  parallel_for(threads, [&](std::int64_t k) {
+    for (std::int64_t s = cut.saved * k / threads; s < cut.saved * (k + 1) / threads; ++s)
+      std::memcpy(saved.data() + s * bytes, x + cut.segments[static_cast<std::size_t>(s)].first * bytes,
+                  static_cast<std::size_t>(bytes));
+  });
   parallel_for(threads, [&](std::int64_t k) {
     std::vector<unsigned char> held(static_cast<std::size_t>(bytes));
-    const std::int64_t from = total * k / threads, to = total * (k + 1) / threads;
-    std::int64_t at = 0;  // pieces in the cycles before this one
-    for (const plan::PieceCycle& c : cycles) {
-      if (at >= from && at < to) follow(x, pieces, bytes, c, held.data());
-      at += c.length;
-    }
+    for (std::int64_t s = all * k / threads; s < all * (k + 1) / threads; ++s)
+      move_segment(x, pieces, bytes, cut.segments[static_cast<std::size_t>(s)], saved.data(), held.data());
   });
 }
 
@@ -70,9 +78,14 @@ bool square_blocks_fit(const TransposeDesc& d) {
 void square_blocks_transpose_in_place(const TransposeDesc& d, void* data) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const plan::PieceMap pieces = plan::make_piece_map(d.rows, d.cols);
-  const std::vector<plan::PieceCycle> cycles = plan::piece_cycles(pieces);  // the same for every matrix
+  // The same segments for every matrix: cycles of up to `steps` pieces whole, longer ones cut, steps
+  // enough for kSegmentsPerThread segments a thread (saved pieces: about threads x that many).
+  const std::vector<plan::PieceCycle> cycles = plan::piece_cycles(pieces);
+  const std::int64_t threads = threads_for(d.rows * d.cols * e, pieces.count());
+  const std::int64_t steps = std::max<std::int64_t>(16, pieces.count() / (threads * kSegmentsPerThread));
+  const plan::PieceSegments cut = plan::piece_segments(cycles, pieces, steps, steps);
   auto* x = static_cast<unsigned char*>(data);
-  for (std::int64_t b = 0; b < d.batch; ++b) transpose_matrix(d, x + b * d.batch_stride_in * e, pieces, cycles);
+  for (std::int64_t b = 0; b < d.batch; ++b) transpose_matrix(d, x + b * d.batch_stride_in * e, pieces, cut, threads);
 }
 
 }  // namespace xpose::cpu
