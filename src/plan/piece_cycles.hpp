@@ -2,9 +2,9 @@
 // n = q g), after each g x g block has been transposed in its own place: the rows' pieces of g
 // elements hold the right elements in the wrong places. Piece (I, y, J), the J-th piece of row I g + y,
 // belongs at piece I of row J g + y of the n x m output. Both orders number the same places, so the
-// move is a permutation of pieces, followed along its cycles (by a CPU thread each), or on the GPU
-// along segments of its cycles that run at the same time: short cycles whole, long ones cut, each
-// cut segment's first piece saved in scratch first so that no segment waits for another.
+// move is a permutation of pieces, followed along segments of its cycles that run at the same time
+// (CPU threads, GPU blocks): short cycles whole, long ones cut, each cut segment's first piece saved
+// in scratch first so that no segment waits for another.
 #pragma once
 
 #include <cstdint>
