@@ -14,13 +14,17 @@ namespace xpose {
 // elements apart, matrices batch_stride_in apart (0: packed); batch_stride_out must be 0 or equal to
 // batch_stride_in. Square matrices (rows == cols) keep their layout, so ld_out must be 0 or ld_in;
 // elements between the rows (ld_in > cols) and between the matrices are left as they are. Non-square
-// matrices need packed rows (ld_in == cols) and become cols x rows packed (ld_out 0 or rows), through
-// row and column shuffles: on the CPU with scratch of one row or one block of columns per thread, on
-// the GPU where a column of the shorter side fits one block's shared memory (a GPU plan for longer
-// ones is refused as unsupported). Where the longer side's rows do not fit it either, the GPU plan
-// allocates scratch device memory at make_plan (an eighth of one matrix, at most 64 MiB, but at least
-// one row): such a plan serves one execute at a time and must outlive the work it enqueued, and the
-// one-call transpose_in_place waits for its stream before returning.
+// matrices need packed rows (ld_in == cols) and become cols x rows packed (ld_out 0 or rows). Where
+// the sides share a large factor g (on the CPU 32 elements or 256 bytes, on the GPU 256 bytes), the g
+// x g blocks are transposed in place and the rows' pieces of g elements moved along their cycles; the
+// GPU plan then holds device memory from make_plan (its segments, and up to 64 MiB of saved pieces).
+// Otherwise row and column shuffles run: on the CPU with scratch of one row or one block of columns
+// per thread, on the GPU where a column of the shorter side fits one block's shared memory (a GPU
+// plan for longer ones is refused as unsupported); where the longer side's rows do not fit it either,
+// the GPU plan allocates scratch device memory at make_plan (an eighth of one matrix, at most 64 MiB,
+// but at least one row). A plan that holds device memory serves one execute at a time and must
+// outlive the work it enqueued, and the one-call transpose_in_place waits for its stream before
+// returning.
 class InPlacePlan {
  public:
   InPlacePlan();
