@@ -40,6 +40,10 @@ inline std::vector<xpose::TransposeDesc> in_place_cases(xpose::DType t) {
   v.push_back({t, 65, 65, 3, 0, 0, 0, 0});                   // batch, packed
   v.push_back({t, 40, 40, 3, 48, 48, 40 * 48 + 16, 0});       // batch with gaps between matrices
   v.push_back({t, 1100, 1100});                               // the CPU's threads
+  // Rows 8 KiB apart (the CPU stages 1- and 2-byte tiles whose rows lie a multiple of 4 KiB apart),
+  // a batch with gaps.
+  const std::int64_t ld = 8192 / static_cast<std::int64_t>(xpose::dtype_size(t));
+  v.push_back({t, 300, 300, 2, ld, 0, 300 * ld + 16, 0});
   return v;
 }
 
