@@ -14,7 +14,8 @@ void reference_transpose_in_place(const TransposeDesc& desc, void* data);
 
 // The same through tile pairs: tile (i, j) transposed into a buffer, tile (j, i) transposed into
 // its place, the buffer copied into (j, i)'s place, each tile by the blocked transpose's register
-// blocks stored straight out (blocked_tile_transpose); pairs split across threads.
+// blocks stored straight out (blocked_tile_transpose), or for 1- and 2-byte tiles whose rows lie a
+// multiple of 4 KiB apart through packed buffers; pairs split across threads.
 void blocked_transpose_in_place(const TransposeDesc& desc, void* data);
 
 // Non-square matrices with packed rows (ld_in == cols), each becoming cols x rows packed in its own
@@ -24,7 +25,8 @@ void shuffled_transpose_in_place(const TransposeDesc& desc, void* data);
 
 // Non-square matrices with packed rows whose sides share a factor g of at least 32 elements or 256
 // bytes (square_blocks_fit): each g x g block transposed in place by the tile pairs, then the rows'
-// pieces of g elements moved to their places cycle by cycle (src/cpu/in_place_blocks.cpp).
+// pieces of g elements moved to their places along segments of their cycles, split across the
+// threads (src/cpu/in_place_blocks.cpp).
 bool square_blocks_fit(const TransposeDesc& desc);
 void square_blocks_transpose_in_place(const TransposeDesc& desc, void* data);
 
