@@ -24,6 +24,8 @@ struct InPlacePlan::State {
   bool reference = false;  // PlanOptions::algorithm == cpu_reference
   int alignment = 16;
   plan::InPlaceConfig config;         // cuda, square
+  bool cpu_blocks = false;            // cpu, non-square: square blocks, then pieces (else the shuffles)
+  cpu::SquareBlocksPlan cpu_pieces;
   bool pieces = false;                // cuda, non-square: square blocks, then pieces (else the shuffles)
   plan::PiecesConfig blocks_and_pieces;
   DeviceBuffer piece_segments;        // its segments, on the device
@@ -133,7 +135,7 @@ std::string InPlacePlan::to_string() const {
   if (s.reference) return square ? "in_place<cpu_reference swaps> (cpu)" : "in_place<cpu_reference copy> (cpu)";
   if (!square && s.backend == Backend::cuda && s.pieces) return pieces_name(s.blocks_and_pieces) + " (cuda)";
   if (!square && s.backend == Backend::cuda) return shuffles_name(s.shuffles) + " (cuda)";
-  if (!square && cpu::square_blocks_fit(s.desc))
+  if (!square && s.cpu_blocks)
     return "in_place<" + std::to_string(std::gcd(s.desc.rows, s.desc.cols)) + "x" +
            std::to_string(std::gcd(s.desc.rows, s.desc.cols)) + " blocks, then pieces> (cpu)";
   if (!square) return "in_place<row and column shuffles> (cpu)";
@@ -165,6 +167,11 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
   s->backend = resolved_options.backend;
   s->reference = resolved_options.reference;
   s->alignment = resolved_options.alignment;
+  if (s->backend == Backend::cpu && !s->reference && s->desc.rows != s->desc.cols &&
+      cpu::square_blocks_fit(s->desc)) {
+    s->cpu_blocks = true;
+    s->cpu_pieces = cpu::square_blocks_plan(s->desc);
+  }
   if (s->backend == Backend::cuda) {
     if (s->desc.rows == s->desc.cols) {
       s->config = plan::choose_in_place(s->desc, s->alignment);
@@ -211,8 +218,8 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
     return gpu::launch_in_place_shuffles(s.desc, s.shuffles, data, s.scratch.data(), stream);
   if (s.reference)
     cpu::reference_transpose_in_place(s.desc, data);
-  else if (s.desc.rows != s.desc.cols && cpu::square_blocks_fit(s.desc))
-    cpu::square_blocks_transpose_in_place(s.desc, data);
+  else if (s.cpu_blocks)
+    cpu::square_blocks_transpose_in_place(s.desc, s.cpu_pieces, data);
   else if (s.desc.rows != s.desc.cols)
     cpu::shuffled_transpose_in_place(s.desc, data);
   else

@@ -3,6 +3,9 @@
 // column shuffles.
 #pragma once
 
+#include <cstdint>
+
+#include "plan/piece_cycles.hpp"
 #include "xpose/descriptor.hpp"
 
 namespace xpose::cpu {
@@ -27,7 +30,15 @@ void shuffled_transpose_in_place(const TransposeDesc& desc, void* data);
 // bytes (square_blocks_fit): each g x g block transposed in place by the tile pairs, then the rows'
 // pieces of g elements moved to their places along segments of their cycles, split across the
 // threads (src/cpu/in_place_blocks.cpp).
+// square_blocks_plan finds the pieces' cycles and cuts them into segments once (a walk over every
+// piece), for any number of executions.
+struct SquareBlocksPlan {
+  plan::PieceMap pieces;
+  plan::PieceSegments segments;  // the same for every matrix of the batch
+  std::int64_t threads = 1;
+};
 bool square_blocks_fit(const TransposeDesc& desc);
-void square_blocks_transpose_in_place(const TransposeDesc& desc, void* data);
+SquareBlocksPlan square_blocks_plan(const TransposeDesc& desc);
+void square_blocks_transpose_in_place(const TransposeDesc& desc, const SquareBlocksPlan& plan, void* data);
 
 }  // namespace xpose::cpu

@@ -75,17 +75,23 @@ bool square_blocks_fit(const TransposeDesc& d) {
          (g >= kMinBlockElements || g * static_cast<std::int64_t>(dtype_size(d.dtype)) >= kMinBlockBytes);
 }
 
-void square_blocks_transpose_in_place(const TransposeDesc& d, void* data) {
+SquareBlocksPlan square_blocks_plan(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  const plan::PieceMap pieces = plan::make_piece_map(d.rows, d.cols);
-  // The same segments for every matrix: cycles of up to `steps` pieces whole, longer ones cut, steps
-  // enough for kSegmentsPerThread segments a thread (saved pieces: about threads x that many).
-  const std::vector<plan::PieceCycle> cycles = plan::piece_cycles(pieces);
-  const std::int64_t threads = threads_for(d.rows * d.cols * e, pieces.count());
-  const std::int64_t steps = std::max<std::int64_t>(16, pieces.count() / (threads * kSegmentsPerThread));
-  const plan::PieceSegments cut = plan::piece_segments(cycles, pieces, steps, steps);
+  SquareBlocksPlan p;
+  p.pieces = plan::make_piece_map(d.rows, d.cols);
+  // Cycles of up to `steps` pieces whole, longer ones cut, steps enough for kSegmentsPerThread
+  // segments a thread (saved pieces: about threads x that many).
+  p.threads = threads_for(d.rows * d.cols * e, p.pieces.count());
+  const std::int64_t steps = std::max<std::int64_t>(16, p.pieces.count() / (p.threads * kSegmentsPerThread));
+  p.segments = plan::piece_segments(plan::piece_cycles(p.pieces), p.pieces, steps, steps);
+  return p;
+}
+
+void square_blocks_transpose_in_place(const TransposeDesc& d, const SquareBlocksPlan& p, void* data) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   auto* x = static_cast<unsigned char*>(data);
-  for (std::int64_t b = 0; b < d.batch; ++b) transpose_matrix(d, x + b * d.batch_stride_in * e, pieces, cut, threads);
+  for (std::int64_t b = 0; b < d.batch; ++b)
+    transpose_matrix(d, x + b * d.batch_stride_in * e, p.pieces, p.segments, p.threads);
 }
 
 }  // namespace xpose::cpu
