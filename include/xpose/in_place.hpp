@@ -15,9 +15,11 @@ namespace xpose {
 // batch_stride_in. Square matrices (rows == cols) keep their layout, so ld_out must be 0 or ld_in;
 // elements between the rows (ld_in > cols) and between the matrices are left as they are. Non-square
 // matrices need packed rows (ld_in == cols) and become cols x rows packed (ld_out 0 or rows). Where
-// the sides share a large factor g (on the CPU 32 elements or 256 bytes, on the GPU 256 bytes), the g
-// x g blocks are transposed in place and the rows' pieces of g elements moved along their cycles; the
-// GPU plan then holds device memory from make_plan (its segments, and up to 64 MiB of saved pieces).
+// the sides share a large factor g, the g x g blocks are transposed in place and the rows' pieces of
+// g elements moved along their cycles: on the CPU where g is 32 elements or 256 bytes; on the GPU
+// where g is 32 elements, or 16 in pieces of 128 bytes, pieces under 256 bytes only where one side is
+// a multiple of the other, in a batch only matrices of 16 MiB or more. The GPU plan then holds device
+// memory from make_plan (its segments, and up to 64 MiB of saved pieces).
 // Otherwise row and column shuffles run: on the CPU with scratch of one row or one block of columns
 // per thread, on the GPU where a column of the shorter side fits one block's shared memory (a GPU
 // plan for longer ones is refused as unsupported); where the longer side's rows do not fit it either,

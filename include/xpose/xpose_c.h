@@ -42,8 +42,9 @@ int xpose_transpose_in_place(const char* dtype, int64_t batch, int64_t n, int64_
 
 /* In place, any shape: `batch` packed matrices of rows x cols elements at `data`, matrices
  * `batch_stride` apart (0: packed), each overwritten by its transpose, packed cols x rows. On the GPU
- * the sides must share a factor of 256 bytes or more, or a column of the shorter side must fit one
- * block's shared memory (else an "unsupported" error; the CPU takes any size), and the call waits for
+ * the sides must share a large enough factor (xpose/in_place.hpp says which), or a column of the
+ * shorter side must fit one block's shared memory (else an "unsupported" error; the CPU takes any
+ * size), and the call waits for
  * `stream` where the plan held device memory. dtype, stream and backend as for xpose_transpose. On
  * error nothing is written to `data`. */
 int xpose_transpose_in_place_packed(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t batch_stride,

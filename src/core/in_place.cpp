@@ -111,7 +111,8 @@ std::string pieces_name(const plan::PiecesConfig& c) {
          : b.kernel == plan::InPlaceKernel::realigned ? std::string("realigned")
                                                       : std::string("elements"))
      << ", then pieces of " << c.map.g * static_cast<std::int64_t>(dtype_size(c.blocks.dtype)) << " B in "
-     << c.unit_bytes << "-byte units: "
+     << c.unit_bytes << "-byte units"
+     << (c.group_threads < c.threads ? ", " + std::to_string(c.group_threads) + " threads each" : std::string()) << ": "
      << all - c.segments.saved << " cycles whole, " << c.segments.saved << " segments saved> block=(" << b.threads
      << "," << c.threads << ")";
   return os.str();
@@ -179,8 +180,9 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
                plan::choose_in_place_pieces(s->desc, s->alignment,
                                             gpu::shared_per_block_limit() > 0 ? gpu::shared_per_block_limit()
                                                                               : kDefaultSharedPerBlock,
-                                            s->blocks_and_pieces)) {
-      // XPOSE_IN_PLACE_PIECES=0: the shuffles instead, for measuring.
+                                            s->blocks_and_pieces, core::env_int("XPOSE_PIECE_GROUPS", 1) != 0)) {
+      // For measuring: XPOSE_IN_PLACE_PIECES=0, the shuffles instead; XPOSE_PIECE_GROUPS=0, one segment
+      // a block for pieces of every size.
       XPOSE_RETURN_IF_ERROR(upload_pieces(*s));
       s->pieces = true;
     }

@@ -18,12 +18,13 @@ int common_alignment(int alignment, std::int64_t a, std::int64_t b) {
 
 }  // namespace
 
-bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t shared_limit, PiecesConfig& c) {
+bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t shared_limit, PiecesConfig& c,
+                            bool grouped) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (d.rows == d.cols || d.rows == 1 || d.cols == 1) return false;
   const PieceMap map = make_piece_map(d.rows, d.cols);
   const std::int64_t piece = map.g * e;
-  if (piece < kMinGpuPieceBytes) return false;
+  if (map.g < kMinGpuPieceElements || (map.g < kPieceWideBlockElements && piece < kMinGpuPieceBytes)) return false;
   if (d.batch > 1 && d.rows * d.cols * e < kPieceBatchMatrixBytes) return false;
   c = PiecesConfig{};
   c.map = map;
@@ -36,12 +37,20 @@ bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t 
   c.blocks = map.q == 1 ? TransposeDesc{d.dtype, map.g, map.g, map.p, map.g, map.g, map.g * map.g, map.g * map.g}
                         : TransposeDesc{d.dtype, map.g, map.g, map.q, d.cols, d.cols, map.g, map.g};
   c.block_config = choose_in_place(c.blocks, block_alignment);
+  if (piece < kPieceOneLaunchBytes && c.block_launches > 1) return false;
   c.unit_bytes = common_alignment(alignment, matrices, piece);
   const std::int64_t units = piece / c.unit_bytes;
-  c.threads = static_cast<int>(std::min<std::int64_t>(kPieceMaxThreads, (units + 31) / 32 * 32));
-  // Cycles of up to kPieceSegmentSteps pieces whole, their first piece held in shared memory where it
-  // fits; the others cut.
-  const std::int64_t held_length = piece <= shared_limit ? kPieceSegmentSteps : 0;
+  if (units >= 32 || !grouped) {
+    c.threads = c.group_threads = static_cast<int>(std::min<std::int64_t>(kPieceMaxThreads, (units + 31) / 32 * 32));
+  } else {
+    c.group_threads = 1;
+    while (c.group_threads < units) c.group_threads *= 2;
+    c.threads = kPieceGroupedThreads;
+  }
+  const std::int64_t groups = c.threads / c.group_threads;
+  // Cycles of up to kPieceSegmentSteps pieces whole, their first piece held in shared memory where
+  // every group's fits; the others cut.
+  const std::int64_t held_length = piece * groups <= shared_limit ? kPieceSegmentSteps : 0;
   const std::vector<PieceCycle> cycles = piece_cycles(map);
   std::int64_t cut_pieces = 0;
   for (const PieceCycle& cycle : cycles)
@@ -57,7 +66,7 @@ bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t 
     if (steps >= cut_pieces) return false;
     steps *= 2;
   }
-  c.held_bytes = c.segments.saved < static_cast<std::int64_t>(c.segments.segments.size()) ? piece : 0;
+  c.held_bytes = c.segments.saved < static_cast<std::int64_t>(c.segments.segments.size()) ? piece * groups : 0;
   return true;
 }
 

@@ -134,18 +134,39 @@ TEST(PieceCycles, SegmentsInAnyOrderGiveTheTranspose) {
       }
 }
 
-// The GPU's plan: pieces of 256 bytes or more only; accesses no wider than the pointer, the pieces
-// and the batch stride allow; blocks that tile the matrix (a tall one's in one batch); the move's
-// shared memory one piece where cycles are held whole.
+// The GPU's plan: blocks of 32 elements or more, or of 16 in pieces of 128 bytes or more; pieces
+// under 256 bytes only where the blocks take one launch; accesses no wider than the pointer, the
+// pieces and the batch stride allow; pieces of fewer than 32 units in power-of-two groups of threads;
+// blocks that tile the matrix (a tall one's in one batch); the move's shared memory one piece a
+// group where cycles are held whole.
 TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   using xpose::DType;
   using xpose::TransposeDesc;
   plan::PiecesConfig c;
   const std::int64_t smem = 227 << 10;
-  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 64, 4096}), 16, smem, c));    // 64-byte pieces
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 8, 4096}), 16, smem, c));     // blocks of 8
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 16, 4096}), 16, smem, c));    // 16, 64 bytes
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 4096, 8}), 16, smem, c));    // 8, 128 bytes
   EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 997, 1009}), 16, smem, c));  // coprime
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 128, 192}), 16, smem, c));    // 2 launches, 64 B
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 64, 4096}), 16, smem, c));     // 64-byte pieces
+  EXPECT_EQ(c.block_launches, 1);
+  EXPECT_EQ(c.unit_bytes, 16);
+  EXPECT_EQ(c.group_threads, 4);
+  EXPECT_EQ(c.threads, plan::kPieceGroupedThreads);
+  EXPECT_EQ(c.held_bytes, 64 * plan::kPieceGroupedThreads / 4);  // cycles of 2 pieces, held whole
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f64, 262144, 16}), 8, smem, c));  // 16, 128 bytes
+  EXPECT_EQ(c.unit_bytes, 8);
+  EXPECT_EQ(c.group_threads, 16);
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f64, 262144, 16}), 8, smem, c, false));
+  EXPECT_EQ(c.group_threads, 32);  // not grouped: one segment a block
+  EXPECT_EQ(c.threads, 32);
   ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 64, 4096}), 16, smem, c));   // 256-byte pieces
   EXPECT_EQ(c.unit_bytes, 16);
+  EXPECT_EQ(c.group_threads, 16);
+  EXPECT_EQ(c.threads, plan::kPieceGroupedThreads);
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 128, 4096}), 16, smem, c));  // 512-byte pieces
+  EXPECT_EQ(c.group_threads, 32);
   EXPECT_EQ(c.threads, 32);
   // Tall: one launch.
   ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 3000, 1000}), 16, smem, c));

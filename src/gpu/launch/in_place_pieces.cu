@@ -29,20 +29,29 @@ Status run_pieces(const TransposeDesc& d, const plan::PiecesConfig& c, unsigned 
   const std::int64_t all = static_cast<std::int64_t>(c.segments.segments.size());
   if ((all > 0 && segments == nullptr) || (c.segments.saved > 0 && saved == nullptr))
     return Status(StatusCode::internal, "in_place: pieces without their segments or scratch");
+  // Groups of a power of two under the block, or the whole block (width_log2 -1).
+  int width_log2 = 0;
+  while ((1 << width_log2) < c.group_threads) ++width_log2;
+  if (c.group_threads == c.threads) width_log2 = -1;
+  else if ((1 << width_log2) != c.group_threads || c.threads % c.group_threads != 0)
+    return Status(StatusCode::internal, "in_place: pieces' groups of " + std::to_string(c.group_threads) + " threads");
+  const std::int64_t groups = c.threads / c.group_threads;
   const int smem = static_cast<int>(c.held_bytes);
   if (smem > rt::kSharedWithoutOptIn) XPOSE_RETURN_IF_ERROR(allow_dynamic_shared_once(move_pieces_kernel<U>, smem));
-  const LaunchConfig save = linear_config(0, 0, 0, c.threads, std::min(c.segments.saved, kMaxBlocks));
-  const LaunchConfig move = linear_config(0, 0, 0, c.threads, std::min(all, kMaxBlocks));
+  const LaunchConfig save = linear_config(0, 0, 0, c.threads, std::min(ceil_div(c.segments.saved, groups), kMaxBlocks));
+  const LaunchConfig move = linear_config(0, 0, 0, c.threads, std::min(ceil_div(all, groups), kMaxBlocks));
   for (std::int64_t b = 0; b < d.batch; ++b) {
     unsigned char* const matrix = data + b * d.batch_stride_in * e;
     for (std::int64_t i = 0; i < c.block_launches; ++i)
       XPOSE_RETURN_IF_ERROR(launch_in_place(c.blocks, c.block_config, matrix + i * c.map.g * d.cols * e, stream));
     if (c.segments.saved > 0) {
-      save_pieces_kernel<U><<<grid_of(save), block_of(save), 0, s>>>(matrix, saved, segments, c.segments.saved, units);
+      save_pieces_kernel<U><<<grid_of(save), block_of(save), 0, s>>>(matrix, saved, segments, c.segments.saved, units,
+                                                                     width_log2);
       XPOSE_RETURN_IF_ERROR(check_launch("save_pieces_kernel", save, 0, s));
     }
     if (all == 0) continue;
-    move_pieces_kernel<U><<<grid_of(move), block_of(move), smem, s>>>(matrix, saved, segments, all, c.map, units);
+    move_pieces_kernel<U><<<grid_of(move), block_of(move), smem, s>>>(matrix, saved, segments, all, c.map, units,
+                                                                        width_log2);
     XPOSE_RETURN_IF_ERROR(check_launch("move_pieces_kernel", move, smem, s));
   }
   return Status::ok_status();
