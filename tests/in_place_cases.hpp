@@ -29,11 +29,12 @@ inline std::vector<unsigned char> expected_in_place(const xpose::TransposeDesc& 
 }
 
 // Square cases: around the tile edges (32 and 64, and the CPU's 16 to 256), odd sizes, one
-// element, leading dimensions (odd, and a multiple of 16 bytes for every element size), batches
-// packed and with gaps, and one large enough for the CPU's threads.
+// element, rows of 4 bytes more than a multiple of 8 (u8 100), leading dimensions (odd, and a
+// multiple of 16 bytes for every element size), batches packed and with gaps, and one large enough
+// for the CPU's threads.
 inline std::vector<xpose::TransposeDesc> in_place_cases(xpose::DType t) {
   std::vector<xpose::TransposeDesc> v;
-  for (std::int64_t n : {1, 2, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000})
+  for (std::int64_t n : {1, 2, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 255, 256, 257, 1000})
     v.push_back({t, n, n});
   v.push_back({t, 70, 70, 1, 73, 0, 0, 0});                  // odd leading dimension
   v.push_back({t, 129, 129, 1, 144, 0, 0, 0});               // rows 144 elements apart

@@ -100,17 +100,25 @@ Status upload_pieces(InPlacePlan::State& s) {
   return Status::ok_status();
 }
 
+// The square kernel and its access: "vec16B", "realigned", "elements", "small squares 14 a block,16B".
+std::string square_kernel_name(const plan::InPlaceConfig& c) {
+  switch (c.kernel) {
+    case plan::InPlaceKernel::vectors: return "vec" + std::to_string(c.vector_bytes) + "B";
+    case plan::InPlaceKernel::realigned: return "realigned";
+    case plan::InPlaceKernel::elements: return "elements";
+    case plan::InPlaceKernel::small_squares:
+      return "small squares " + std::to_string(c.matrices_per_block) + " a block," + std::to_string(c.vector_bytes) + "B";
+  }
+  return "?";
+}
+
 // "in_place<4096x4096 blocks,vec16B, then pieces of 4096 B in 16-byte units: 2340 cycles whole, 0 segments
 // saved> block=(256,256)": the blocks' threads, then the pieces'.
 std::string pieces_name(const plan::PiecesConfig& c) {
   const std::int64_t all = static_cast<std::int64_t>(c.segments.segments.size());
   const plan::InPlaceConfig& b = c.block_config;
   std::ostringstream os;
-  os << "in_place<" << c.map.g << "x" << c.map.g << " blocks,"
-     << (b.kernel == plan::InPlaceKernel::vectors     ? "vec" + std::to_string(b.vector_bytes) + "B"
-         : b.kernel == plan::InPlaceKernel::realigned ? std::string("realigned")
-                                                      : std::string("elements"))
-     << ", then pieces of " << c.map.g * static_cast<std::int64_t>(dtype_size(c.blocks.dtype)) << " B in "
+  os << "in_place<" << c.map.g << "x" << c.map.g << " blocks," << square_kernel_name(b) << ", then pieces of " << c.map.g * static_cast<std::int64_t>(dtype_size(c.blocks.dtype)) << " B in "
      << c.unit_bytes << "-byte units"
      << (c.group_threads < c.threads ? ", " + std::to_string(c.group_threads) + " threads each" : std::string()) << ": "
      << all - c.segments.saved << " cycles whole, " << c.segments.saved << " segments saved> block=(" << b.threads
@@ -144,13 +152,11 @@ std::string InPlacePlan::to_string() const {
   const int edge = s.backend == Backend::cuda
                        ? s.config.tile
                        : cpu::blocked_tile_edge(dtype_size(s.desc.dtype));
-  os << "in_place<" << edge << "x" << edge << " tile pairs";
+  const bool pairs = s.backend != Backend::cuda || s.config.kernel != plan::InPlaceKernel::small_squares;
+  os << "in_place<" << edge << "x" << edge << (pairs ? " tile pairs" : "");
   if (s.backend == Backend::cuda) {
     const plan::InPlaceConfig& c = s.config;
-    os << (c.kernel == plan::InPlaceKernel::vectors     ? ",vec" + std::to_string(c.vector_bytes) + "B"
-           : c.kernel == plan::InPlaceKernel::realigned ? std::string(",realigned")
-                                                        : std::string(",elements"))
-       << "> block=(" << c.threads << ") grid=(" << c.blocks << ")";
+    os << "," << square_kernel_name(c) << "> block=(" << c.threads << ") grid=(" << c.blocks << ")";
   } else {
     os << ">";
   }
@@ -180,9 +186,10 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
                plan::choose_in_place_pieces(s->desc, s->alignment,
                                             gpu::shared_per_block_limit() > 0 ? gpu::shared_per_block_limit()
                                                                               : kDefaultSharedPerBlock,
-                                            s->blocks_and_pieces, core::env_int("XPOSE_PIECE_GROUPS", 1) != 0)) {
-      // For measuring: XPOSE_IN_PLACE_PIECES=0, the shuffles instead; XPOSE_PIECE_GROUPS=0, one segment
-      // a block for pieces of every size.
+                                            s->blocks_and_pieces, core::env_int("XPOSE_PIECE_GROUPS", 1) != 0,
+                                            core::env_int("XPOSE_IN_PLACE_PIECES", 1) == 2)) {
+      // For measuring: XPOSE_IN_PLACE_PIECES=0, the shuffles instead, =2 blocks and pieces wherever the
+      // sides share a factor; XPOSE_PIECE_GROUPS=0, one segment a block for pieces of every size.
       XPOSE_RETURN_IF_ERROR(upload_pieces(*s));
       s->pieces = true;
     }

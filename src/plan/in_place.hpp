@@ -39,7 +39,13 @@ constexpr InPlaceShape in_place_shape(int esize) {
 // Which kernel moves the tile pairs: whole vectors (in_place_pairs_kernel), aligned 16-byte chunks
 // realigned in shared memory where rows lie off the 8-byte grid (in_place_realigned_kernel, elements
 // of up to 4 bytes), or single elements (in_place_elements_kernel: 16-byte elements aligned to 8).
-enum class InPlaceKernel { vectors, realigned, elements };
+// Matrices with fewer rows than the vector tile's edge take no pairs: several whole matrices a block
+// (in_place_small_squares_kernel), where the pairs gave each matrix a block and a mostly empty tile.
+// Measured on an H200 (of memcpy, pairs / small squares, two rounds alike;
+// bench/results/h200_2026-11-29p_in_place_small_squares.txt): u8 65536 x 32^2 0.074 / 0.728, bf16
+// 32768 x 32^2 0.254 / 0.800, f32 16384 x 32^2 0.230 / 0.846, 6710 x 50^2 0.41 / 0.60, f64 32768 x
+// 16^2 0.285 / 0.838, c128 16384 x 16^2 0.469 / 0.850; u8 6710 x 100^2 (one a block) level, 0.33.
+enum class InPlaceKernel { vectors, realigned, elements, small_squares };
 
 // The realigned kernel's shape (256 threads: tiled_unaligned's load phases). Both tiles' chunks are
 // held in registers at once. Measured on an H200 (ratios to memcpy, 8191^2 in place;
@@ -78,16 +84,31 @@ constexpr std::int64_t kInPlaceMaxBlocks = (std::int64_t{1} << 31) - 1;
 
 struct InPlaceConfig {
   InPlaceKernel kernel = InPlaceKernel::vectors;
-  int vector_bytes = 0;     // vectors: 16 or 8 bytes through tiled_vec's tile helpers; otherwise 0
-  int tile = 0;             // tile edge in elements
+  int vector_bytes = 0;     // vectors: 16 or 8 bytes through tiled_vec's tile helpers; small_squares: the
+                            // access, 1 to 16 bytes; otherwise 0
+  int tile = 0;             // tile edge in elements (small_squares: the matrix's)
   int threads = 0;          // per block
   std::int64_t pairs = 0;   // tile pairs of one matrix: n (n + 1) / 2 for n tiles a side (a diagonal tile pairs itself)
   std::int64_t blocks = 0;  // grid (one-dimensional)
+  int matrices_per_block = 1;  // small_squares: whole matrices a block holds
+  int row_pitch = 0;           // small_squares: bytes between rows in shared memory
+  std::int64_t shared_bytes() const {
+    return kernel == InPlaceKernel::small_squares ? std::int64_t{matrices_per_block} * tile * row_pitch : 0;
+  }
 };
+
+// small_squares: a block's matrices fill up to this much shared memory (at least one matrix; the
+// largest, u8 127 x 127 with rows 131 bytes apart, takes 16.6 KB).
+constexpr std::int64_t kSmallSquaresSharedBytes = 16 << 10;
+constexpr int kSmallSquaresBlockThreads = 256;
 
 // The widest access (16, then 8 bytes, never narrower than the element) that the pointers'
 // alignment, the row stride and the matrix stride allow; 0 where none does.
 int in_place_vector_bytes(const TransposeDesc& resolved_desc, int alignment);
+
+// small_squares' access: the widest power of two up to 16 bytes, not narrower than the element, that
+// the alignment, the row's bytes, the row stride and the matrix stride allow.
+int small_squares_access_bytes(const TransposeDesc& resolved_desc, int alignment);
 
 // The launch shape for a resolved square descriptor and pointers aligned to `alignment` bytes.
 InPlaceConfig choose_in_place(const TransposeDesc& resolved_desc, int alignment);

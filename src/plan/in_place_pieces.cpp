@@ -19,12 +19,14 @@ int common_alignment(int alignment, std::int64_t a, std::int64_t b) {
 }  // namespace
 
 bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t shared_limit, PiecesConfig& c,
-                            bool grouped) {
+                            bool grouped, bool any_factor) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (d.rows == d.cols || d.rows == 1 || d.cols == 1) return false;
   const PieceMap map = make_piece_map(d.rows, d.cols);
   const std::int64_t piece = map.g * e;
-  if (map.g < kMinGpuPieceElements || (map.g < kPieceWideBlockElements && piece < kMinGpuPieceBytes)) return false;
+  if (any_factor ? map.g < 2
+                 : map.g < kMinGpuPieceElements || (map.g < kPieceWideBlockElements && piece < kMinGpuPieceBytes))
+    return false;
   if (d.batch > 1 && d.rows * d.cols * e < kPieceBatchMatrixBytes) return false;
   c = PiecesConfig{};
   c.map = map;

@@ -66,8 +66,9 @@ struct PiecesConfig {
 // Fills `config` and returns true for a resolved non-square descriptor (packed rows) whose sides
 // share a factor large enough (above; and, in a batch, matrices of at least kPieceBatchMatrixBytes),
 // with pointers aligned to `alignment` bytes and `shared_limit` bytes of shared memory a block; false
-// where the shuffles take it. `grouped` false (for measuring): one segment a block at every size.
+// where the shuffles take it. For measuring: `grouped` false, one segment a block at every size;
+// `any_factor`, blocks and pieces wherever the sides share a factor of 2 or more.
 bool choose_in_place_pieces(const TransposeDesc& resolved_desc, int alignment, std::int64_t shared_limit,
-                            PiecesConfig& config, bool grouped = true);
+                            PiecesConfig& config, bool grouped = true, bool any_factor = false);
 
 }  // namespace xpose::plan

@@ -68,21 +68,28 @@ class GpuInPlace : public ::testing::TestWithParam<DType> {};
 
 // Aligned, shifted by one element's alignment and by 8 bytes: between them every kernel that the
 // element size can take runs (the 16- and 8-byte vector tiles, the realigned tiles, the element
-// tiles), which the plans' names must show.
+// tiles, and for matrices smaller than a tile the small squares), which the plans' names must show.
 TEST_P(GpuInPlace, EveryCaseMatchesPlainLoops) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const std::size_t e = xpose::dtype_size(t), one_element = std::min<std::size_t>(e, 8);
   std::vector<TransposeDesc> cases = in_place_cases(t);
   cases.push_back({t, 2049, 2049, 1, 2064, 0, 0, 0});  // many blocks, rows off the tiles' edges
-  std::set<std::string> kernels;
+  std::set<std::string> kernels, small_accesses;
   for (const TransposeDesc& d : cases)
     for (const std::size_t shift : {std::size_t{0}, one_element, std::size_t{8}}) {
       std::string what_ran;
       ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
-      for (const char* k : {",vec16B", ",vec8B", ",realigned", ",elements"})
+      for (const char* k : {",vec16B", ",vec8B", ",realigned", ",elements", ",small squares"})
         if (what_ran.find(k) != std::string::npos) kernels.insert(k);
+      if (what_ran.find(",small squares") != std::string::npos)
+        small_accesses.insert(what_ran.substr(what_ran.find("block,") + 6, what_ran.find("B>") - what_ran.find("block,") - 6));
     }
+  EXPECT_TRUE(kernels.count(",small squares"));
+  // 1, 2, 3, 15, 17, ... elements a row: every access width from the element's up to 16 bytes.
+  std::set<std::string> want_accesses;
+  for (std::size_t w = e; w <= 16; w *= 2) want_accesses.insert(std::to_string(w));
+  EXPECT_EQ(small_accesses, want_accesses);
   EXPECT_TRUE(kernels.count(",vec16B"));
   EXPECT_EQ(kernels.count(",vec8B"), e <= 8 ? 1u : 0u);
   // 8-byte elements always fit 8-byte vectors, 16-byte ones off the 16-byte grid go element by element
@@ -90,21 +97,22 @@ TEST_P(GpuInPlace, EveryCaseMatchesPlainLoops) {
   EXPECT_EQ(kernels.count(",elements"), e == 16 ? 1u : 0u);
 }
 
-// Fewer blocks than tile pairs: each block loops over pairs gridDim.x apart, across matrices.
+// Fewer blocks than tile pairs: each block loops over pairs gridDim.x apart, across matrices; and over
+// small squares' groups of matrices likewise.
 TEST_P(GpuInPlace, BlocksLoopOverTheirPairs) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
-  for (const int alignment : {16, static_cast<int>(std::min<std::size_t>(xpose::dtype_size(t), 8))}) {
-    const TransposeDesc d{t, 300, 300, 3, 0, 0, 0, 0};
-    std::string what_ran;
-    ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(
-        d, alignment == 16 ? 0 : alignment, what_ran, [](const TransposeDesc& desc, int a, void* data, std::string& w) {
-          xpose::plan::InPlaceConfig c = xpose::plan::choose_in_place(xpose::resolved(desc), a);
-          c.blocks = 7;
-          w = "in_place with 7 blocks, vector bytes " + std::to_string(c.vector_bytes);
-          return xpose::gpu::launch_in_place(xpose::resolved(desc), c, data, nullptr);
-        }));
-  }
+  for (const int alignment : {16, static_cast<int>(std::min<std::size_t>(xpose::dtype_size(t), 8))})
+    for (const TransposeDesc& d : {TransposeDesc{t, 300, 300, 3, 0, 0, 0, 0}, TransposeDesc{t, 24, 24, 200, 0, 0, 0, 0}}) {
+      std::string what_ran;
+      ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(
+          d, alignment == 16 ? 0 : alignment, what_ran, [](const TransposeDesc& desc, int a, void* data, std::string& w) {
+            xpose::plan::InPlaceConfig c = xpose::plan::choose_in_place(xpose::resolved(desc), a);
+            c.blocks = 7;
+            w = "in_place with 7 blocks, vector bytes " + std::to_string(c.vector_bytes);
+            return xpose::gpu::launch_in_place(xpose::resolved(desc), c, data, nullptr);
+          }));
+    }
 }
 
 // Non-square matrices: the row and column shuffles, in both views (tall and wide), with and without

@@ -28,6 +28,22 @@ TEST(InPlacePlanner, VectorWidthIsTheWidestTheLayoutAllows) {
               const std::string what = std::string(xpose::dtype_name(t)) + " n " + std::to_string(n) + " ld " +
                                        std::to_string(ld) + " batch " + std::to_string(batch) + " gap " +
                                        std::to_string(gap) + " alignment " + std::to_string(alignment);
+              if (n < plan::in_place_tile_edge(static_cast<int>(e), plan::InPlaceKernel::vectors)) {
+                // Smaller than a tile: whole matrices a block, accesses that also divide the row (a 16-byte
+                // element's may be aligned to 8 only), rows padded by a word or an access.
+                EXPECT_EQ(c.kernel, plan::InPlaceKernel::small_squares) << what;
+                int widest = 16;
+                while (widest > e && !(fits(widest) && n * e % widest == 0)) widest /= 2;
+                EXPECT_EQ(c.vector_bytes, widest) << what;
+                EXPECT_EQ(c.tile, n) << what;
+                EXPECT_EQ(c.row_pitch, n * e + std::max(widest, 4)) << what;
+                EXPECT_EQ(c.row_pitch % c.vector_bytes, 0) << what;
+                EXPECT_LE(c.shared_bytes(), std::max<std::int64_t>(plan::kSmallSquaresSharedBytes, n * c.row_pitch)) << what;
+                EXPECT_LE(c.matrices_per_block, batch) << what;
+                EXPECT_EQ(c.blocks, (batch + c.matrices_per_block - 1) / c.matrices_per_block) << what;
+                EXPECT_EQ(c.threads, plan::kSmallSquaresBlockThreads) << what;
+                continue;
+              }
               if (c.vector_bytes != 0) EXPECT_TRUE(fits(c.vector_bytes)) << what;
               const int widest = fits(16) ? 16 : fits(8) ? 8 : 0;
               EXPECT_EQ(c.vector_bytes, widest) << what;

@@ -5,6 +5,7 @@
 #include "gpu/gpu_backend.hpp"
 #include "gpu/kernels/in_place.cuh"
 #include "gpu/kernels/in_place_realigned.cuh"
+#include "gpu/kernels/in_place_small_squares.cuh"
 #include "gpu/launch/launch_common.hpp"
 
 namespace xpose::gpu {
@@ -55,6 +56,39 @@ Status launch_elements(const TransposeDesc& d, const plan::InPlaceConfig& c, voi
   return check_launch("in_place_elements_kernel", lc, 0, s);
 }
 
+template <int E, int W>
+Status launch_small_squares(const TransposeDesc& d, const plan::InPlaceConfig& c, void* data, rt::Stream s) {
+  const LaunchConfig lc = launch_config(c);
+  const int smem = static_cast<int>(c.shared_bytes());
+  if (smem > rt::kSharedWithoutOptIn)
+    return Status(StatusCode::internal, "in_place: small squares past the shared memory without opt-in");
+  in_place_small_squares_kernel<E, W><<<grid_of(lc), block_of(lc), smem, s>>>(
+      static_cast<unsigned char*>(data), c.tile, d.ld_in, d.batch_stride_in, d.batch, c.matrices_per_block, c.row_pitch);
+  return check_launch("in_place_small_squares_kernel", lc, smem, s);
+}
+
+// small_squares at the plan's access width.
+template <int E>
+Status launch_small_squares_for(const TransposeDesc& d, const plan::InPlaceConfig& c, void* data, rt::Stream s) {
+  switch (c.vector_bytes) {
+    case 16: return launch_small_squares<E, 16>(d, c, data, s);
+    case 8:
+      if constexpr (E <= 8) return launch_small_squares<E, 8>(d, c, data, s);
+      break;
+    case 4:
+      if constexpr (E <= 4) return launch_small_squares<E, 4>(d, c, data, s);
+      break;
+    case 2:
+      if constexpr (E <= 2) return launch_small_squares<E, 2>(d, c, data, s);
+      break;
+    case 1:
+      if constexpr (E == 1) return launch_small_squares<E, 1>(d, c, data, s);
+      break;
+  }
+  return Status(StatusCode::internal, "in_place: small squares in " + std::to_string(c.vector_bytes) +
+                                          "-byte accesses of " + std::to_string(E) + "-byte elements");
+}
+
 template <int E>
 Status launch_for_size(const TransposeDesc& d, const plan::InPlaceConfig& c, void* data, rt::Stream s) {
   switch (c.kernel) {
@@ -72,6 +106,7 @@ Status launch_for_size(const TransposeDesc& d, const plan::InPlaceConfig& c, voi
         if (c.tile == kEdge) return launch_elements<E, kEdge>(d, c, data, s);
       break;
     }
+    case plan::InPlaceKernel::small_squares: return launch_small_squares_for<E>(d, c, data, s);
   }
   return Status(StatusCode::internal, "in_place: no kernel for " + std::to_string(c.vector_bytes) +
                                           "-byte accesses of " + std::to_string(E) + "-byte elements in tiles of " +
