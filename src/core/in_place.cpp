@@ -166,8 +166,11 @@ std::string InPlacePlan::to_string() const {
 
 std::ostream& operator<<(std::ostream& os, const InPlacePlan& plan) { return os << plan.to_string(); }
 
-Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions& options) {
-  auto s = std::make_unique<InPlacePlan::State>();
+namespace {
+
+// make_plan's work into `s`; `one_call` for transpose_in_place's plan, used once.
+Status plan_in_place(InPlacePlan::State& state, const TransposeDesc& desc, const PlanOptions& options, bool one_call) {
+  InPlacePlan::State* const s = &state;
   XPOSE_RETURN_IF_ERROR(validate_in_place_desc(desc, s->desc));
   core::ResolvedOptions resolved_options;
   XPOSE_RETURN_IF_ERROR(core::resolve_oracle_or_auto_options(options, "an in-place transpose", resolved_options));
@@ -188,10 +191,11 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
                                                                               : kDefaultSharedPerBlock,
                                             s->blocks_and_pieces, core::env_int("XPOSE_PIECE_GROUPS", 1) != 0,
                                             core::env_int("XPOSE_IN_PLACE_PIECES", 1) == 2)) {
-      // For measuring: XPOSE_IN_PLACE_PIECES=0, the shuffles instead, =2 blocks and pieces wherever the
-      // sides share a factor; XPOSE_PIECE_GROUPS=0, one segment a block for pieces of every size.
-      XPOSE_RETURN_IF_ERROR(upload_pieces(*s));
-      s->pieces = true;
+      // For measuring: XPOSE_IN_PLACE_PIECES=0, the shuffles instead, =2 pieces of every size in every
+      // shape; XPOSE_PIECE_GROUPS=0, one segment a block for pieces of every size.
+      const plan::PiecesConfig& c = s->blocks_and_pieces;
+      s->pieces = !one_call || plan::one_call_takes_pieces(c);
+      if (s->pieces) XPOSE_RETURN_IF_ERROR(upload_pieces(*s));
     }
     if (s->desc.rows != s->desc.cols && !s->pieces) {
       const std::int64_t limit = gpu::shared_per_block_limit();
@@ -205,13 +209,10 @@ Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions
         XPOSE_RETURN_IF_ERROR(s->scratch.allocate(static_cast<std::size_t>(s->shuffles.scratch_bytes)));
     }
   }
-  plan.state_ = std::move(s);
   return Status::ok_status();
 }
 
-Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
-  if (!plan.valid()) return invalid("plan is empty: call make_plan first");
-  const InPlacePlan::State& s = *plan.state();
+Status execute_state(const InPlacePlan::State& s, void* data, StreamHandle stream) {
   if (data == nullptr) return invalid("data pointer is null");
   const std::size_t align = core::element_alignment(s.desc.dtype);
   if (reinterpret_cast<std::uintptr_t>(data) % align != 0)
@@ -236,12 +237,26 @@ Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
   return Status::ok_status();
 }
 
+}  // namespace
+
+Status make_plan(InPlacePlan& plan, const TransposeDesc& desc, const PlanOptions& options) {
+  auto s = std::make_unique<InPlacePlan::State>();
+  XPOSE_RETURN_IF_ERROR(plan_in_place(*s, desc, options, false));
+  plan.state_ = std::move(s);
+  return Status::ok_status();
+}
+
+Status execute(const InPlacePlan& plan, void* data, StreamHandle stream) {
+  if (!plan.valid()) return invalid("plan is empty: call make_plan first");
+  return execute_state(*plan.state(), data, stream);
+}
+
 Status transpose_in_place(const TransposeDesc& desc, void* data, StreamHandle stream, const PlanOptions& options) {
-  InPlacePlan plan;
-  XPOSE_RETURN_IF_ERROR(make_plan(plan, desc, core::options_for_pointers(options, data, data)));
-  const Status run = execute(plan, data, stream);
+  InPlacePlan::State s;
+  XPOSE_RETURN_IF_ERROR(plan_in_place(s, desc, core::options_for_pointers(options, data, data), true));
+  const Status run = execute_state(s, data, stream);
   // The plan's device memory is freed on return: whatever was enqueued that reads it must be done.
-  if (plan.state()->scratch.data() != nullptr || plan.state()->piece_segments.data() != nullptr)
+  if (s.scratch.data() != nullptr || s.piece_segments.data() != nullptr)
     XPOSE_RETURN_IF_ERROR(gpu::synchronize_stream(stream));
   return run;
 }

@@ -37,8 +37,8 @@ InPlaceConfig choose_in_place(const TransposeDesc& d, int alignment) {
     // `vector_bytes` / esize apart, which the extra words spread over the banks.
     c.row_pitch = static_cast<int>(d.cols) * esize + std::max(c.vector_bytes, 4);
     const std::int64_t matrix_bytes = std::max<std::int64_t>(1, std::int64_t{c.tile} * c.row_pitch);
-    c.matrices_per_block =
-        static_cast<int>(std::clamp<std::int64_t>(kSmallSquaresSharedBytes / matrix_bytes, 1, d.batch));
+    c.matrices_per_block = static_cast<int>(std::clamp<std::int64_t>(
+        kSmallSquaresSharedBytes / matrix_bytes, 1, std::min<std::int64_t>(d.batch, kSmallSquaresMaxPerBlock)));
     c.blocks = std::min((d.batch + c.matrices_per_block - 1) / c.matrices_per_block, kInPlaceMaxBlocks);
     return c;
   }

@@ -92,14 +92,19 @@ struct InPlaceConfig {
   std::int64_t blocks = 0;  // grid (one-dimensional)
   int matrices_per_block = 1;  // small_squares: whole matrices a block holds
   int row_pitch = 0;           // small_squares: bytes between rows in shared memory
+  // small_squares: the batch's matrices in groups of group_count (batch_stride apart), the groups
+  // group_stride elements apart (the blocks of blocks and pieces, a row of blocks a group); 0: one group.
+  std::int64_t group_count = 0, group_stride = 0;
   std::int64_t shared_bytes() const {
     return kernel == InPlaceKernel::small_squares ? std::int64_t{matrices_per_block} * tile * row_pitch : 0;
   }
 };
 
 // small_squares: a block's matrices fill up to this much shared memory (at least one matrix; the
-// largest, u8 127 x 127 with rows 131 bytes apart, takes 16.6 KB).
+// largest, u8 127 x 127 with rows 131 bytes apart, takes 16.6 KB), and there are at most
+// kSmallSquaresMaxPerBlock of them (their offsets are kept in shared memory too).
 constexpr std::int64_t kSmallSquaresSharedBytes = 16 << 10;
+constexpr int kSmallSquaresMaxPerBlock = 256;
 constexpr int kSmallSquaresBlockThreads = 256;
 
 // The widest access (16, then 8 bytes, never narrower than the element) that the pointers'

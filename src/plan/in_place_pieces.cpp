@@ -24,9 +24,7 @@ bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t 
   if (d.rows == d.cols || d.rows == 1 || d.cols == 1) return false;
   const PieceMap map = make_piece_map(d.rows, d.cols);
   const std::int64_t piece = map.g * e;
-  if (any_factor ? map.g < 2
-                 : map.g < kMinGpuPieceElements || (map.g < kPieceWideBlockElements && piece < kMinGpuPieceBytes))
-    return false;
+  if (map.g < 2) return false;
   if (d.batch > 1 && d.rows * d.cols * e < kPieceBatchMatrixBytes) return false;
   c = PiecesConfig{};
   c.map = map;
@@ -39,7 +37,18 @@ bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t 
   c.blocks = map.q == 1 ? TransposeDesc{d.dtype, map.g, map.g, map.p, map.g, map.g, map.g * map.g, map.g * map.g}
                         : TransposeDesc{d.dtype, map.g, map.g, map.q, d.cols, d.cols, map.g, map.g};
   c.block_config = choose_in_place(c.blocks, block_alignment);
-  if (piece < kPieceOneLaunchBytes && c.block_launches > 1) return false;
+  if (c.block_launches > 1 && c.block_config.kernel == InPlaceKernel::small_squares) {
+    // Small blocks go in one launch too, a row of blocks a group.
+    c.blocks.batch = map.p * map.q;
+    c.block_config = choose_in_place(c.blocks, block_alignment);
+    c.block_config.group_count = map.q;
+    c.block_config.group_stride = map.g * d.cols;
+    c.block_launches = 1;
+  }
+  const std::int64_t least = c.block_launches > 1                ? kPieceOneLaunchBytes
+                             : c.block_config.group_count > 0 ? kMinGroupedPieceBytes
+                                                              : kMinGpuPieceBytes;
+  if (piece < least && !any_factor) return false;
   c.unit_bytes = common_alignment(alignment, matrices, piece);
   const std::int64_t units = piece / c.unit_bytes;
   if (units >= 32 || !grouped) {

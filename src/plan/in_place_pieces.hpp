@@ -11,17 +11,21 @@
 
 namespace xpose::plan {
 
-// Blocks of at least kMinGpuPieceElements, and pieces of at least kMinGpuPieceBytes unless the blocks
-// hold kPieceWideBlockElements: a group's move of a piece is one step of its segment, which waits for
-// its loads, and the square kernels move small blocks slowly. Pieces under kPieceOneLaunchBytes only
-// where the blocks take one launch (a tall or a wide matrix; otherwise one per row of blocks). Measured
-// on an H200 against the shuffles (of memcpy, tall and wide matrices of 64-256 MiB;
-// bench/results/h200_2026-11-29p_in_place_piece_groups_first.txt): u8 g = 32 0.072 / 0.063, g = 64 0.174 /
-// 0.060; bf16 g = 16 0.068 / 0.120, g = 32 0.167 / 0.099; f32 g = 16 0.056 / 0.158, g = 32 0.165 /
-// 0.146; f64 g = 8 0.064 / 0.184, g = 16 0.193 / 0.171; c128 g = 8 0.102 / 0.204, g = 16 0.293 / 0.186.
-constexpr std::int64_t kMinGpuPieceElements = 16, kPieceWideBlockElements = 32;
-constexpr std::int64_t kMinGpuPieceBytes = 128;
-constexpr std::int64_t kPieceOneLaunchBytes = 256;
+// Pieces of at least kMinGpuPieceBytes in a tall or a wide matrix (one row or one column of blocks),
+// of kMinGroupedPieceBytes where the blocks are small squares in groups (a launch takes every row of
+// blocks), and of kPieceOneLaunchBytes where the blocks take a launch a row of blocks (the tile
+// pairs). Measured on an H200 against the shuffles (of memcpy, blocks as small squares;
+// bench/results/h200_2026-11-29p_in_place_small_squares.txt, tall, 32-256 MiB): u8 4194304x16 (16-byte
+// pieces) 0.247 / 0.079, 1048576x32 0.36 / 0.063; bf16 4194304x8 0.207 / 0.128; f32 4194304x4 0.243 /
+// 0.159, 1048576x32 0.367 / 0.146; f64 8388608x2 0.183 / 0.156, 1048576x4 0.392 / 0.201; c128
+// 1048576x2 0.307 / 0.226. In groups (`h200_2026-11-29p_in_place_grouped_blocks.txt`, 16-64 MiB):
+// bf16 4094x8190 (4-byte pieces) 0.034 / 0.178, f64 4094x2046 (16) 0.130 / 0.277; f32 4088x4096 (32)
+// 0.224 / 0.214, c128 2046x1022 (32) 0.327 / 0.292, u8 8176x8192 (16 bytes of 16) 0.110 / 0.093,
+// 8128x8192 (64) 0.248 / 0.099, bf16 8160x8192 (64) 0.276 / 0.123; f64 2040x2048 (64) level at 0.34,
+// and c128 1020x1024 (64) 0.312 / 0.351. Before the small squares (the tile pairs moved each block
+// alone), blocks under 16 elements lost to the shuffles (f32 1048576x8 0.018 against 0.161;
+// `h200_2026-11-29p_in_place_piece_groups_first.txt`).
+constexpr std::int64_t kMinGpuPieceBytes = 16, kMinGroupedPieceBytes = 32, kPieceOneLaunchBytes = 256;
 // A cut segment moves at most kPieceSegmentSteps pieces, one after another, each step waiting for its
 // loads; its first piece is saved first (scratch of 1 / steps of the pieces of long cycles). Fewer
 // steps (down to kPieceSegmentMinSteps) where the segments' first steps together would move less than
@@ -67,8 +71,18 @@ struct PiecesConfig {
 // share a factor large enough (above; and, in a batch, matrices of at least kPieceBatchMatrixBytes),
 // with pointers aligned to `alignment` bytes and `shared_limit` bytes of shared memory a block; false
 // where the shuffles take it. For measuring: `grouped` false, one segment a block at every size;
-// `any_factor`, blocks and pieces wherever the sides share a factor of 2 or more.
+// `any_factor`, pieces of any size in a shape of any kind.
 bool choose_in_place_pieces(const TransposeDesc& resolved_desc, int alignment, std::int64_t shared_limit,
                             PiecesConfig& config, bool grouped = true, bool any_factor = false);
+
+// A one-call transpose (a plan made, used once and dropped) takes blocks and pieces only with pieces
+// of at least kOneCallMinPieceBytes: planning walks every piece's cycle on the host (10-20 ns a piece
+// on the development VM: u8 1048576 x 32, a million pieces of 32 bytes, 19 ms) and uploads the
+// segments, where the pieces save the GPU about 2 ps a byte against the shuffles (about 0.4 against
+// 0.15 of memcpy on an H200). A plan made once and reused takes them wherever they run faster.
+constexpr std::int64_t kOneCallMinPieceBytes = 8 << 10;
+inline bool one_call_takes_pieces(const PiecesConfig& c) {
+  return c.map.g * static_cast<std::int64_t>(dtype_size(c.blocks.dtype)) >= kOneCallMinPieceBytes;
+}
 
 }  // namespace xpose::plan

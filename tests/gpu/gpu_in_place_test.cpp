@@ -194,6 +194,24 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   EXPECT_EQ(long_tiles.size(), 2u);  // through scratch element by element and in tiles (262144 x 16)
 }
 
+// The one-call transpose_in_place, whose plan takes blocks and pieces only for pieces of 8 KiB or more
+// (plan::one_call_takes_pieces): a shape it leaves to the shuffles, one it keeps, small blocks in groups.
+TEST_P(GpuInPlace, OneCallMatchesPlainLoops) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  for (const TransposeDesc& d : {TransposeDesc{t, 65536, 32}, TransposeDesc{t, 8192 / e, 3 * 8192 / e},
+                                 TransposeDesc{t, 96, 144, 2, 0, 0, 96 * 144 + 1, 0}}) {
+    std::string what_ran;
+    ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, 0, what_ran, [](const TransposeDesc& desc, int a, void* data, std::string& w) {
+      w = "one call";
+      const xpose::Status run = xpose::transpose_in_place(desc, data, nullptr, {Backend::cuda, Algorithm::automatic, a});
+      const xpose::Status done = xpose::synchronize_device();
+      return run.ok() ? done : run;
+    }));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(ElementSizes, GpuInPlace,
                          ::testing::Values(DType::u8, DType::bf16, DType::f32, DType::f64, DType::c128),
                          [](const auto& info) { return std::string(xpose::dtype_name(info.param)); });

@@ -134,21 +134,39 @@ TEST(PieceCycles, SegmentsInAnyOrderGiveTheTranspose) {
       }
 }
 
-// The GPU's plan: blocks of 32 elements or more, or of 16 in pieces of 128 bytes or more; pieces
-// under 256 bytes only where the blocks take one launch; accesses no wider than the pointer, the
-// pieces and the batch stride allow; pieces of fewer than 32 units in power-of-two groups of threads;
-// blocks that tile the matrix (a tall one's in one batch); the move's shared memory one piece a
-// group where cycles are held whole.
+// The GPU's plan: pieces of 16 bytes or more in a tall or wide matrix, 32 where small blocks go in
+// groups of a row of blocks, 256 where the blocks take a launch a row of blocks; accesses no wider than the pointer, the pieces
+// and the batch stride allow; pieces of fewer than 32 units in power-of-two groups of threads; blocks
+// that tile the matrix (a tall one's in one batch); the move's shared memory one piece a group where
+// cycles are held whole.
 TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   using xpose::DType;
   using xpose::TransposeDesc;
   plan::PiecesConfig c;
   const std::int64_t smem = 227 << 10;
-  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 8, 4096}), 16, smem, c));     // blocks of 8
-  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 16, 4096}), 16, smem, c));    // 16, 64 bytes
-  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 4096, 8}), 16, smem, c));    // 8, 128 bytes
   EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 997, 1009}), 16, smem, c));  // coprime
-  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 128, 192}), 16, smem, c));    // 2 launches, 64 B
+  // u8 blocks of 128 take the tile pairs, a launch a row of blocks: not for 128-byte pieces.
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 256, 384}), 16, smem, c));
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 256, 384}), 16, smem, c, true, true));
+  EXPECT_EQ(c.block_launches, 2);
+  // Blocks of 2: 2 x 2 small squares, tall, with pieces of 16 bytes and more.
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 4096, 2}), 16, smem, c));
+  EXPECT_EQ(c.block_config.kernel, plan::InPlaceKernel::small_squares);
+  EXPECT_EQ(c.blocks.batch, 2048);
+  EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f64, 4096, 2}), 16, smem, c));
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 4096, 2}), 16, smem, c));  // 8 bytes
+  // In groups: 32 bytes and more.
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f64, 4094, 2046}), 16, smem, c));  // 16 bytes
+  EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 2046, 1022}), 16, smem, c));
+  // Small blocks of a matrix neither tall nor wide: one launch, a group of 3 blocks a row of blocks.
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 128, 192}), 16, smem, c));
+  EXPECT_EQ(c.block_launches, 1);
+  EXPECT_EQ(c.blocks.batch, 6);
+  EXPECT_EQ(c.blocks.batch_stride_in, 64);
+  EXPECT_EQ(c.blocks.ld_in, 192);
+  EXPECT_EQ(c.block_config.kernel, plan::InPlaceKernel::small_squares);
+  EXPECT_EQ(c.block_config.group_count, 3);
+  EXPECT_EQ(c.block_config.group_stride, 64 * 192);
   ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 64, 4096}), 16, smem, c));     // 64-byte pieces
   EXPECT_EQ(c.block_launches, 1);
   EXPECT_EQ(c.unit_bytes, 16);
@@ -206,6 +224,13 @@ TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   EXPECT_EQ(c.held_bytes, 0);
   EXPECT_EQ(c.threads, plan::kPieceMaxThreads);
   EXPECT_LE(c.saved_bytes(), plan::kPieceSavedMaxBytes);  // 28.8 GB of matrix, 64 MiB of saved pieces
+  // A one-call transpose: pieces of 8 KiB or more only.
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 1048576, 32}), 16, smem, c));
+  EXPECT_FALSE(plan::one_call_takes_pieces(c));
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 4096, 512}), 16, smem, c));
+  EXPECT_TRUE(plan::one_call_takes_pieces(c));  // 8192-byte pieces
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2047, 2047 * 2}), 16, smem, c));
+  EXPECT_FALSE(plan::one_call_takes_pieces(c));  // 8188-byte pieces
   // Batches of small matrices take the shuffles (four launches a matrix here); of large ones, not.
   EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 32, 48, 100000}), 16, smem, c));
   EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 4096, 3}), 16, smem, c));

@@ -63,7 +63,8 @@ Status launch_small_squares(const TransposeDesc& d, const plan::InPlaceConfig& c
   if (smem > rt::kSharedWithoutOptIn)
     return Status(StatusCode::internal, "in_place: small squares past the shared memory without opt-in");
   in_place_small_squares_kernel<E, W><<<grid_of(lc), block_of(lc), smem, s>>>(
-      static_cast<unsigned char*>(data), c.tile, d.ld_in, d.batch_stride_in, d.batch, c.matrices_per_block, c.row_pitch);
+      static_cast<unsigned char*>(data), c.tile, d.ld_in, d.batch_stride_in, c.group_count, c.group_stride, d.batch,
+      c.matrices_per_block, c.row_pitch);
   return check_launch("in_place_small_squares_kernel", lc, smem, s);
 }
 
