@@ -17,9 +17,11 @@ namespace xpose {
 // matrices need packed rows (ld_in == cols) and become cols x rows packed (ld_out 0 or rows). Where
 // the sides share a large factor g, the g x g blocks are transposed in place and the rows' pieces of
 // g elements moved along their cycles: on the CPU where g is 32 elements or 256 bytes; on the GPU
-// where g is 32 elements, or 16 in pieces of 128 bytes, pieces under 256 bytes only where one side is
-// a multiple of the other, in a batch only matrices of 16 MiB or more. The GPU plan then holds device
-// memory from make_plan (its segments, and up to 64 MiB of saved pieces).
+// where a piece holds 16 bytes or more in a tall or wide matrix (one side a multiple of the other),
+// 32 where the blocks are smaller than the square kernels' tiles, 256 otherwise, in a batch only for
+// matrices of 16 MiB or more, and in the one-call transpose_in_place only for pieces of 8 KiB or more
+// (planning walks every piece on the host). The GPU plan then holds device memory from make_plan (its
+// segments, and up to 64 MiB of saved pieces).
 // Otherwise row and column shuffles run: on the CPU with scratch of one row or one block of columns
 // per thread, on the GPU where a column of the shorter side fits one block's shared memory (a GPU
 // plan for longer ones is refused as unsupported); where the longer side's rows do not fit it either,
