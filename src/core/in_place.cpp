@@ -118,8 +118,8 @@ std::string pieces_name(const plan::PiecesConfig& c) {
   const std::int64_t all = static_cast<std::int64_t>(c.segments.segments.size());
   const plan::InPlaceConfig& b = c.block_config;
   std::ostringstream os;
-  os << "in_place<" << c.map.g << "x" << c.map.g << " blocks," << square_kernel_name(b) << ", then pieces of " << c.map.g * static_cast<std::int64_t>(dtype_size(c.blocks.dtype)) << " B in "
-     << c.unit_bytes << "-byte units"
+  os << "in_place<" << c.map.g << "x" << c.map.g << " blocks," << square_kernel_name(b) << ", then pieces of "
+     << c.map.g * static_cast<std::int64_t>(dtype_size(c.blocks.dtype)) << " B in " << c.unit_bytes << "-byte units"
      << (c.group_threads < c.threads ? ", " + std::to_string(c.group_threads) + " threads each" : std::string()) << ": "
      << all - c.segments.saved << " cycles whole, " << c.segments.saved << " segments saved> block=(" << b.threads
      << "," << c.threads << ")";
