@@ -19,9 +19,10 @@ namespace xpose {
 // g elements moved along their cycles: on the CPU where g is 32 elements or 256 bytes; on the GPU
 // where a piece holds 16 bytes or more in a tall or wide matrix (one side a multiple of the other),
 // 32 where the blocks are smaller than the square kernels' tiles, 256 otherwise, in a batch only for
-// matrices of 16 MiB or more, and in the one-call transpose_in_place only for pieces of 8 KiB or more
-// (planning walks every piece on the host). The GPU plan then holds device memory from make_plan (its
-// segments, and up to 64 MiB of saved pieces).
+// matrices of 16 MiB or more, for at most 2^25 pieces a matrix, and in the one-call
+// transpose_in_place only for pieces of 8 KiB or more unless the shuffles cannot run (planning walks
+// every piece on the host). The GPU plan then holds device memory from make_plan (its segments, and up
+// to 64 MiB of saved pieces).
 // Otherwise row and column shuffles run: on the CPU with scratch of one row or one block of columns
 // per thread, on the GPU where a column of the shorter side fits one block's shared memory (a GPU
 // plan for longer ones is refused as unsupported); where the longer side's rows do not fit it either,

@@ -100,14 +100,16 @@ Status upload_pieces(InPlacePlan::State& s) {
   return Status::ok_status();
 }
 
-// The square kernel and its access: "vec16B", "realigned", "elements", "small squares 14 a block,16B".
+// The square kernel and its access: "vec16B", "realigned", "elements", "small squares 14 a block,16B"
+// (", in groups" where a launch takes several rows of blocks).
 std::string square_kernel_name(const plan::InPlaceConfig& c) {
   switch (c.kernel) {
     case plan::InPlaceKernel::vectors: return "vec" + std::to_string(c.vector_bytes) + "B";
     case plan::InPlaceKernel::realigned: return "realigned";
     case plan::InPlaceKernel::elements: return "elements";
     case plan::InPlaceKernel::small_squares:
-      return "small squares " + std::to_string(c.matrices_per_block) + " a block," + std::to_string(c.vector_bytes) + "B";
+      return "small squares " + std::to_string(c.matrices_per_block) + " a block," + std::to_string(c.vector_bytes) +
+             "B" + (c.group_count > 0 ? ", in groups" : "");
   }
   return "?";
 }
@@ -185,16 +187,18 @@ Status plan_in_place(InPlacePlan::State& state, const TransposeDesc& desc, const
   if (s->backend == Backend::cuda) {
     if (s->desc.rows == s->desc.cols) {
       s->config = plan::choose_in_place(s->desc, s->alignment);
-    } else if (core::env_int("XPOSE_IN_PLACE_PIECES", 1) != 0 &&
-               plan::choose_in_place_pieces(s->desc, s->alignment,
-                                            gpu::shared_per_block_limit() > 0 ? gpu::shared_per_block_limit()
-                                                                              : kDefaultSharedPerBlock,
-                                            s->blocks_and_pieces, core::env_int("XPOSE_PIECE_GROUPS", 1) != 0,
-                                            core::env_int("XPOSE_IN_PLACE_PIECES", 1) == 2)) {
-      // For measuring: XPOSE_IN_PLACE_PIECES=0, the shuffles instead, =2 pieces of every size in every
-      // shape; XPOSE_PIECE_GROUPS=0, one segment a block for pieces of every size.
-      const plan::PiecesConfig& c = s->blocks_and_pieces;
-      s->pieces = !one_call || plan::one_call_takes_pieces(c);
+    } else if (core::env_int("XPOSE_IN_PLACE_PIECES", 1) != 0) {
+      const std::int64_t limit = gpu::shared_per_block_limit() > 0 ? gpu::shared_per_block_limit()
+                                                                   : kDefaultSharedPerBlock;
+      // For measuring: XPOSE_IN_PLACE_PIECES=0, the shuffles instead, =2 pieces of any size in every
+      // kind of shape; XPOSE_PIECE_GROUPS=0, one segment a block for pieces of every size.
+      plan::PiecesChoice choice;
+      choice.grouped = core::env_int("XPOSE_PIECE_GROUPS", 1) != 0;
+      choice.any_size = core::env_int("XPOSE_IN_PLACE_PIECES", 1) == 2;
+      plan::ShuffleConfig shuffles;
+      if (one_call && plan::choose_in_place_shuffles(s->desc, limit, shuffles).ok())
+        choice.min_piece_bytes = plan::kOneCallMinPieceBytes;
+      s->pieces = plan::choose_in_place_pieces(s->desc, s->alignment, limit, s->blocks_and_pieces, choice);
       if (s->pieces) XPOSE_RETURN_IF_ERROR(upload_pieces(*s));
     }
     if (s->desc.rows != s->desc.cols && !s->pieces) {

@@ -19,12 +19,12 @@ int common_alignment(int alignment, std::int64_t a, std::int64_t b) {
 }  // namespace
 
 bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t shared_limit, PiecesConfig& c,
-                            bool grouped, bool any_factor) {
+                            const PiecesChoice& choice) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (d.rows == d.cols || d.rows == 1 || d.cols == 1) return false;
   const PieceMap map = make_piece_map(d.rows, d.cols);
   const std::int64_t piece = map.g * e;
-  if (map.g < 2) return false;
+  if (map.g < 2 || piece < choice.min_piece_bytes || d.rows / map.g * d.cols > kPieceMaxCount) return false;
   if (d.batch > 1 && d.rows * d.cols * e < kPieceBatchMatrixBytes) return false;
   c = PiecesConfig{};
   c.map = map;
@@ -48,10 +48,10 @@ bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t 
   const std::int64_t least = c.block_launches > 1                ? kPieceOneLaunchBytes
                              : c.block_config.group_count > 0 ? kMinGroupedPieceBytes
                                                               : kMinGpuPieceBytes;
-  if (piece < least && !any_factor) return false;
+  if (piece < least && !choice.any_size) return false;
   c.unit_bytes = common_alignment(alignment, matrices, piece);
   const std::int64_t units = piece / c.unit_bytes;
-  if (units >= 32 || !grouped) {
+  if (units >= 32 || !choice.grouped) {
     c.threads = c.group_threads = static_cast<int>(std::min<std::int64_t>(kPieceMaxThreads, (units + 31) / 32 * 32));
   } else {
     c.group_threads = 1;

@@ -37,6 +37,9 @@ constexpr std::int64_t kPieceBytesInFlight = std::int64_t{4} << 20;
 // Saved pieces stay within this many bytes: longer segments past kPieceSegmentSteps where they would
 // not (matrices of about 1 GiB and more whose cycles are long), else the shuffles.
 constexpr std::int64_t kPieceSavedMaxBytes = std::int64_t{64} << 20;
+// At most this many pieces a matrix: the plan walks every piece's cycle on the host (10-20 ns a piece
+// on the development VM; f64 67108864 x 2, 67 million pieces, took 1.7 s and a 41 MB segment table).
+constexpr std::int64_t kPieceMaxCount = std::int64_t{1} << 25;
 // Batches take blocks and pieces only where each matrix holds at least this much: the way takes four
 // launches a matrix, where the shuffles take a batch in three.
 constexpr std::int64_t kPieceBatchMatrixBytes = std::int64_t{16} << 20;
@@ -67,22 +70,26 @@ struct PiecesConfig {
   }
 };
 
+// A one-call transpose (a plan made, used once and dropped) takes blocks and pieces only with pieces
+// of at least kOneCallMinPieceBytes where the shuffles can run: planning walks every piece's cycle on
+// the host (10-20 ns a piece on the development VM: u8 1048576 x 32, a million pieces of 32 bytes,
+// 19 ms) and uploads the segments, where the pieces save the GPU about 2 ps a byte against the
+// shuffles (about 0.4 against 0.15 of memcpy on an H200). A plan made once and reused takes them
+// wherever they run faster.
+constexpr std::int64_t kOneCallMinPieceBytes = 8 << 10;
+
+// How choose_in_place_pieces may choose, besides its measured rule.
+struct PiecesChoice {
+  std::int64_t min_piece_bytes = 0;  // smaller pieces take the shuffles (one call: kOneCallMinPieceBytes)
+  bool grouped = true;               // false, for measuring: one segment a block at every size
+  bool any_size = false;             // for measuring: pieces of any size (g >= 2) in every kind of shape
+};
+
 // Fills `config` and returns true for a resolved non-square descriptor (packed rows) whose sides
 // share a factor large enough (above; and, in a batch, matrices of at least kPieceBatchMatrixBytes),
 // with pointers aligned to `alignment` bytes and `shared_limit` bytes of shared memory a block; false
-// where the shuffles take it. For measuring: `grouped` false, one segment a block at every size;
-// `any_factor`, pieces of any size in a shape of any kind.
+// where the shuffles take it. The size rules are checked before the cycles are walked.
 bool choose_in_place_pieces(const TransposeDesc& resolved_desc, int alignment, std::int64_t shared_limit,
-                            PiecesConfig& config, bool grouped = true, bool any_factor = false);
-
-// A one-call transpose (a plan made, used once and dropped) takes blocks and pieces only with pieces
-// of at least kOneCallMinPieceBytes: planning walks every piece's cycle on the host (10-20 ns a piece
-// on the development VM: u8 1048576 x 32, a million pieces of 32 bytes, 19 ms) and uploads the
-// segments, where the pieces save the GPU about 2 ps a byte against the shuffles (about 0.4 against
-// 0.15 of memcpy on an H200). A plan made once and reused takes them wherever they run faster.
-constexpr std::int64_t kOneCallMinPieceBytes = 8 << 10;
-inline bool one_call_takes_pieces(const PiecesConfig& c) {
-  return c.map.g * static_cast<std::int64_t>(dtype_size(c.blocks.dtype)) >= kOneCallMinPieceBytes;
-}
+                            PiecesConfig& config, const PiecesChoice& choice = PiecesChoice{});
 
 }  // namespace xpose::plan

@@ -129,7 +129,7 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
   std::vector<TransposeDesc> cases = in_place_non_square_cases(t);
   for (const auto& [rows, cols] : std::vector<std::pair<std::int64_t, std::int64_t>>{
            {1000, 3000}, {3000, 1000}, {997, 1009}, {4096, 256}, {5, 20000}, {64, 4096}, {4096, 64}, {250000, 3},
-           {3, 250000}, {240001, 6}, {262144, 16}, {8, 300000}, {20032, 64}})
+           {3, 250000}, {240001, 6}, {262144, 16}, {8, 300000}, {20032, 64}, {64, 96}, {128, 192}})
     cases.push_back({t, rows, cols});
   cases.push_back({t, 33, 12, 1000, 0, 0, 0, 0});                    // many small matrices
   cases.push_back({t, 36, 20, 300, 0, 0, 36 * 20 + 4, 0});            // a batch with gaps of whole words
@@ -166,8 +166,10 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
         if (!one_line) paths.insert(pieces ? "pieces" : "shuffles");
         if (pieces) {
           EXPECT_FALSE(shuffles_forced) << what_ran;
-          // Pieces of fewer than 32 units move in groups of threads, several segments a block.
+          // Pieces of fewer than 32 units move in groups of threads, several segments a block; small
+          // blocks of a matrix neither tall nor wide go in groups of a row of blocks each.
           const std::string grouped = what_ran.find(" threads each") != std::string::npos ? "grouped, " : "";
+          if (what_ran.find(", in groups") != std::string::npos) segments.insert("blocks in groups");
           if (what_ran.find(" 0 cycles whole") == std::string::npos) segments.insert(grouped + "whole");
           if (what_ran.find(" 0 segments saved") == std::string::npos) segments.insert(grouped + "saved");
           continue;
@@ -181,9 +183,11 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
     }
   }
   EXPECT_EQ(paths, (std::set<std::string>{"pieces", "shuffles"}));
-  // 1000 x 3000: cycles of 1499 pieces, cut; in groups: 64 x 4096's cycles of two pieces held, 20032 x
-  // 64's long ones cut.
-  EXPECT_EQ(segments, (std::set<std::string>{"saved", "whole", "grouped, saved", "grouped, whole"}));
+  // 1000 x 3000: cycles of 1499 pieces, cut; pieces in groups (u8, bf16, f32: 64 x 4096's cycles of two
+  // pieces held, 20032 x 64's long ones cut; f64, c128: 12 x 18, 5 x 20000); blocks in groups (u8 128 x
+  // 192, bf16 and f32 64 x 96, f64 and c128 12 x 18).
+  EXPECT_EQ(segments,
+            (std::set<std::string>{"saved", "whole", "grouped, saved", "grouped, whole", "blocks in groups"}));
   const std::set<std::string> want_words = xpose::dtype_size(t) <= 2
                                                ? std::set<std::string>{",column_words", ",row_words", "-"}
                                                : std::set<std::string>{"-"};
@@ -195,7 +199,9 @@ TEST_P(GpuInPlace, NonSquareMatchesPlainLoops) {
 }
 
 // The one-call transpose_in_place, whose plan takes blocks and pieces only for pieces of 8 KiB or more
-// (plan::one_call_takes_pieces): a shape it leaves to the shuffles, one it keeps, small blocks in groups.
+// where the shuffles can run (the plan tests check that rule): a shape it leaves to the shuffles (32-
+// to 512-byte pieces), one of 8 KiB pieces, which it keeps, and a batch with a gap. Only the results
+// are checked here; the one-call path does not name its plan.
 TEST_P(GpuInPlace, OneCallMatchesPlainLoops) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();

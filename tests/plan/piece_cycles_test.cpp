@@ -147,7 +147,9 @@ TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 997, 1009}), 16, smem, c));  // coprime
   // u8 blocks of 128 take the tile pairs, a launch a row of blocks: not for 128-byte pieces.
   EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 256, 384}), 16, smem, c));
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 256, 384}), 16, smem, c, true, true));
+  plan::PiecesChoice any_size;
+  any_size.any_size = true;
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 256, 384}), 16, smem, c, any_size));
   EXPECT_EQ(c.block_launches, 2);
   // Blocks of 2: 2 x 2 small squares, tall, with pieces of 16 bytes and more.
   ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 4096, 2}), 16, smem, c));
@@ -176,7 +178,9 @@ TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f64, 262144, 16}), 8, smem, c));  // 16, 128 bytes
   EXPECT_EQ(c.unit_bytes, 8);
   EXPECT_EQ(c.group_threads, 16);
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f64, 262144, 16}), 8, smem, c, false));
+  plan::PiecesChoice ungrouped;
+  ungrouped.grouped = false;
+  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f64, 262144, 16}), 8, smem, c, ungrouped));
   EXPECT_EQ(c.group_threads, 32);  // not grouped: one segment a block
   EXPECT_EQ(c.threads, 32);
   ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 64, 4096}), 16, smem, c));   // 256-byte pieces
@@ -224,13 +228,15 @@ TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   EXPECT_EQ(c.held_bytes, 0);
   EXPECT_EQ(c.threads, plan::kPieceMaxThreads);
   EXPECT_LE(c.saved_bytes(), plan::kPieceSavedMaxBytes);  // 28.8 GB of matrix, 64 MiB of saved pieces
-  // A one-call transpose: pieces of 8 KiB or more only.
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 1048576, 32}), 16, smem, c));
-  EXPECT_FALSE(plan::one_call_takes_pieces(c));
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 4096, 512}), 16, smem, c));
-  EXPECT_TRUE(plan::one_call_takes_pieces(c));  // 8192-byte pieces
-  ASSERT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2047, 2047 * 2}), 16, smem, c));
-  EXPECT_FALSE(plan::one_call_takes_pieces(c));  // 8188-byte pieces
+  // A one-call transpose where the shuffles can run: pieces of 8 KiB or more only.
+  plan::PiecesChoice one_call;
+  one_call.min_piece_bytes = plan::kOneCallMinPieceBytes;
+  EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 1048576, 32}), 16, smem, c));
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 1048576, 32}), 16, smem, c, one_call));
+  EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 4096, 512}), 16, smem, c, one_call));  // 8192 B
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2047, 2 * 2047}), 16, smem, c, one_call));
+  // At most 2^25 pieces: f64 2^26 x 2 has twice that (refused before any cycle is walked).
+  EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f64, std::int64_t{1} << 26, 2}), 16, smem, c));
   // Batches of small matrices take the shuffles (four launches a matrix here); of large ones, not.
   EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 32, 48, 100000}), 16, smem, c));
   EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2048, 4096, 3}), 16, smem, c));
