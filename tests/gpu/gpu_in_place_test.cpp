@@ -82,8 +82,9 @@ TEST_P(GpuInPlace, EveryCaseMatchesPlainLoops) {
       ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, shift, what_ran));
       for (const char* k : {",vec16B", ",vec8B", ",realigned", ",elements", ",small squares"})
         if (what_ran.find(k) != std::string::npos) kernels.insert(k);
-      if (what_ran.find(",small squares") != std::string::npos)
-        small_accesses.insert(what_ran.substr(what_ran.find("block,") + 6, what_ran.find("B>") - what_ran.find("block,") - 6));
+      const std::size_t access = what_ran.find(" a block,");  // small squares: "... a block,16B>"
+      if (what_ran.find(",small squares") != std::string::npos && access != std::string::npos)
+        small_accesses.insert(what_ran.substr(access + 9, what_ran.find("B>", access) - access - 9));
     }
   EXPECT_TRUE(kernels.count(",small squares"));
   // 1, 2, 3, 15, 17, ... elements a row: every access width from the element's up to 16 bytes.
@@ -102,16 +103,17 @@ TEST_P(GpuInPlace, EveryCaseMatchesPlainLoops) {
 TEST_P(GpuInPlace, BlocksLoopOverTheirPairs) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
+  const TransposeDesc pairs{t, 300, 300, 3, 0, 0, 0, 0}, small_squares{t, 24, 24, 200, 0, 0, 0, 0};
   for (const int alignment : {16, static_cast<int>(std::min<std::size_t>(xpose::dtype_size(t), 8))})
-    for (const TransposeDesc& d : {TransposeDesc{t, 300, 300, 3, 0, 0, 0, 0}, TransposeDesc{t, 24, 24, 200, 0, 0, 0, 0}}) {
+    for (const TransposeDesc& d : {pairs, small_squares}) {
+      const InPlaceRunner seven_blocks = [](const TransposeDesc& desc, int a, void* data, std::string& w) {
+        xpose::plan::InPlaceConfig c = xpose::plan::choose_in_place(xpose::resolved(desc), a);
+        c.blocks = 7;
+        w = "in_place with 7 blocks, vector bytes " + std::to_string(c.vector_bytes);
+        return xpose::gpu::launch_in_place(xpose::resolved(desc), c, data, nullptr);
+      };
       std::string what_ran;
-      ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(
-          d, alignment == 16 ? 0 : alignment, what_ran, [](const TransposeDesc& desc, int a, void* data, std::string& w) {
-            xpose::plan::InPlaceConfig c = xpose::plan::choose_in_place(xpose::resolved(desc), a);
-            c.blocks = 7;
-            w = "in_place with 7 blocks, vector bytes " + std::to_string(c.vector_bytes);
-            return xpose::gpu::launch_in_place(xpose::resolved(desc), c, data, nullptr);
-          }));
+      ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, alignment == 16 ? 0 : alignment, what_ran, seven_blocks));
     }
 }
 
@@ -208,13 +210,15 @@ TEST_P(GpuInPlace, OneCallMatchesPlainLoops) {
   const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
   for (const TransposeDesc& d : {TransposeDesc{t, 65536, 32}, TransposeDesc{t, 8192 / e, 3 * 8192 / e},
                                  TransposeDesc{t, 96, 144, 2, 0, 0, 96 * 144 + 1, 0}}) {
-    std::string what_ran;
-    ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, 0, what_ran, [](const TransposeDesc& desc, int a, void* data, std::string& w) {
+    const InPlaceRunner one_call = [](const TransposeDesc& desc, int a, void* data, std::string& w) {
       w = "one call";
-      const xpose::Status run = xpose::transpose_in_place(desc, data, nullptr, {Backend::cuda, Algorithm::automatic, a});
+      const xpose::Status run =
+          xpose::transpose_in_place(desc, data, nullptr, {Backend::cuda, Algorithm::automatic, a});
       const xpose::Status done = xpose::synchronize_device();
       return run.ok() ? done : run;
-    }));
+    };
+    std::string what_ran;
+    ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, 0, what_ran, one_call));
   }
 }
 

@@ -38,7 +38,8 @@ TEST(InPlacePlanner, VectorWidthIsTheWidestTheLayoutAllows) {
                 EXPECT_EQ(c.tile, n) << what;
                 EXPECT_EQ(c.row_pitch, n * e + std::max(widest, 4)) << what;
                 EXPECT_EQ(c.row_pitch % c.vector_bytes, 0) << what;
-                EXPECT_LE(c.shared_bytes(), std::max<std::int64_t>(plan::kSmallSquaresSharedBytes, n * c.row_pitch)) << what;
+                EXPECT_LE(c.shared_bytes(), std::max<std::int64_t>(plan::kSmallSquaresSharedBytes, n * c.row_pitch))
+                    << what;
                 EXPECT_LE(c.matrices_per_block, batch) << what;
                 EXPECT_EQ(c.blocks, (batch + c.matrices_per_block - 1) / c.matrices_per_block) << what;
                 EXPECT_EQ(c.threads, plan::kSmallSquaresBlockThreads) << what;

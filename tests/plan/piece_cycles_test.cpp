@@ -135,10 +135,10 @@ TEST(PieceCycles, SegmentsInAnyOrderGiveTheTranspose) {
 }
 
 // The GPU's plan: pieces of 16 bytes or more in a tall or wide matrix, 32 where small blocks go in
-// groups of a row of blocks, 256 where the blocks take a launch a row of blocks; accesses no wider than the pointer, the pieces
-// and the batch stride allow; pieces of fewer than 32 units in power-of-two groups of threads; blocks
-// that tile the matrix (a tall one's in one batch); the move's shared memory one piece a group where
-// cycles are held whole.
+// groups of a row of blocks, 256 where the blocks take a launch a row of blocks; accesses no wider
+// than the pointer, the pieces and the batch stride allow; pieces of fewer than 32 units in
+// power-of-two groups of threads; blocks that tile the matrix (a tall one's in one batch); the move's
+// shared memory one piece a group where cycles are held whole.
 TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   using xpose::DType;
   using xpose::TransposeDesc;
@@ -233,7 +233,7 @@ TEST(PieceCycles, GpuPlanKeepsToTheAlignment) {
   one_call.min_piece_bytes = plan::kOneCallMinPieceBytes;
   EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 1048576, 32}), 16, smem, c));
   EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::u8, 1048576, 32}), 16, smem, c, one_call));
-  EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 4096, 512}), 16, smem, c, one_call));  // 8192 B
+  EXPECT_TRUE(plan::choose_in_place_pieces(xpose::resolved({DType::c128, 4096, 512}), 16, smem, c, one_call));
   EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f32, 2047, 2 * 2047}), 16, smem, c, one_call));
   // At most 2^25 pieces: f64 2^26 x 2 has twice that (refused before any cycle is walked).
   EXPECT_FALSE(plan::choose_in_place_pieces(xpose::resolved({DType::f64, std::int64_t{1} << 26, 2}), 16, smem, c));
