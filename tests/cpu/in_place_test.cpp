@@ -47,6 +47,8 @@ TEST_P(CpuInPlace, MatchesPlainLoopsOnEveryCase) {
   const std::size_t a = std::min<std::size_t>(xpose::dtype_size(dtype), 8);
   std::vector<TransposeDesc> cases = in_place_cases(dtype);
   for (const TransposeDesc& d : in_place_non_square_cases(dtype)) cases.push_back(d);
+  cases.push_back({dtype, 4000, 8});                     // tall, blocks of 8 (square_blocks_fit)
+  cases.push_back({dtype, 4000, 8, 2, 0, 0, 32005, 0});  // the same in a batch with a gap
   for (const TransposeDesc& d : cases) {
     for (const std::size_t shift : {std::size_t{0}, a}) {
       const std::size_t bytes = input_bytes(d);
@@ -101,6 +103,13 @@ TEST(CpuInPlace, PlanNamesTheWayNonSquareMatricesGo) {
   ASSERT_TRUE(xpose::make_plan(plan, {DType::c128, 32, 48}, {Backend::cpu}).ok());
   EXPECT_EQ(plan.to_string(), "in_place<16x16 blocks, then pieces> (cpu)");
   ASSERT_TRUE(xpose::make_plan(plan, {DType::f64, 32, 48}, {Backend::cpu}).ok());
+  EXPECT_EQ(plan.to_string(), "in_place<row and column shuffles> (cpu)");
+  // Tall matrices (the columns divide the rows) from blocks of 8; wide ones not.
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::u8, 4000, 8}, {Backend::cpu}).ok());
+  EXPECT_EQ(plan.to_string(), "in_place<8x8 blocks, then pieces> (cpu)");
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::u8, 8, 4000}, {Backend::cpu}).ok());
+  EXPECT_EQ(plan.to_string(), "in_place<row and column shuffles> (cpu)");
+  ASSERT_TRUE(xpose::make_plan(plan, {DType::u8, 4000, 4}, {Backend::cpu}).ok());
   EXPECT_EQ(plan.to_string(), "in_place<row and column shuffles> (cpu)");
 }
 
