@@ -44,9 +44,8 @@ int xpose_transpose_in_place(const char* dtype, int64_t batch, int64_t n, int64_
  * `batch_stride` apart (0: packed), each overwritten by its transpose, packed cols x rows. On the GPU
  * the sides must share a large enough factor (xpose/in_place.hpp says which), or a column of the
  * shorter side must fit one block's shared memory (else an "unsupported" error; the CPU takes any
- * size), and the call waits for
- * `stream` where the plan held device memory. dtype, stream and backend as for xpose_transpose. On
- * error nothing is written to `data`. */
+ * size), and the call waits for `stream` where the plan held device memory. dtype, stream and backend
+ * as for xpose_transpose. On error nothing is written to `data`. */
 int xpose_transpose_in_place_packed(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t batch_stride,
                                     void* data, void* stream, const char* backend, char* message, size_t message_len);
 

@@ -2,7 +2,6 @@
 // backend and the way (tile pairs for square matrices; for others square blocks and pieces where the
 // sides share a large factor, else the shuffle passes), and run it after checking the one pointer.
 #include <cstdint>
-#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -146,9 +145,10 @@ std::string InPlacePlan::to_string() const {
   if (s.reference) return square ? "in_place<cpu_reference swaps> (cpu)" : "in_place<cpu_reference copy> (cpu)";
   if (!square && s.backend == Backend::cuda && s.pieces) return pieces_name(s.blocks_and_pieces) + " (cuda)";
   if (!square && s.backend == Backend::cuda) return shuffles_name(s.shuffles) + " (cuda)";
-  if (!square && s.cpu_blocks)
-    return "in_place<" + std::to_string(std::gcd(s.desc.rows, s.desc.cols)) + "x" +
-           std::to_string(std::gcd(s.desc.rows, s.desc.cols)) + " blocks, then pieces> (cpu)";
+  if (!square && s.cpu_blocks) {
+    const std::string g = std::to_string(s.cpu_pieces.pieces.g);
+    return "in_place<" + g + "x" + g + " blocks, then pieces> (cpu)";
+  }
   if (!square) return "in_place<row and column shuffles> (cpu)";
   std::ostringstream os;
   const int edge = s.backend == Backend::cuda
@@ -171,48 +171,44 @@ std::ostream& operator<<(std::ostream& os, const InPlacePlan& plan) { return os 
 namespace {
 
 // make_plan's work into `s`; `one_call` for transpose_in_place's plan, used once.
-Status plan_in_place(InPlacePlan::State& state, const TransposeDesc& desc, const PlanOptions& options, bool one_call) {
-  InPlacePlan::State* const s = &state;
-  XPOSE_RETURN_IF_ERROR(validate_in_place_desc(desc, s->desc));
+Status plan_in_place(InPlacePlan::State& s, const TransposeDesc& desc, const PlanOptions& options, bool one_call) {
+  XPOSE_RETURN_IF_ERROR(validate_in_place_desc(desc, s.desc));
   core::ResolvedOptions resolved_options;
   XPOSE_RETURN_IF_ERROR(core::resolve_oracle_or_auto_options(options, "an in-place transpose", resolved_options));
-  s->backend = resolved_options.backend;
-  s->reference = resolved_options.reference;
-  s->alignment = resolved_options.alignment;
-  if (s->backend == Backend::cpu && !s->reference && s->desc.rows != s->desc.cols &&
-      cpu::square_blocks_fit(s->desc)) {
-    s->cpu_blocks = true;
-    s->cpu_pieces = cpu::square_blocks_plan(s->desc);
+  s.backend = resolved_options.backend;
+  s.reference = resolved_options.reference;
+  s.alignment = resolved_options.alignment;
+  if (s.backend == Backend::cpu && !s.reference && s.desc.rows != s.desc.cols && cpu::square_blocks_fit(s.desc)) {
+    s.cpu_blocks = true;
+    s.cpu_pieces = cpu::square_blocks_plan(s.desc);
   }
-  if (s->backend == Backend::cuda) {
-    if (s->desc.rows == s->desc.cols) {
-      s->config = plan::choose_in_place(s->desc, s->alignment);
-    } else if (core::env_int("XPOSE_IN_PLACE_PIECES", 1) != 0) {
-      const std::int64_t limit = gpu::shared_per_block_limit() > 0 ? gpu::shared_per_block_limit()
-                                                                   : kDefaultSharedPerBlock;
-      // For measuring: XPOSE_IN_PLACE_PIECES=0, the shuffles instead, =2 pieces of any size in every
-      // kind of shape; XPOSE_PIECE_GROUPS=0, one segment a block for pieces of every size.
-      plan::PiecesChoice choice;
-      choice.grouped = core::env_int("XPOSE_PIECE_GROUPS", 1) != 0;
-      choice.any_size = core::env_int("XPOSE_IN_PLACE_PIECES", 1) == 2;
-      plan::ShuffleConfig shuffles;
-      if (one_call && plan::choose_in_place_shuffles(s->desc, limit, shuffles).ok())
-        choice.min_piece_bytes = plan::kOneCallMinPieceBytes;
-      s->pieces = plan::choose_in_place_pieces(s->desc, s->alignment, limit, s->blocks_and_pieces, choice);
-      if (s->pieces) XPOSE_RETURN_IF_ERROR(upload_pieces(*s));
-    }
-    if (s->desc.rows != s->desc.cols && !s->pieces) {
-      const std::int64_t limit = gpu::shared_per_block_limit();
-      // For measuring: XPOSE_SHUFFLE_COLUMN_BYTES, column blocks of that many bytes a row;
-      // XPOSE_SHUFFLE_WORDS=0, 1- and 2-byte elements moved one at a time.
-      const int words_alignment = core::env_int("XPOSE_SHUFFLE_WORDS", 1) != 0 ? s->alignment : 1;
-      XPOSE_RETURN_IF_ERROR(plan::choose_in_place_shuffles(s->desc, limit > 0 ? limit : kDefaultSharedPerBlock,
-                                                           s->shuffles, core::env_int("XPOSE_SHUFFLE_COLUMN_BYTES", 0),
-                                                           words_alignment));
-      if (s->shuffles.long_rows)
-        XPOSE_RETURN_IF_ERROR(s->scratch.allocate(static_cast<std::size_t>(s->shuffles.scratch_bytes)));
-    }
+  if (s.backend != Backend::cuda) return Status::ok_status();
+  if (s.desc.rows == s.desc.cols) {
+    s.config = plan::choose_in_place(s.desc, s.alignment);
+    return Status::ok_status();
   }
+  const std::int64_t limit =
+      gpu::shared_per_block_limit() > 0 ? gpu::shared_per_block_limit() : kDefaultSharedPerBlock;
+  // The shuffles' plan first (no memory yet): whether they can run decides the one-call rule, and it
+  // is kept where blocks and pieces are not taken. For measuring: XPOSE_SHUFFLE_COLUMN_BYTES, column
+  // blocks of that many bytes a row; XPOSE_SHUFFLE_WORDS=0, 1- and 2-byte elements moved one at a time.
+  const int words_alignment = core::env_int("XPOSE_SHUFFLE_WORDS", 1) != 0 ? s.alignment : 1;
+  const Status shuffles = plan::choose_in_place_shuffles(
+      s.desc, limit, s.shuffles, core::env_int("XPOSE_SHUFFLE_COLUMN_BYTES", 0), words_alignment);
+  // For measuring: XPOSE_IN_PLACE_PIECES=0, the shuffles instead, =2 pieces of any size in every kind
+  // of shape; XPOSE_PIECE_GROUPS=0, one segment a block for pieces of every size.
+  const int pieces_mode = core::env_int("XPOSE_IN_PLACE_PIECES", 1);
+  if (pieces_mode != 0) {
+    plan::PiecesChoice choice;
+    choice.grouped = core::env_int("XPOSE_PIECE_GROUPS", 1) != 0;
+    choice.any_size = pieces_mode == 2;
+    if (one_call && shuffles.ok()) choice.min_piece_bytes = plan::kOneCallMinPieceBytes;
+    s.pieces = plan::choose_in_place_pieces(s.desc, s.alignment, limit, s.blocks_and_pieces, choice);
+  }
+  if (s.pieces) return upload_pieces(s);
+  XPOSE_RETURN_IF_ERROR(shuffles);
+  if (s.shuffles.long_rows)
+    XPOSE_RETURN_IF_ERROR(s.scratch.allocate(static_cast<std::size_t>(s.shuffles.scratch_bytes)));
   return Status::ok_status();
 }
 

@@ -28,9 +28,8 @@ void shuffled_transpose_in_place(const TransposeDesc& desc, void* data);
 
 // Non-square matrices with packed rows whose sides share a factor g of at least 32 elements or 256
 // bytes, or tall ones (the columns dividing the rows) with g of at least 8 (square_blocks_fit): each
-// g x g block transposed in place by the tile pairs, then the rows'
-// pieces of g elements moved to their places along segments of their cycles, split across the
-// threads (src/cpu/in_place_blocks.cpp).
+// g x g block transposed in place by the tile pairs, then the rows' pieces of g elements moved to
+// their places along segments of their cycles, split across the threads (src/cpu/in_place_blocks.cpp).
 // square_blocks_plan finds the pieces' cycles and cuts them into segments once (a walk over every
 // piece), for any number of executions.
 struct SquareBlocksPlan {

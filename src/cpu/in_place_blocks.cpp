@@ -26,13 +26,13 @@ namespace {
 // x 4112, 16 elements, 1.1x; u8 2048 x 1030, 2, 0.13x): a cycle's copies and the tiles are too small.
 constexpr std::int64_t kMinBlockElements = 32, kMinBlockBytes = 256;
 // A tall matrix (its columns divide its rows: one column of blocks) takes blocks of 8 elements or
-// more, up to kMaxTallPieces pieces (the plan walks each one). On the development VM
+// more, up to plan::kPieceMaxCount pieces (the plan walks each one). On the development VM
 // (bench/results/devvm_2026-11-30_cpu_in_place_tall_blocks.txt, best of 5, without the plan's walk):
 // g = 16 2-8x faster than the shuffles (u8 4194304 x 16 3.1x, f32 1048576 x 16 5.9x, c128 262144 x 16
 // 5.5x), g = 8 1.6-1.8x (u8 4194304 x 8 1.7x, f32 2097152 x 8 1.8x); g = 4 level but for c128 (1.0-1.1x;
 // c128 1.9x), g = 2 slower (0.65-0.88x). Wide matrices with blocks under 32 gain little or lose (16:
 // 1.1-1.4x, 8: 0.71-0.85x), and keep the rule above.
-constexpr std::int64_t kMinTallBlockElements = 8, kMaxTallPieces = std::int64_t{1} << 25;
+constexpr std::int64_t kMinTallBlockElements = 8;
 
 // Segments a thread takes, at the least, so that long cycles spread evenly over the threads.
 constexpr std::int64_t kSegmentsPerThread = 16;
@@ -81,7 +81,7 @@ bool square_blocks_fit(const TransposeDesc& d) {
   const std::int64_t g = std::gcd(d.rows, d.cols);
   if (d.rows == d.cols) return false;
   if (g >= kMinBlockElements || g * static_cast<std::int64_t>(dtype_size(d.dtype)) >= kMinBlockBytes) return true;
-  return d.cols == g && g >= kMinTallBlockElements && d.rows <= kMaxTallPieces;  // pieces: rows x cols / g
+  return d.cols == g && g >= kMinTallBlockElements && d.rows / g * d.cols <= plan::kPieceMaxCount;
 }
 
 SquareBlocksPlan square_blocks_plan(const TransposeDesc& d) {

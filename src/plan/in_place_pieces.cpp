@@ -24,7 +24,7 @@ bool choose_in_place_pieces(const TransposeDesc& d, int alignment, std::int64_t 
   if (d.rows == d.cols || d.rows == 1 || d.cols == 1) return false;
   const PieceMap map = make_piece_map(d.rows, d.cols);
   const std::int64_t piece = map.g * e;
-  if (map.g < 2 || piece < choice.min_piece_bytes || d.rows / map.g * d.cols > kPieceMaxCount) return false;
+  if (map.g < 2 || piece < choice.min_piece_bytes || map.count() > kPieceMaxCount) return false;
   if (d.batch > 1 && d.rows * d.cols * e < kPieceBatchMatrixBytes) return false;
   c = PiecesConfig{};
   c.map = map;

@@ -37,9 +37,6 @@ constexpr std::int64_t kPieceBytesInFlight = std::int64_t{4} << 20;
 // Saved pieces stay within this many bytes: longer segments past kPieceSegmentSteps where they would
 // not (matrices of about 1 GiB and more whose cycles are long), else the shuffles.
 constexpr std::int64_t kPieceSavedMaxBytes = std::int64_t{64} << 20;
-// At most this many pieces a matrix: the plan walks every piece's cycle on the host (10-20 ns a piece
-// on the development VM; f64 67108864 x 2, 67 million pieces, took 1.7 s and a 41 MB segment table).
-constexpr std::int64_t kPieceMaxCount = std::int64_t{1} << 25;
 // Batches take blocks and pieces only where each matrix holds at least this much: the way takes four
 // launches a matrix, where the shuffles take a batch in three.
 constexpr std::int64_t kPieceBatchMatrixBytes = std::int64_t{16} << 20;

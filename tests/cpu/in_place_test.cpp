@@ -95,22 +95,23 @@ TEST(CpuInPlace, PlanNamesTheWayNonSquareMatricesGo) {
   ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 100, 30}, {Backend::cpu, Algorithm::cpu_reference}).ok());
   EXPECT_EQ(plan.to_string(), "in_place<cpu_reference copy> (cpu)");
   // Sides sharing a factor of 32 elements or 256 bytes or more take square blocks and pieces; less,
-  // the shuffles.
-  ASSERT_TRUE(xpose::make_plan(plan, {DType::u8, 600, 900}, {Backend::cpu}).ok());
-  EXPECT_EQ(plan.to_string(), "in_place<300x300 blocks, then pieces> (cpu)");
-  ASSERT_TRUE(xpose::make_plan(plan, {DType::f32, 64, 96}, {Backend::cpu}).ok());
-  EXPECT_EQ(plan.to_string(), "in_place<32x32 blocks, then pieces> (cpu)");
-  ASSERT_TRUE(xpose::make_plan(plan, {DType::c128, 32, 48}, {Backend::cpu}).ok());
-  EXPECT_EQ(plan.to_string(), "in_place<16x16 blocks, then pieces> (cpu)");
-  ASSERT_TRUE(xpose::make_plan(plan, {DType::f64, 32, 48}, {Backend::cpu}).ok());
-  EXPECT_EQ(plan.to_string(), "in_place<row and column shuffles> (cpu)");
-  // Tall matrices (the columns divide the rows) from blocks of 8; wide ones not.
-  ASSERT_TRUE(xpose::make_plan(plan, {DType::u8, 4000, 8}, {Backend::cpu}).ok());
-  EXPECT_EQ(plan.to_string(), "in_place<8x8 blocks, then pieces> (cpu)");
-  ASSERT_TRUE(xpose::make_plan(plan, {DType::u8, 8, 4000}, {Backend::cpu}).ok());
-  EXPECT_EQ(plan.to_string(), "in_place<row and column shuffles> (cpu)");
-  ASSERT_TRUE(xpose::make_plan(plan, {DType::u8, 4000, 4}, {Backend::cpu}).ok());
-  EXPECT_EQ(plan.to_string(), "in_place<row and column shuffles> (cpu)");
+  // the shuffles. Tall matrices (the columns divide the rows) take them from blocks of 8; wide ones not.
+  const struct {
+    TransposeDesc desc;
+    const char* plan;
+  } ways[] = {
+      {{DType::u8, 600, 900}, "in_place<300x300 blocks, then pieces> (cpu)"},
+      {{DType::f32, 64, 96}, "in_place<32x32 blocks, then pieces> (cpu)"},
+      {{DType::c128, 32, 48}, "in_place<16x16 blocks, then pieces> (cpu)"},
+      {{DType::f64, 32, 48}, "in_place<row and column shuffles> (cpu)"},
+      {{DType::u8, 4000, 8}, "in_place<8x8 blocks, then pieces> (cpu)"},
+      {{DType::u8, 8, 4000}, "in_place<row and column shuffles> (cpu)"},
+      {{DType::u8, 4000, 4}, "in_place<row and column shuffles> (cpu)"},
+  };
+  for (const auto& w : ways) {
+    ASSERT_TRUE(xpose::make_plan(plan, w.desc, {Backend::cpu}).ok()) << describe(w.desc);
+    EXPECT_EQ(plan.to_string(), w.plan);
+  }
 }
 
 // Each refusal returns its message and leaves the data as it was.
