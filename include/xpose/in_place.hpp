@@ -18,9 +18,9 @@ namespace xpose {
 // the sides share a large factor g, the g x g blocks are transposed in place and the rows' pieces of
 // g elements moved along their cycles: on the CPU where g is 32 elements or 256 bytes, or 8 in a tall
 // matrix (the columns dividing the rows) of at most 2^25 rows; on the GPU where a piece holds 16
-// bytes or more in a tall or wide matrix (one side a multiple of the other),
-// 32 where the blocks are smaller than the square kernels' tiles, 256 otherwise, in a batch only for
-// matrices of 16 MiB or more, for at most 2^25 pieces a matrix, and in the one-call
+// bytes or more in a tall or wide matrix (one side a multiple of the other), 32 where the blocks are
+// smaller than the square kernels' tiles, 256 otherwise, in a batch only for matrices of 16 MiB or
+// more, for at most 2^25 pieces a matrix, and in the one-call
 // transpose_in_place only for pieces of 8 KiB or more unless the shuffles cannot run (planning walks
 // every piece on the host). The GPU plan then holds device memory from make_plan (its segments, and up
 // to 64 MiB of saved pieces).
