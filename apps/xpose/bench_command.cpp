@@ -219,6 +219,10 @@ CLI::App* add_bench_command(CLI::App& app, BenchArgs& a) {
   bench->add_option("--batch", a.batch, "Matrices per case (B x R x C -> B x C x R), packed one after another");
   bench->add_option("--ld-in", a.ld_in, "Input row stride in elements (>= cols; default packed)");
   bench->add_option("--ld-out", a.ld_out, "Output row stride in elements (>= rows; default packed)");
+  bench->add_option("--offset-in", a.offset_in,
+                    "Input pointer this many elements past its allocation's start (misaligned bases; the memcpy "
+                    "baseline copies between the allocations' starts)");
+  bench->add_option("--offset-out", a.offset_out, "Output pointer this many elements past its allocation's start");
   bench->add_option("--extents", a.extents,
                     "With --permute: a packed tensor's extents, outermost first (e.g. 8,16,512,64)");
   bench->add_option("--permute", a.permute,
@@ -273,6 +277,8 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
       c.desc = xpose::TransposeDesc{o.dtype, shape.rows, shape.cols, o.batch, o.ld_in, o.ld_out};
       c.label = std::string(xpose::dtype_name(o.dtype)) + " " + std::to_string(shape.rows) + "x" +
                 std::to_string(shape.cols);
+      if (o.offset_in) c.label += " in+" + std::to_string(o.offset_in);
+      if (o.offset_out) c.label += " out+" + std::to_string(o.offset_out);
       cases.push_back(c);
     }
   }
@@ -304,6 +310,8 @@ int run_bench(const BenchArgs& args, const std::vector<std::string>& argv) {
     cs.iters = ctx.iters;
     cs.seed = o.seed;
     cs.l2_bytes = gpu ? ctx.device.l2_bytes : 0;
+    cs.offset_in = o.offset_in;
+    cs.offset_out = o.offset_out;
     const std::size_t first = records.size();
     std::string too_big;
     if (gpu && !fits_device_memory(sc.desc, ctx.device, too_big)) {

@@ -57,6 +57,9 @@ bool parse_sizes(const std::string& text, std::vector<Shape>& out, std::string& 
 
 namespace {
 
+// The largest --offset-in / --offset-out: enough for every place on the 16-byte grid and beyond.
+constexpr std::int64_t kMaxOffset = 4096;
+
 // A comma list of integers >= `low` ("0,2,1,3"); false on anything else.
 bool parse_int_list(const std::string& text, std::int64_t low, std::vector<std::int64_t>& out) {
   std::stringstream ss(text);
@@ -135,6 +138,14 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
     error = "--ld-in and --ld-out must be >= 0 (0 means packed)";
     return false;
   }
+  if (args.offset_in < 0 || args.offset_out < 0 || args.offset_in > kMaxOffset || args.offset_out > kMaxOffset) {
+    error = "--offset-in and --offset-out must be 0.." + std::to_string(kMaxOffset) + " elements";
+    return false;
+  }
+  if ((args.offset_in || args.offset_out) && (args.suite || args.in_place || !args.permute.empty())) {
+    error = "--offset-in and --offset-out apply to --sizes or --shape cases, not to --suite, --in-place or --permute";
+    return false;
+  }
   if (args.in_place && (args.suite || !args.permute.empty() || args.ld_out)) {
     error = "--in-place transposes matrices in their own buffer: it takes no --suite, --permute or --ld-out";
     return false;
@@ -147,6 +158,8 @@ bool resolve_bench_options(const BenchArgs& args, BenchOptions& out, std::string
   o.batch = args.batch;
   o.ld_in = args.ld_in;
   o.ld_out = args.ld_out;
+  o.offset_in = args.offset_in;
+  o.offset_out = args.offset_out;
   o.suite = args.suite;
   o.in_place = args.in_place;
   o.warmup = args.warmup;

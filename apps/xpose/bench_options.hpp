@@ -24,6 +24,8 @@ struct BenchOptions {
   int iters = kUnset;
   xpose::Backend backend = xpose::Backend::automatic;
   std::int64_t batch = 1, ld_in = 0, ld_out = 0;  // applied to every shape; 0 = packed
+  // Elements from an allocation's start to the pointer the kernels get (--offset-in / --offset-out).
+  std::int64_t offset_in = 0, offset_out = 0;
   bool suite = false;
   bool in_place = false;           // --in-place: matrices transposed in their own buffer
   // --permute / --extents: one permutation case instead of matrices (perm empty: none).
@@ -38,7 +40,7 @@ struct BenchArgs {
   std::vector<std::string> shapes;
   std::string sizes, dtype = "f64", kernels, backend = "auto", json_path, csv_path, permute, extents;
   int warmup = kUnset, iters = kUnset;
-  std::int64_t batch = 1, ld_in = 0, ld_out = 0;
+  std::int64_t batch = 1, ld_in = 0, ld_out = 0, offset_in = 0, offset_out = 0;
   bool suite = false, in_place = false;
   std::uint64_t seed = 20261122;
 };

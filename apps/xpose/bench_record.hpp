@@ -13,6 +13,7 @@ struct BenchRecord {
   std::string dtype;
   std::int64_t rows = 0, cols = 0, batch = 1;
   std::int64_t ld_in = 0, ld_out = 0, batch_stride_in = 0, batch_stride_out = 0;
+  std::int64_t offset_in = 0, offset_out = 0;  // elements from each allocation's start to the kernels' pointers
   double bytes_moved = 0;    // useful bytes read + written
   double time_us = 0;        // median over the timed runs, per call
   double gbps = 0;           // bytes_moved / time

@@ -100,6 +100,8 @@ xpose::Status write_json(const std::string& path, const RunContext& ctx, const s
                    {"ld_out", r.ld_out},
                    {"batch_stride_in", r.batch_stride_in},
                    {"batch_stride_out", r.batch_stride_out},
+                   {"offset_in", r.offset_in},
+                   {"offset_out", r.offset_out},
                    {"bytes_moved", r.bytes_moved},
                    {"time_us", r.time_us},
                    {"gbps", r.gbps},

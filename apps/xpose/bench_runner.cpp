@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <iomanip>
@@ -48,6 +49,8 @@ std::string repro_line(const CaseSettings& s, const std::string& kernel) {
   if (d.batch > 1) line += " --batch " + std::to_string(d.batch);
   if (d.ld_in) line += " --ld-in " + std::to_string(d.ld_in);
   if (d.ld_out) line += " --ld-out " + std::to_string(d.ld_out);
+  if (s.offset_in) line += " --offset-in " + std::to_string(s.offset_in);
+  if (s.offset_out) line += " --offset-out " + std::to_string(s.offset_out);
   return line + " --kernels " + kernel;
 }
 
@@ -68,6 +71,14 @@ std::string measured_note(const xpose::MeasuredPlanReport& r) {
   return os.str();
 }
 
+// The alignment the kernels' pointers keep: what PlanOptions::alignment promises for them (0: the
+// default 16 bytes, where neither pointer is moved off it).
+int offsets_alignment(std::size_t in_offset_bytes, std::size_t out_offset_bytes) {
+  int a = 16;
+  while (a > 1 && ((in_offset_bytes | out_offset_bytes) % static_cast<std::size_t>(a)) != 0) a /= 2;
+  return a == 16 ? 0 : a;
+}
+
 }  // namespace
 
 Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
@@ -85,10 +96,15 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
 
   HostData host;
   XPOSE_RETURN_IF_ERROR(make_host_data(reference, in_bytes, out_bytes, s.seed, host));
-  Buffers buffers(gpu, pairs, in_bytes, out_bytes);
+  const auto in_offset = static_cast<std::size_t>(s.offset_in) * esize;
+  const auto out_offset = static_cast<std::size_t>(s.offset_out) * esize;
+  Buffers buffers(gpu, pairs, in_bytes, out_bytes, in_offset, out_offset);
   XPOSE_RETURN_IF_ERROR(buffers.allocate(host.input));
+  const int alignment = offsets_alignment(in_offset, out_offset);
 
-  const BenchRecord base = matrix_record(s.label, d, s.iters, gpu ? calls_per_run(buffers.pairs()) : 1);
+  BenchRecord base = matrix_record(s.label, d, s.iters, gpu ? calls_per_run(buffers.pairs()) : 1);
+  base.offset_in = s.offset_in;
+  base.offset_out = s.offset_out;
 
   // Timed work goes to a stream of its own, as a library user's would.
   xpose::DeviceStream stream;
@@ -123,7 +139,11 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
     rec.kernel = xpose::algorithm_name(a);
     rec.copy_gbps = copy_rec.gbps;
     xpose::Plan plan;
-    const Status planned = xpose::make_plan(plan, raw, {s.backend, a});
+    // Planned for the pointers the kernels get, as xpose::transpose would (their alignment and offsets).
+    xpose::PlanOptions options{s.backend, a, alignment};
+    options.in_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(buffers.in(0)) % 128);
+    options.out_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(buffers.out(0)) % 128);
+    const Status planned = xpose::make_plan(plan, raw, options);
     if (!planned.ok()) {
       rec.verification = "SKIPPED";
       rec.note = planned.message();

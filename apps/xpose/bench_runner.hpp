@@ -20,6 +20,7 @@ struct CaseSettings {
   int warmup = 1, iters = 20;
   std::uint64_t seed = 0;
   std::int64_t l2_bytes = 0;  // the device's L2: smaller cases rotate buffers to stay out of it
+  std::int64_t offset_in = 0, offset_out = 0;  // elements from each allocation's start to the kernels' pointers
 };
 
 // Appends the memcpy baseline and one record per kernel. A non-ok Status means the case could not

@@ -137,8 +137,9 @@ Status time_memcpy_baseline(const CaseTiming& timing, Buffers& buffers, BenchRec
   rec.verification = "-";
   XPOSE_RETURN_IF_ERROR(timing(
       [&](int k) -> Status {
-        if (timing.gpu) return xpose::copy_device_to_device(buffers.out(k), buffers.in(k), bytes, timing.stream);
-        xpose::copy_host_to_host(buffers.out(k), buffers.in(k), bytes);
+        if (timing.gpu)
+          return xpose::copy_device_to_device(buffers.out_start(k), buffers.in_start(k), bytes, timing.stream);
+        xpose::copy_host_to_host(buffers.out_start(k), buffers.in_start(k), bytes);
         return Status::ok_status();
       },
       rec.time_us));

@@ -51,6 +51,13 @@ struct PlanOptions {
   // execute (0: 16, what cudaMalloc and the xpose allocators give). Vectorised kernels are chosen
   // only where it allows them; execute refuses pointers that break the promise.
   int alignment = 0;
+  // Where the pointers given to execute will lie: their addresses modulo 128 bytes, or -1 where not
+  // known (transpose() and make_measured_plan fill them in from their pointers). With both known, a
+  // matrix whose strides are multiples of 16 bytes but whose pointers are off that grid (a slice of
+  // a larger matrix, say) runs tiled_vec with its tile grid moved to start before the matrix, so
+  // that the tiles inside meet whole aligned accesses and 128-byte lines; the plan shows the move as
+  // `lead<rows>x<cols>`, and execute then refuses pointers at other offsets modulo 16.
+  int in_offset = -1, out_offset = -1;
 };
 
 // Launch geometry chosen by the planner; printed with every result.
@@ -63,6 +70,7 @@ struct LaunchConfig {
   int vector_bytes = 0;               // bytes per global access (element size when not vectorised)
   int bands = 1;                      // tile-column bands walked side by side (tiled_vec; 1: none)
   int rotation = 0;                   // small_batch: slope of the lanes' rotated read orders (0: in order)
+  int lead_rows = 0, lead_cols = 0;   // tiled_vec: rows / columns its tile grid starts before the matrix
 };
 
 class Plan {

@@ -28,7 +28,9 @@ int xpose_transpose(const char* dtype, int64_t batch, int64_t rows, int64_t cols
 
 /* The plan xpose_transpose would run for this layout on pointers aligned to `alignment` bytes (0:
  * 16), printed into `plan` (at most `plan_len` bytes, terminated), e.g.
- * "tiled_vec<64x64,swizzle,vec16B> block=(256,1) grid=(16384,1,1)". */
+ * "tiled_vec<64x64,swizzle,vec16B> block=(256,1) grid=(16384,1,1)". xpose_transpose also sees where
+ * its pointers lie: off the 16-byte grid with strides on it, it may run tiled_vec with a `lead` in
+ * place of the plan described here. */
 int xpose_describe_plan(const char* dtype, int64_t batch, int64_t rows, int64_t cols, int64_t ld_in, int64_t ld_out,
                         int64_t batch_stride_in, int64_t batch_stride_out, int alignment, const char* backend,
                         char* plan, size_t plan_len, char* message, size_t message_len);

@@ -24,7 +24,10 @@ Status execute(const Plan& plan, const void* in, void* out, StreamHandle stream)
   if (!plan.valid()) return Status(StatusCode::invalid_argument, "plan is empty: call make_plan first");
   const Plan::State& s = *plan.state();
   XPOSE_RETURN_IF_ERROR(core::validate_pointers(s.desc, s.algorithm, in, out));
-  if (s.backend == Backend::cuda) XPOSE_RETURN_IF_ERROR(core::validate_plan_alignment(s.alignment, in, out));
+  if (s.backend == Backend::cuda) {
+    XPOSE_RETURN_IF_ERROR(core::validate_plan_alignment(s.alignment, in, out));
+    XPOSE_RETURN_IF_ERROR(core::validate_plan_offsets(s.in_offset16, s.out_offset16, in, out));
+  }
   XPOSE_RETURN_IF_ERROR(core::validate_backend_memory(s.backend, in, out));
   return core::run_checked_plan(s, in, out, stream);
 }

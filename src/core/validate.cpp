@@ -111,6 +111,18 @@ Status validate_plan_alignment(int plan_alignment, const void* in, const void* o
   return Status::ok_status();
 }
 
+Status validate_plan_offsets(int in_offset16, int out_offset16, const void* in, const void* out) {
+  const auto check = [](int want, const void* p, const char* side) {
+    const int got = static_cast<int>(reinterpret_cast<std::uintptr_t>(p) % 16);
+    if (want < 0 || got == want) return Status::ok_status();
+    return invalid(std::string("the ") + side + " pointer lies " + std::to_string(got) +
+                   " bytes past a 16-byte boundary but the plan was made for " + std::to_string(want) +
+                   " (PlanOptions::" + side + "_offset)");
+  };
+  XPOSE_RETURN_IF_ERROR(check(in_offset16, in, "in"));
+  return check(out_offset16, out, "out");
+}
+
 Status validate_backend_memory(Backend backend, const void* in, const void* out) {
   if (backend == Backend::cuda) {
     XPOSE_RETURN_IF_ERROR(gpu::check_device_pointer(in, "input"));
@@ -152,6 +164,10 @@ Status resolve_oracle_or_auto_options(const PlanOptions& options, const char* op
 PlanOptions options_for_pointers(const PlanOptions& options, const void* in, const void* out) {
   PlanOptions fitted = options;
   if (fitted.alignment == 0) fitted.alignment = common_alignment(in, out);
+  if (fitted.in_offset < 0 && fitted.out_offset < 0) {
+    fitted.in_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) % 128);
+    fitted.out_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) % 128);
+  }
   return fitted;
 }
 

@@ -33,6 +33,9 @@ Status validate_buffers(DType dtype, const void* in, std::uint64_t in_bytes, con
 // Pointers at least as aligned as the plan assumed (its PlanOptions::alignment).
 Status validate_plan_alignment(int plan_alignment, const void* in, const void* out);
 
+// Pointers at the offsets modulo 16 bytes a led tiled_vec plan was made for (-1: any).
+Status validate_plan_offsets(int in_offset16, int out_offset16, const void* in, const void* out);
+
 // Device memory for the cuda backend, memory the CPU can read and write for the cpu backend.
 Status validate_backend_memory(Backend backend, const void* in, const void* out);
 

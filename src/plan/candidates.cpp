@@ -67,6 +67,7 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
 
 std::string candidate_name(const Candidate& c) {
   std::string name = algorithm_name(c.algorithm);
+  if (c.led) return name + "/led";
   if (c.algorithm == Algorithm::tiled_vec) {
     name += "/" + std::to_string(c.tile_bytes) + "B/" + std::to_string(c.row_bytes) + "B";
     if (c.bands > 1) name += "/bands" + std::to_string(c.bands);

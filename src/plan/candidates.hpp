@@ -20,8 +20,10 @@ struct Candidate {
   int tile_bytes = 0;
   int row_bytes = 0;
   int bands = 0;
+  bool led = false;  // tiled_vec with its tile grid led onto the pointers' offsets (configure_led_tiled_vec)
   bool operator==(const Candidate& o) const {
-    return algorithm == o.algorithm && tile_bytes == o.tile_bytes && row_bytes == o.row_bytes && bands == o.bands;
+    return algorithm == o.algorithm && tile_bytes == o.tile_bytes && row_bytes == o.row_bytes && bands == o.bands &&
+           led == o.led;
   }
 };
 

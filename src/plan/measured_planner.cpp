@@ -40,23 +40,37 @@ int size_bucket(std::int64_t n) {
 
 // What decides which kernels fit and roughly how they rank: the GPU, the element size, the size of
 // each extent to a power of two, the alignment of pointers, strides and output rows, and whether the
-// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid).
-std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info, int heuristic_bands) {
+// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid); for a led heuristic plan,
+// the pointers' offsets too.
+std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info, int heuristic_bands,
+                        const PlanOptions& led) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   std::ostringstream key;
   key << gpu::current_device() << '|' << info.name << '|' << e << '|' << size_bucket(d.rows) << '|'
       << size_bucket(d.cols) << '|' << size_bucket(d.batch) << '|' << alignment << '|'
       << plan::tiled_vec_vector_bytes(d, alignment) << '|' << plan::output_rows_sector_aligned(d) << '|'
-      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic_bands;
+      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic_bands << '|' << led.in_offset << '|'
+      << led.out_offset;
   return key.str();
 }
 
-Status plan_candidate(Plan& p, const TransposeDesc& desc, int alignment, const plan::Candidate& c) {
+// `fitted`: the options fitted to the caller's pointers (alignment, and offsets for led candidates).
+Status plan_candidate(Plan& p, const TransposeDesc& desc, const PlanOptions& fitted, const plan::Candidate& c) {
   PlanOptions o;
   o.backend = Backend::cuda;
   o.algorithm = c.algorithm;
-  o.alignment = alignment;
+  o.alignment = fitted.alignment;
+  if (c.led) {
+    o.in_offset = fitted.in_offset;
+    o.out_offset = fitted.out_offset;
+  }
   XPOSE_RETURN_IF_ERROR(make_plan(p, desc, o));
+  if (c.led) {
+    const LaunchConfig& k = p.config();
+    return k.lead_rows > 0 || k.lead_cols > 0 ? Status::ok_status()
+                                              : Status(StatusCode::unsupported, "no lead for these pointers");
+  }
+  const int alignment = fitted.alignment;
   if (c.algorithm != Algorithm::tiled_vec) return Status::ok_status();
   XPOSE_RETURN_IF_ERROR(
       plan::configure_tiled_vec_tile(p.desc(), alignment, c.tile_bytes, c.row_bytes, p.state()->config));
@@ -139,7 +153,13 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
     MeasuredPlanReport untimed{false, {{heuristic.to_string(), -1.0, kFitsInL2}}};
     return keep(plan, std::move(heuristic), in, out, stream, report, std::move(untimed));
   }
-  const std::string key = shape_class(d, alignment, info, heuristic.config().bands);
+  const bool led = heuristic.config().lead_rows > 0 || heuristic.config().lead_cols > 0;
+  PlanOptions offsets;  // the pointers' offsets where they lead the heuristic plan (the cache key's part)
+  if (led) {
+    offsets.in_offset = fitted.in_offset;
+    offsets.out_offset = fitted.out_offset;
+  }
+  const std::string key = shape_class(d, alignment, info, heuristic.config().bands, offsets);
   plan::Candidate known;
   bool cached = false;
   {
@@ -152,22 +172,24 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
   }
   if (cached) {
     Plan p;
-    if (plan_candidate(p, desc, alignment, known).ok()) {
+    if (plan_candidate(p, desc, fitted, known).ok()) {
       MeasuredPlanReport from_cache{true, {{p.to_string(), -1.0, ""}}};
       return keep(plan, std::move(p), in, out, stream, report, std::move(from_cache));
     }
   }
 
   MeasuredPlanReport measured;
-  const std::vector<plan::Candidate> candidates = plan::gpu_candidates(d, alignment, gpu::multiprocessor_count(),
-                                                                        gpu::small_batch_whole_matrix_bytes());
+  // The led plan first where the pointers lead it: the others are planned for their alignment alone.
+  std::vector<plan::Candidate> candidates = plan::gpu_candidates(d, alignment, gpu::multiprocessor_count(),
+                                                                  gpu::small_batch_whole_matrix_bytes());
+  if (led) candidates.insert(candidates.begin(), plan::Candidate{Algorithm::tiled_vec, 0, 0, 0, true});
   Plan best;
   plan::Candidate best_candidate;
   double best_us = 0;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     Plan p;
     MeasuredPlanReport::Candidate row;
-    Status st = plan_candidate(p, desc, alignment, candidates[i]);
+    Status st = plan_candidate(p, desc, fitted, candidates[i]);
     if (st.ok()) {
       row.plan = p.to_string();
       st = time_plan(p, in, out, stream, row.us);

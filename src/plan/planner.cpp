@@ -1,4 +1,5 @@
 // make_plan: validate the descriptor, choose backend and algorithm, fix the launch config.
+#include <algorithm>
 #include <sstream>
 
 #include "core/validate.hpp"
@@ -58,6 +59,7 @@ std::string Plan::to_string() const {
       else if (state_->algorithm != Algorithm::gather) os << "pad" << c.pad << ',';
     }
     if (c.bands > 1) os << "bands" << c.bands << ',';
+    if (c.lead_rows > 0 || c.lead_cols > 0) os << "lead" << c.lead_rows << 'x' << c.lead_cols << ',';
     os << "vec" << c.vector_bytes << "B> block=(" << c.block_x << ',' << c.block_y << ") grid=("
        << c.grid_x << ',' << c.grid_y << ',' << c.grid_z << ')';
   } else if (state_->backend == Backend::cpu && state_->algorithm == Algorithm::cpu_blocked) {
@@ -77,6 +79,10 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
   if (options.alignment < 0 || (options.alignment & (options.alignment - 1)) != 0)
     return Status(StatusCode::invalid_argument,
                   "PlanOptions::alignment must be 0 or a power of two (got " + std::to_string(options.alignment) + ")");
+  if (options.in_offset < -1 || options.in_offset >= 128 || options.out_offset < -1 || options.out_offset >= 128)
+    return Status(StatusCode::invalid_argument, "PlanOptions::in_offset and out_offset must be -1 or 0..127 (got " +
+                                                    std::to_string(options.in_offset) + " and " +
+                                                    std::to_string(options.out_offset) + ")");
   state->alignment = effective_alignment(options);
   state->algorithm = options.algorithm == Algorithm::automatic
                          ? choose_algorithm(state->backend, state->desc, options)
@@ -90,7 +96,18 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
     if (device_count() == 0)
       return Status(StatusCode::no_device,
                     gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
-    if (state->algorithm == Algorithm::tiled_vec)
+    const bool may_lead = options.algorithm == Algorithm::automatic || options.algorithm == Algorithm::tiled_vec;
+    if (may_lead && plan::configure_led_tiled_vec(state->desc, options.in_offset, options.out_offset,
+                                                  gpu::multiprocessor_count(), gpu::small_batch_whole_matrix_bytes(),
+                                                  state->config)
+                        .ok()) {
+      state->algorithm = Algorithm::tiled_vec;
+      state->in_offset16 = options.in_offset % 16;
+      state->out_offset16 = options.out_offset % 16;
+      // execute checks the offsets themselves; the alignment they imply is all the plan needs.
+      const int bits = options.in_offset | options.out_offset | 16;
+      state->alignment = std::min(state->alignment, bits & -bits);
+    } else if (state->algorithm == Algorithm::tiled_vec)
       XPOSE_RETURN_IF_ERROR(
           plan::configure_tiled_vec(state->desc, state->alignment, gpu::multiprocessor_count(), state->config));
     else

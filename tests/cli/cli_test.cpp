@@ -85,7 +85,10 @@ INSTANTIATE_TEST_SUITE_P(Cli, BadArguments,
                                            "bench --in-place --backend cpu --shape 10x20 --ld-in 30",
                                            "bench --in-place --suite", "bench --in-place --ld-out 70",
                                            "bench --in-place --backend cpu --sizes 64 --ld-in 32",
-                                           "bench --in-place --backend cpu --sizes 64 --kernels tiled_vec"));
+                                           "bench --in-place --backend cpu --sizes 64 --kernels tiled_vec",
+                                           "bench --offset-in -1", "bench --offset-out 4097",
+                                           "bench --suite --offset-in 1", "bench --in-place --offset-out 2",
+                                           "bench --extents 4,4 --permute 1,0 --offset-in 3"));
 
 TEST(Cli, CudaBackendWithoutDeviceIsExitTwo) {
   if (xpose::device_count() > 0) GTEST_SKIP() << "a GPU is present";
@@ -127,6 +130,25 @@ TEST(Cli, CpuBenchVerifiesAndWritesJson) {
   }
   EXPECT_EQ(transposes, 4);  // cpu_reference and cpu_blocked on two shapes
   EXPECT_EQ(count_lines(slurp(csv_path)), 1 + 6);  // header + 3 records per shape
+}
+
+// --offset-in / --offset-out: the kernels get pointers past their allocations' starts, every result
+// is verified there, and the records carry the offsets.
+TEST(Cli, OffsetPointersVerifyAndAreRecorded) {
+  const std::string json_path = ::testing::TempDir() + "/xpose_offsets_" + std::to_string(::getpid()) + ".json";
+  const Result r = run_cli("bench --backend cpu --dtype bf16 --shape 67x130 --offset-in 3 --offset-out 5 --iters 2 "
+                           "--kernels auto,cpu_reference --json " + json_path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(json_path));
+  int verified = 0;
+  for (const auto& rec : j["records"]) {
+    EXPECT_EQ(rec["offset_in"], 3) << rec.dump();
+    EXPECT_EQ(rec["offset_out"], 5) << rec.dump();
+    EXPECT_EQ(rec["case"], "bf16 67x130 in+3 out+5") << rec.dump();
+    if (rec["kernel"] != "memcpy") verified += rec["verified"].get<bool>() ? 1 : 0;
+  }
+  EXPECT_EQ(verified, 2);
 }
 
 // --permute: the memcpy baseline and the plans asked for, each verified, in the JSON.

@@ -238,6 +238,72 @@ TEST_P(GpuFastPath, MisalignedBasePointers) {
   }
 }
 
+// Pointers off the 16-byte grid (or off 128-byte lines) while the strides keep it: the plan for those
+// offsets moves tiled_vec's tile grid to start before the matrix (`lead` in the plan), and the
+// first tile row and column take their leading elements one by one. Every element is checked, the
+// output poisoned first, on odd extents, batches and padded strides; execute refuses pointers at
+// other offsets modulo 16 and writes nothing.
+TEST_P(GpuFastPath, LedTilesMatchReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const int e = static_cast<int>(xpose::dtype_size(t));
+  const std::int64_t w = 16 / std::min(e, 16);  // elements per 16 bytes
+  const auto up = [w](std::int64_t x) { return (x + w - 1) / w * w; };  // a stride on the 16-byte grid
+  const std::vector<xpose::TransposeDesc> cases = {
+      {t, 1024, 1024},
+      {t, 1000, 1003, 1, up(1003), up(1000)},  // extents off the grid, strides on it
+      {t, 777, 96 * w, 1, 0, up(777)},
+      {t, 4100, 64 * w, 1, 0, up(4100) + 3 * w},
+      {t, 96, 128, 5, 128 + 2 * w, 96 + w, 96 * (128 + 2 * w) + 16 * w, 128 * (96 + w) + 32 * w},  // batch, gaps
+      {t, 40000, 32 * w},
+      {t, 1000, 1003},  // strides off the grid: no lead
+  };
+  // (input, output) offsets in bytes from a 256-byte boundary, element multiples.
+  const std::vector<std::pair<int, int>> offsets = {{e, 0}, {0, e}, {3 * e % 128, 5 * e % 128}, {16, 0},
+                                                    {0, 48}, {112, 80}, {64, 16}};
+  int led = 0;
+  for (const xpose::TransposeDesc& d : cases) {
+    const CaseData& data = case_data(d);
+    const std::size_t in_bytes = data.input.size(), out_bytes = data.expected_transpose.size();
+    xpose::DeviceBuffer in, out;
+    ASSERT_TRUE(in.allocate(in_bytes + 256).ok());
+    ASSERT_TRUE(out.allocate(out_bytes + 256).ok());
+    for (auto [io, oo] : offsets) {
+      if (io % e != 0 || oo % e != 0) continue;
+      auto* in_ptr = static_cast<unsigned char*>(in.data()) + io;
+      auto* out_ptr = static_cast<unsigned char*>(out.data()) + oo;
+      ASSERT_TRUE(xpose::copy_host_to_device(in_ptr, data.input.data(), in_bytes).ok());
+      ASSERT_TRUE(xpose::fill_device_bytes(out.data(), kPoison, out_bytes + 256).ok());
+      xpose::PlanOptions options{Backend::cuda};
+      options.alignment = std::min(e, 16);
+      options.in_offset = io;
+      options.out_offset = oo;
+      xpose::Plan plan;
+      ASSERT_TRUE(xpose::make_plan(plan, d, options).ok()) << describe(d);
+      const bool has_lead = plan.config().lead_rows > 0 || plan.config().lead_cols > 0;
+      led += has_lead ? 1 : 0;
+      const std::string where = describe(d) + " in+" + std::to_string(io) + " out+" + std::to_string(oo) + " " +
+                                plan.to_string();
+      if (has_lead && e < 16) {  // an input pointer one element on: as aligned, at another offset mod 16
+        EXPECT_EQ(xpose::execute(plan, in_ptr + e, out_ptr).code(), xpose::StatusCode::invalid_argument) << where;
+      }
+      const xpose::Status s = xpose::execute(plan, in_ptr, out_ptr);
+      ASSERT_TRUE(s.ok()) << where << ": " << s.message();
+      std::vector<unsigned char> whole(out_bytes + 256);
+      ASSERT_TRUE(xpose::synchronize_device().ok());
+      ASSERT_TRUE(xpose::copy_device_to_host(whole.data(), out.data(), whole.size()).ok());
+      const auto first = whole.begin() + oo;
+      const std::vector<unsigned char> got(first, first + static_cast<std::ptrdiff_t>(out_bytes));
+      EXPECT_EQ(first_mismatch(got, data.expected_transpose, e), -1) << where;
+      for (std::size_t i = 0; i < whole.size(); ++i)
+        if (i < static_cast<std::size_t>(oo) || i >= oo + out_bytes) {
+          ASSERT_EQ(whole[i], kPoison) << where << ": byte " << i << " outside the output was written";
+        }
+    }
+  }
+  EXPECT_GT(led, 0) << "no case took a led plan";
+}
+
 // tiled_unaligned asked for by name on every case, on element-aligned and 16-byte aligned pointers
 // (a 16-byte element needs 16-byte alignment here).
 TEST_P(GpuFastPath, TiledUnalignedMatchesReference) {

@@ -1041,3 +1041,73 @@ TEST(GpuPlanner, NarrowerAccessesOffTheSixteenByteGrid) {
 }
 
 }  // namespace
+
+namespace {
+
+// Byte offset of a side's tile piece from the pointer's 128-byte boundary, as the led grid places it.
+std::int64_t piece_offset(int pointer_offset, std::int64_t first_element, std::int64_t e) {
+  return pointer_offset + first_element * e;
+}
+
+}  // namespace
+
+// Pointers off the grid their strides keep: the led grid puts every tile but the first row and
+// column of tiles on whole accesses (and on 128-byte lines as far as the strides and tile allow).
+TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
+  std::mt19937_64 rng(0x1ead);
+  std::uniform_int_distribution<std::int64_t> extent(1, 5000), batch(1, 3), spare(0, 3);
+  std::uniform_int_distribution<int> offset(0, 127);
+  int led = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const DType t = kTypes[i % 5];
+    const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t)), w = std::max<std::int64_t>(1, 16 / e);
+    xpose::TransposeDesc d{t, extent(rng), extent(rng), batch(rng)};
+    d.ld_in = (d.cols + w - 1) / w * w + spare(rng) * w;  // strides on the 16-byte grid
+    d.ld_out = (d.rows + w - 1) / w * w + spare(rng) * w;
+    d = xpose::resolved(d);
+    const int in_off = static_cast<int>(offset(rng) / e * e), out_off = static_cast<int>(offset(rng) / e * e);
+    xpose::LaunchConfig c;
+    if (!xpose::plan::configure_led_tiled_vec(d, in_off, out_off, 132, xpose::plan::kSmallBatchMaxWholeMatrixBytes, c)
+             .ok())
+      continue;
+    ++led;
+    const std::string where = ::testing::PrintToString(std::make_tuple(xpose::dtype_name(t), d.rows, d.cols, d.batch,
+                                                                       d.ld_in, d.ld_out, in_off, out_off));
+    EXPECT_TRUE(c.lead_rows > 0 || c.lead_cols > 0) << where;
+    EXPECT_LT(c.lead_rows, c.tile_rows) << where;
+    EXPECT_LT(c.lead_cols, c.tile_cols) << where;
+    EXPECT_EQ(c.bands, 1) << where;
+    EXPECT_EQ(c.grid_x, d.batch * ((d.rows + c.lead_rows + c.tile_rows - 1) / c.tile_rows) *
+                            ((d.cols + c.lead_cols + c.tile_cols - 1) / c.tile_cols))
+        << where;
+    // Tile column 1's first element in rows 0, 1, 7 of every matrix, tile row 1's in output rows 0, 1, 7.
+    for (std::int64_t b = 0; b < d.batch; ++b)
+      for (std::int64_t k : {0, 1, 7}) {
+        const std::int64_t in_at = b * d.batch_stride_in + k * d.ld_in + c.tile_cols - c.lead_cols;
+        const std::int64_t out_at = b * d.batch_stride_out + k * d.ld_out + c.tile_rows - c.lead_rows;
+        EXPECT_EQ(piece_offset(in_off, in_at, e) % c.vector_bytes, 0) << where;
+        EXPECT_EQ(piece_offset(out_off, out_at, e) % c.vector_bytes, 0) << where;
+      }
+  }
+  EXPECT_GT(led, 1000);
+
+  const auto lead_of = [](xpose::TransposeDesc d, int in_off, int out_off) {
+    xpose::LaunchConfig c;
+    const bool ok = xpose::plan::configure_led_tiled_vec(xpose::resolved(d), in_off, out_off, 132,
+                                                         xpose::plan::kSmallBatchMaxWholeMatrixBytes, c)
+                        .ok();
+    return ok ? std::make_pair(c.lead_rows, c.lead_cols) : std::make_pair(-1, -1);
+  };
+  using P = std::pair<int, int>;
+  EXPECT_EQ(lead_of({DType::u8, 8192, 8192}, 1, 0), P(0, 1));
+  EXPECT_EQ(lead_of({DType::u8, 8192, 8192}, 0, 3), P(3, 0));     // u8 output pieces: 64-byte tile columns
+  EXPECT_EQ(lead_of({DType::bf16, 8192, 8192}, 2, 6), P(3, 1));
+  EXPECT_EQ(lead_of({DType::f64, 8192, 8192}, 16, 0), P(0, 2));   // on 16 bytes, 16 into a line
+  EXPECT_EQ(lead_of({DType::c128, 4096, 4096}, 0, 48), P(3, 0));
+  EXPECT_EQ(lead_of({DType::c128, 8192, 8192}, 16, 48), P(3, 1));
+  EXPECT_EQ(lead_of({DType::c128, 8192, 8192}, 0, 48), P(-1, -1));  // the aligned plan's bands instead
+  EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 0, 0), P(-1, -1));  // nothing to move
+  EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 128 - 4, -1), P(-1, -1));  // offsets not known
+  EXPECT_EQ(lead_of({DType::u8, 8191, 8193}, 1, 0), P(-1, -1));   // strides off the grid
+  EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 2, 0), P(-1, -1));  // inside an element
+}

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "gpu/kernels/chunk_part.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
@@ -121,56 +122,96 @@ __device__ __forceinline__ VecWords<V> gather_column(const std::uint32_t* w, int
   return out;
 }
 
-// Where tile number `tile` (in tile_coord's order) lies, and how much of it is inside the matrix.
+// How far the tile grid starts before the matrix: `rows` rows above it and `cols` columns to its
+// left. Where the pointers lie off the grid their strides keep (a slice of a larger matrix), the
+// planner moves the grid so that every tile but those of the first tile row and column meets whole
+// aligned accesses; those leave their leading rows and columns out of the output. {0, 0}: none.
+struct TileLead {
+  int rows = 0, cols = 0;
+};
+
+// Where tile number `tile` (in tile_coord's order) lies, and how much of it is inside the matrix:
+// tile rows [rows_lo, rows_valid) and tile bytes [bytes_lo, bytes_valid) of each row.
 struct VecTilePos {
   const unsigned char* src;  // input element (r0, c0) of the tile
   unsigned char* dst;        // output element (c0, r0)
   int rows_valid, bytes_valid;
+  int rows_lo = 0, bytes_lo = 0;  // nonzero only in the first tile row / column of a led grid
+  // Led grids: whether the tile holds the input's first row. A vector cut by the lead is read whole
+  // (the bytes before the row are the previous row's or its padding, and never reach the output)
+  // except in that row, whose lead lies before the input.
+  bool first_row = false;
 };
 
-template <typename Tile, typename Grid>
+template <typename Tile, typename Grid, bool kLead = false>
 __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* out, const MatrixGeometry& g,
-                                        const Grid& grid, std::uint32_t tile) {
+                                        const Grid& grid, std::uint32_t tile, TileLead lead = {}) {
   constexpr int E = Tile::kE;
   const TileCoord t = tile_coord(tile, grid);
-  const std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
+  std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
+  if constexpr (kLead) {
+    r0 -= lead.rows;
+    c0 -= lead.cols;
+  }
   VecTilePos p;
+  // With a lead the first tile row's (column's) pointers lie before the matrix; only elements from
+  // rows_lo (bytes_lo) on are addressed through them.
   p.src = in + (t.b * g.bs_in + r0 * g.ld_in + c0) * E;
   p.dst = out + (t.b * g.bs_out + c0 * g.ld_out + r0) * E;
   p.rows_valid = static_cast<int>(g.rows - r0 < Tile::kRows ? g.rows - r0 : Tile::kRows);
   p.bytes_valid = static_cast<int>(g.cols - c0 < Tile::kCols ? (g.cols - c0) * E : Tile::kCols * E);
+  if constexpr (kLead) {
+    p.rows_lo = r0 < 0 ? static_cast<int>(-r0) : 0;
+    p.bytes_lo = c0 < 0 ? static_cast<int>(-c0 * E) : 0;
+    p.first_row = t.b == 0 && t.tr == 0;
+  }
   return p;
+}
+
+// Tile rows [lo, valid) of a position, unchecked below when the grid has no lead.
+template <bool kLead>
+__device__ __forceinline__ bool row_inside(int r, int lo, int valid) {
+  return r < valid && (!kLead || r >= lo);
 }
 
 // Load phase, first half: issue the tile's whole V-byte accesses into registers, all before any is
 // used, so they are in flight together; then the accesses cut by the matrix edge, element by element
 // into the same registers, so that no global address outlives this function.
-template <typename Tile, int E = Tile::kE, int V = Tile::kVBytes>
+template <typename Tile, bool kLead = false, int E = Tile::kE, int V = Tile::kVBytes>
 __device__ __forceinline__ void vec_issue_loads(const VecTilePos& p, std::int64_t ld_in_bytes, int tid,
                                                 VecWords<V> (&v)[Tile::kLoadsPerThread]) {
+  const auto whole = [&p](int cb) { return cb + V <= p.bytes_valid && (!kLead || cb >= p.bytes_lo); };
+  // Led grids: vectors cut by the lead alone are read whole, but in the input's first row.
+  const auto readable = [&p](int r, int cb) {
+    return kLead && cb < p.bytes_lo && cb + V > p.bytes_lo && cb + V <= p.bytes_valid &&
+           !(p.first_row && r == p.rows_lo);
+  };
 #pragma unroll
   for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
     const int idx = k * Tile::kThreads + tid;
     const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
-    if (r < p.rows_valid && cb + V <= p.bytes_valid) v[k] = load_vec<V>(p.src + r * ld_in_bytes + cb);
+    if (row_inside<kLead>(r, p.rows_lo, p.rows_valid) && (whole(cb) || readable(r, cb)))
+      v[k] = load_vec<V>(p.src + r * ld_in_bytes + cb);
   }
   if constexpr (V > E) {  // an access of one element is never cut
 #pragma unroll
     for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
       const int idx = k * Tile::kThreads + tid;
       const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
-      if (r >= p.rows_valid || cb >= p.bytes_valid || cb + V <= p.bytes_valid) continue;
+      if (!row_inside<kLead>(r, p.rows_lo, p.rows_valid) || cb >= p.bytes_valid || whole(cb)) continue;
+      if (kLead && (cb + V <= p.bytes_lo || readable(r, cb))) continue;
       v[k] = VecWords<V>{};
 #pragma unroll
       for (int m = 0; m < V / E; ++m)
-        if (cb + m * E < p.bytes_valid) put_element<E>(v[k].w, m, p.src + r * ld_in_bytes + cb + m * E);
+        if (cb + m * E < p.bytes_valid && (!kLead || cb + m * E >= p.bytes_lo))
+          put_element<E>(v[k].w, m, p.src + r * ld_in_bytes + cb + m * E);
     }
   }
 }
 
 // Load phase, second half: the registers into the swizzled tile, whole accesses as one store, those
 // cut by the matrix edge element by element.
-template <typename Tile, int E = Tile::kE, int V = Tile::kVBytes>
+template <typename Tile, bool kLead = false, int E = Tile::kE, int V = Tile::kVBytes>
 __device__ __forceinline__ void vec_commit_loads(const VecTilePos& p, int tid,
                                                  const VecWords<V> (&v)[Tile::kLoadsPerThread],
                                                  unsigned char* tile /* (kRows, kRowBytes) bytes */) {
@@ -178,7 +219,8 @@ __device__ __forceinline__ void vec_commit_loads(const VecTilePos& p, int tid,
   for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
     const int idx = k * Tile::kThreads + tid;
     const int r = idx / Tile::kVecsPerRow, cb = (idx % Tile::kVecsPerRow) * V;
-    if (r >= p.rows_valid || cb >= p.bytes_valid) continue;
+    if (!row_inside<kLead>(r, p.rows_lo, p.rows_valid) || cb >= p.bytes_valid) continue;
+    // Bytes of the lead may reach the tile (vectors read whole); the store phase never writes them out.
     if (V == E || cb + V <= p.bytes_valid) {
       store_vec<V>(tile + vec_tile_offset<Tile>(r, cb), v[k]);
     } else {
@@ -212,13 +254,36 @@ __device__ __forceinline__ void store_staged_rows(unsigned char* cols, unsigned 
   }
 }
 
+// The unit of kV rows from row rb and kUnit bytes from byte column cb as kColsPerUnit output vectors.
+template <typename Tile, int E = Tile::kE, int V = Tile::kVBytes>
+__device__ __forceinline__ void vec_gather_unit(const unsigned char* tile, int rb, int cb,
+                                                VecWords<V> (&vec)[Tile::kColsPerUnit]) {
+  if constexpr (E <= 4) {
+    std::uint32_t w[Tile::kV];
+#pragma unroll
+    for (int i = 0; i < Tile::kV; ++i)
+      w[i] = *reinterpret_cast<const std::uint32_t*>(tile + vec_tile_offset<Tile>(rb + i, cb));
+#pragma unroll
+    for (int j = 0; j < Tile::kColsPerUnit; ++j) vec[j] = gather_column<E, V>(w, j);
+  } else {
+    // One whole element per row, read as one E-byte access.
+#pragma unroll
+    for (int i = 0; i < Tile::kV; ++i) {
+      const VecWords<E> e = load_vec<E>(tile + vec_tile_offset<Tile>(rb + i, cb));
+#pragma unroll
+      for (int u = 0; u < E / 4; ++u) vec[0].w[i * (E / 4) + u] = e.w[u];
+    }
+  }
+}
+
 // Store phase: thread (tr, tu) of each group of 32 reads kV rows of one unit (kColsPerUnit input
 // columns) and writes kColsPerUnit V-byte output vectors; the kRowThreads tr-threads write
 // kRowThreads x V contiguous bytes of each output row. Blocks cut by the matrix edge are written
-// element by element.
-template <typename Tile, int E = Tile::kE, int V = Tile::kVBytes>
+// element by element (in a led grid, in aligned pieces of each output vector).
+template <typename Tile, bool kLead = false, int E = Tile::kE, int V = Tile::kVBytes>
 __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, int rows_valid, int bytes_valid,
-                               unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid) {
+                               unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid, int rows_lo = 0,
+                               int bytes_lo = 0) {
   const int lane = tid % kLaneGroup, group = tid / kLaneGroup;
   const int tr = lane % Tile::kRowThreads, tu = lane / Tile::kRowThreads;
   constexpr int kGroups = Tile::kThreads / kLaneGroup;
@@ -227,30 +292,15 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
   for (int s = group; s < Tile::kRowGroups * Tile::kUnitGroups; s += kGroups) {
     const int rb = ((s % Tile::kRowGroups) * Tile::kRowThreads + tr) * Tile::kV;      // first input row of the block
     const int cb = ((s / Tile::kRowGroups) * Tile::kUnitThreads + tu) * Tile::kUnit;  // byte column of the unit
-    const bool whole = rb + Tile::kV <= rows_valid && cb + Tile::kUnit <= bytes_valid;
+    const bool whole = rb + Tile::kV <= rows_valid && cb + Tile::kUnit <= bytes_valid &&
+                       (!kLead || (rb >= rows_lo && cb >= bytes_lo));
     bool staged = false;  // every lane of the group whole (the vote before any lane leaves)
     if constexpr (kStagedRows) staged = ld_out_bytes == 16 && rt::warp_all(whole);
     if (rb >= rows_valid || cb >= bytes_valid) continue;
     const int col0 = cb / E;  // first input column of the unit = first output row
     if (whole) {
       VecWords<V> vec[Tile::kColsPerUnit];
-      if constexpr (E <= 4) {
-        std::uint32_t w[Tile::kV];
-#pragma unroll
-        for (int i = 0; i < Tile::kV; ++i)
-          w[i] = *reinterpret_cast<const std::uint32_t*>(
-              tile + vec_tile_offset<Tile>(rb + i, cb));
-#pragma unroll
-        for (int j = 0; j < Tile::kColsPerUnit; ++j) vec[j] = gather_column<E, V>(w, j);
-      } else {
-        // One whole element per row, read as one E-byte access.
-#pragma unroll
-        for (int i = 0; i < Tile::kV; ++i) {
-          const VecWords<E> e = load_vec<E>(tile + vec_tile_offset<Tile>(rb + i, cb));
-#pragma unroll
-          for (int u = 0; u < E / 4; ++u) vec[0].w[i * (E / 4) + u] = e.w[u];
-        }
-      }
+      vec_gather_unit<Tile>(tile, rb, cb, vec);
       if constexpr (kStagedRows) {
         if (staged) {
           const int cb0 = cb - lane * Tile::kUnit;  // the group's first column
@@ -260,6 +310,31 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
       }
 #pragma unroll
       for (int j = 0; j < Tile::kColsPerUnit; ++j) store_vec<V>(out + (col0 + j) * ld_out_bytes + rb * E, vec[j]);
+    } else if constexpr (kLead) {
+      // The whole unit from the tile (rows outside the matrix hold stale bytes), then of each column
+      // inside the matrix the bytes of its rows inside, in aligned pieces (store_chunk_part).
+      if (rb + Tile::kV <= rows_lo || cb + Tile::kUnit <= bytes_lo) continue;
+      VecWords<V> vec[Tile::kColsPerUnit];
+      vec_gather_unit<Tile>(tile, rb, cb, vec);
+      const int lo = (rb < rows_lo ? rows_lo - rb : 0) * E;
+      const int hi = (rb + Tile::kV <= rows_valid ? Tile::kV : rows_valid - rb) * E;
+#pragma unroll
+      for (int j = 0; j < Tile::kColsPerUnit; ++j) {
+        if (cb + j * E < bytes_lo || cb + j * E >= bytes_valid) continue;
+        unsigned char* at = out + (col0 + j) * ld_out_bytes + rb * E;
+        if (lo == 0 && hi == V) {  // a column cut off, its rows whole
+          store_vec<V>(at, vec[j]);
+          continue;
+        }
+        uint4 chunk{};
+        chunk.x = vec[j].w[0];
+        chunk.y = vec[j].w[1];
+        if constexpr (V == 16) {
+          chunk.z = vec[j].w[2];
+          chunk.w = vec[j].w[3];
+        }
+        store_chunk_part(at, chunk, lo, hi);
+      }
     } else {
       for (int j = 0; j < Tile::kColsPerUnit && cb + j * E < bytes_valid; ++j)
         for (int r = rb; r < rb + Tile::kV && r < rows_valid; ++r)
@@ -269,27 +344,41 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
   }
 }
 
+// Blocks per SM the led kernels keep: their edge paths would otherwise take registers enough to lose
+// the plain kernels' occupancy (H200: f32 / f64 16 KiB tiles at 46-48 registers, two blocks of 512
+// threads instead of four, ran at 0.77-0.80 of memcpy against 0.97-0.98). Capped at the plain
+// kernels' registers: 32 for 4- and 8-byte elements, 48 for 16-byte ones; the 1- and 2-byte ones
+// need no cap.
+template <typename Tile>
+constexpr int led_min_blocks() {
+  if (Tile::kE == 4 || Tile::kE == 8) return 2048 / Tile::kThreads;
+  if (Tile::kE == 16) return 1280 / Tile::kThreads;
+  return kVecMinThreadsPerSm / Tile::kThreads;
+}
+
 // Block (Tile::kThreads), one tile per block; tile Tile::kRows x kRowBytes bytes of input, swizzled,
 // in kTileBytes of shared memory; grid (tiles) in the order of Grid's tile_coord (TileGrid or
 // BandedTileGrid). Needs V-byte aligned base pointers and row/batch strides that are multiples of V
 // bytes. The register cap keeps kVecMinThreadsPerSm threads per SM resident.
 // (A persistent variant that loaded the next tile while storing this one measured slower on an
 // H200 and needed registers enough to spill the 1-byte kernels: gone.)
-template <typename Tile, typename Grid = TileGrid>
-__global__ void __launch_bounds__(Tile::kThreads, kVecMinThreadsPerSm / Tile::kThreads)
+// kLead: the grid starts `lead` before the matrix (TileLead); the kernels without one compile as before.
+template <typename Tile, typename Grid = TileGrid, bool kLead = false>
+__global__ void __launch_bounds__(Tile::kThreads,
+                                  kLead ? led_min_blocks<Tile>() : kVecMinThreadsPerSm / Tile::kThreads)
     tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
-                     Grid grid) {
+                     Grid grid, TileLead lead = {}) {
   alignas(16) __shared__ unsigned char tile[Tile::kTileB];  // (kRows, kRowBytes) bytes, swizzled
   const std::int64_t ld_in_bytes = g.ld_in * Tile::kE, ld_out_bytes = g.ld_out * Tile::kE;
   const int tid = threadIdx.x;
-  const VecTilePos p = vec_tile_position<Tile>(in, out, g, grid, blockIdx.x);
+  const VecTilePos p = vec_tile_position<Tile, Grid, kLead>(in, out, g, grid, blockIdx.x, lead);
   {
     VecWords<Tile::kVBytes> v[Tile::kLoadsPerThread];
-    vec_issue_loads<Tile>(p, ld_in_bytes, tid, v);
-    vec_commit_loads<Tile>(p, tid, v, tile);
+    vec_issue_loads<Tile, kLead>(p, ld_in_bytes, tid, v);
+    vec_commit_loads<Tile, kLead>(p, tid, v, tile);
   }
   __syncthreads();
-  vec_store_tile<Tile>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid);
+  vec_store_tile<Tile, kLead>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid, p.rows_lo, p.bytes_lo);
 }
 
 }  // namespace xpose::gpu

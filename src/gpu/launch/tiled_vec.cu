@@ -21,9 +21,18 @@ Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in,
   using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
   if (c.block_x != Tile::kThreads || c.block_y != 1)
     return Status(StatusCode::internal, "tiled_vec: the plan's block does not match the kernel's thread count");
-  const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows), tiles_c = ceil_div(d.cols, Tile::kCols);
+  const std::int64_t tiles_y = ceil_div(d.rows + c.lead_rows, Tile::kRows);
+  const std::int64_t tiles_c = ceil_div(d.cols + c.lead_cols, Tile::kCols);
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
+  if (c.lead_rows > 0 || c.lead_cols > 0) {
+    if (c.lead_rows >= Tile::kRows || c.lead_cols >= Tile::kCols || c.bands > 1)
+      return Status(StatusCode::internal, "tiled_vec: the plan's lead does not fit its tile");
+    tiled_vec_kernel<Tile, TileGrid, true><<<grid_of(c), block_of(c), 0, stream>>>(
+        src, dst, make_geometry(d, tiles_y), make_tile_grid(tiles_y, tiles_c, tiles_down_first()),
+        TileLead{c.lead_rows, c.lead_cols});
+    return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
+  }
   // Bands are a down-first order; the across-first measuring switch walks without them.
   if (c.bands > 1 && tiles_down_first()) {
     if constexpr (tiled_vec_bands_built(kTileBytes, kRowBytes, V)) {
@@ -98,8 +107,15 @@ Status launch_for_vector(const TransposeDesc& d, const LaunchConfig& c, const vo
 }  // namespace
 
 Status launch_tiled_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  // The tile grid's origin (the pointers themselves, or as far before them as the plan's lead) must
+  // lie on the access grid.
   const auto v = static_cast<std::uintptr_t>(c.vector_bytes);
-  if (v == 0 || reinterpret_cast<std::uintptr_t>(in) % v != 0 || reinterpret_cast<std::uintptr_t>(out) % v != 0)
+  const auto e = static_cast<std::uintptr_t>(dtype_size(d.dtype));
+  const std::uintptr_t in_origin =
+      reinterpret_cast<std::uintptr_t>(in) - static_cast<std::uintptr_t>(c.lead_cols) * e;
+  const std::uintptr_t out_origin =
+      reinterpret_cast<std::uintptr_t>(out) - static_cast<std::uintptr_t>(c.lead_rows) * e;
+  if (v == 0 || in_origin % v != 0 || out_origin % v != 0)
     return Status(StatusCode::invalid_argument,
                   "tiled_vec plan needs " + std::to_string(c.vector_bytes) +
                       "-byte aligned input and output pointers (plan with PlanOptions::alignment set to the "
