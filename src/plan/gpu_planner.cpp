@@ -987,9 +987,9 @@ std::int64_t stride_grid(std::int64_t ld_bytes, std::int64_t batch, std::int64_t
 
 }  // namespace
 
-// Measured on an H200 (bench/results/h200_2026-11-30b_led_tiles.txt, 8192^2, pointers 1 to 5 elements
+// Measured on an H200 (bench/results/h200_2026-11-30b_led_tiles.txt, 8192^2, pointers one element
 // off the grid, of memcpy): planned for their alignment alone, u8 0.63-0.68, bf16 0.70-0.77, f32
-// 0.87-0.93, f64 0.85-0.96 (0.85 where 16 bytes into a line); led, 0.83-0.89, 0.91-0.94, 0.91-0.93 and
+// 0.87-0.93, f64 0.85-0.96 (0.85 where 16 bytes into a line); led, 0.86-0.89, 0.93-0.95, 0.94-0.96 and
 // 0.98.
 Status configure_led_tiled_vec(const TransposeDesc& d, int in_offset, int out_offset, int sm_count,
                                std::int64_t whole_matrix_bytes, LaunchConfig& c) {

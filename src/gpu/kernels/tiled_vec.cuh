@@ -147,7 +147,12 @@ template <typename Tile, typename Grid, bool kLead = false>
 __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* out, const MatrixGeometry& g,
                                         const Grid& grid, std::uint32_t tile, TileLead lead = {}) {
   constexpr int E = Tile::kE;
-  const TileCoord t = tile_coord(tile, grid);
+  TileCoord t = tile_coord(tile, grid);
+  if constexpr (kLead) {
+    // A lead of columns adds a tile column at the right, nearly empty: walked down last, its
+    // latency-bound blocks would end the kernel alone, so it goes first.
+    if (lead.cols > 0 && grid.down_first) t.tc = t.tc == 0 ? grid.outer.divisor - 1 : t.tc - 1;
+  }
   std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
   if constexpr (kLead) {
     r0 -= lead.rows;
@@ -279,7 +284,7 @@ __device__ __forceinline__ void vec_gather_unit(const unsigned char* tile, int r
 // Store phase: thread (tr, tu) of each group of 32 reads kV rows of one unit (kColsPerUnit input
 // columns) and writes kColsPerUnit V-byte output vectors; the kRowThreads tr-threads write
 // kRowThreads x V contiguous bytes of each output row. Blocks cut by the matrix edge are written
-// element by element (in a led grid, in aligned pieces of each output vector).
+// element by element (in a led grid of 1- or 2-byte elements, in aligned pieces of each vector).
 template <typename Tile, bool kLead = false, int E = Tile::kE, int V = Tile::kVBytes>
 __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, int rows_valid, int bytes_valid,
                                unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid, int rows_lo = 0,
@@ -310,7 +315,7 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
       }
 #pragma unroll
       for (int j = 0; j < Tile::kColsPerUnit; ++j) store_vec<V>(out + (col0 + j) * ld_out_bytes + rb * E, vec[j]);
-    } else if constexpr (kLead) {
+    } else if constexpr (kLead && E <= 2) {
       // The whole unit from the tile (rows outside the matrix hold stale bytes), then of each column
       // inside the matrix the bytes of its rows inside, in aligned pieces (store_chunk_part).
       if (rb + Tile::kV <= rows_lo || cb + Tile::kUnit <= bytes_lo) continue;
@@ -336,8 +341,11 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
         store_chunk_part(at, chunk, lo, hi);
       }
     } else {
+      // Element by element: matrix edges, and led edges of 4- to 16-byte elements (at most 4 to a
+      // vector; the pieces' registers spilled their led kernels at 32).
+      if (kLead && cb < bytes_lo) continue;  // a unit of one element: inside the lead
       for (int j = 0; j < Tile::kColsPerUnit && cb + j * E < bytes_valid; ++j)
-        for (int r = rb; r < rb + Tile::kV && r < rows_valid; ++r)
+        for (int r = kLead && rb < rows_lo ? rows_lo : rb; r < rb + Tile::kV && r < rows_valid; ++r)
           copy_element<E>(out + (col0 + j) * ld_out_bytes + r * E,
                           tile + vec_tile_offset<Tile>(r, cb + j * E));
     }
