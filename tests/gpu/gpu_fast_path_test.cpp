@@ -240,9 +240,9 @@ TEST_P(GpuFastPath, MisalignedBasePointers) {
 
 // Pointers off the 16-byte grid (or off 128-byte lines) while the strides keep it: the plan for those
 // offsets moves tiled_vec's tile grid to start before the matrix (`lead` in the plan), and the
-// first tile row and column take their leading elements one by one. Every element is checked, the
-// output poisoned first, on odd extents, batches and padded strides; execute refuses pointers at
-// other offsets modulo 16 and writes nothing.
+// first tile row and column leave the lead out. Every element is checked, the output poisoned first
+// and untouched outside its span, on odd extents, batches and padded strides; execute refuses
+// pointers at other offsets modulo 16.
 TEST_P(GpuFastPath, LedTilesMatchReference) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
