@@ -36,9 +36,13 @@ std::string cli_path() {
   return env != nullptr && env[0] != '\0' ? env : XPOSE_CLI_PATH;
 }
 
+// A file in the test temp directory named after this process (ctest runs cases in parallel).
+std::string temp_file(const std::string& name) {
+  return ::testing::TempDir() + "/xpose_" + name + "_" + std::to_string(::getpid());
+}
+
 Result run_cli(const std::string& args) {
-  // ctest runs cases in parallel processes: name the capture files after this one.
-  const std::string stem = ::testing::TempDir() + "/xpose_cli_" + std::to_string(::getpid());
+  const std::string stem = temp_file("cli");
   const std::string out = stem + ".out", err = stem + ".err";
   const std::string cmd = cli_path() + " " + args + " >" + out + " 2>" + err;
   const int status = std::system(cmd.c_str());
@@ -104,8 +108,8 @@ TEST(Cli, HelpExitsZero) {
 }
 
 TEST(Cli, CpuBenchVerifiesAndWritesJson) {
-  const std::string json_path = ::testing::TempDir() + "/xpose_bench_" + std::to_string(::getpid()) + ".json";
-  const std::string csv_path = ::testing::TempDir() + "/xpose_bench_" + std::to_string(::getpid()) + ".csv";
+  const std::string json_path = temp_file("bench") + ".json";
+  const std::string csv_path = temp_file("bench") + ".csv";
   const Result r = run_cli("bench --backend cpu --shape 33x65 --shape 128x128 --dtype f32 --iters 3 --json " +
                            json_path + " --csv " + csv_path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -135,7 +139,7 @@ TEST(Cli, CpuBenchVerifiesAndWritesJson) {
 // --offset-in / --offset-out: the kernels get pointers past their allocations' starts, every result
 // is verified there, and the records carry the offsets.
 TEST(Cli, OffsetPointersVerifyAndAreRecorded) {
-  const std::string json_path = ::testing::TempDir() + "/xpose_offsets_" + std::to_string(::getpid()) + ".json";
+  const std::string json_path = temp_file("offsets") + ".json";
   const Result r = run_cli("bench --backend cpu --dtype bf16 --shape 67x130 --offset-in 3 --offset-out 5 --iters 2 "
                            "--kernels auto,cpu_reference --json " + json_path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -153,7 +157,7 @@ TEST(Cli, OffsetPointersVerifyAndAreRecorded) {
 
 // --permute: the memcpy baseline and the plans asked for, each verified, in the JSON.
 TEST(Cli, PermutationVerifiesAndWritesJson) {
-  const std::string json_path = ::testing::TempDir() + "/xpose_permute_" + std::to_string(::getpid()) + ".json";
+  const std::string json_path = temp_file("permute") + ".json";
   const Result r = run_cli("bench --backend cpu --dtype bf16 --extents 3,5,33,7 --permute 0,2,1,3 "
                            "--kernels auto,cpu_reference --iters 2 --json " + json_path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -172,7 +176,7 @@ TEST(Cli, PermutationVerifiesAndWritesJson) {
 // --in-place: the memcpy baseline and the in-place plan, verified, on square shapes with a batch
 // and a leading dimension, in the JSON.
 TEST(Cli, InPlaceVerifiesAndWritesJson) {
-  const std::string json_path = ::testing::TempDir() + "/xpose_in_place_" + std::to_string(::getpid()) + ".json";
+  const std::string json_path = temp_file("in_place") + ".json";
   const Result r = run_cli("bench --backend cpu --in-place --dtype u8 --sizes 33,300 --batch 3 --ld-in 301 "
                            "--iters 2 --json " + json_path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -199,7 +203,7 @@ TEST(Cli, InPlaceTakesNonSquareShapesOnTheCpu) {
 // --kernels tuned: the measured planner's choice, verified like any kernel (on the CPU backend it
 // has one kernel to choose, and says so in the record's note).
 TEST(Cli, TunedKernelIsVerifiedAndNamed) {
-  const std::string json_path = ::testing::TempDir() + "/xpose_tuned_" + std::to_string(::getpid()) + ".json";
+  const std::string json_path = temp_file("tuned") + ".json";
   const Result r =
       run_cli("bench --backend cpu --shape 33x65 --dtype bf16 --kernels auto,tuned --iters 2 --json " + json_path);
   ASSERT_EQ(r.exit_code, 0) << r.err;
