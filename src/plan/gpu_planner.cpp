@@ -997,6 +997,8 @@ Status configure_led_tiled_vec(const TransposeDesc& d, int in_offset, int out_of
   const auto not_led = [](const char* why) { return Status(StatusCode::unsupported, why); };
   if (in_offset < 0 || out_offset < 0 || in_offset % e != 0 || out_offset % e != 0)
     return not_led("pointer offsets unknown or inside an element");
+  // On 128-byte lines both: no grid below moves them (the usual case, planned no further here).
+  if (in_offset % 128 == 0 && out_offset % 128 == 0) return not_led("the pointers need no move");
   const int vector_bytes = tiled_vec_vector_bytes(d, kVecBytes);
   if (vector_bytes == 0) return not_led("strides off the 8-byte grid");
   if (choose_gpu_algorithm(d, kVecBytes, whole_matrix_bytes) != Algorithm::tiled_vec)

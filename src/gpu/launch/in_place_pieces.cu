@@ -36,8 +36,11 @@ Status run_pieces(const TransposeDesc& d, const plan::PiecesConfig& c, unsigned 
   const std::int64_t groups = c.threads / c.group_threads;
   const int smem = static_cast<int>(c.held_bytes);
   if (smem > rt::kSharedWithoutOptIn) XPOSE_RETURN_IF_ERROR(allow_dynamic_shared_once(move_pieces_kernel<U>, smem));
-  const LaunchConfig save = linear_config(0, 0, 0, c.threads, std::min(ceil_div(c.segments.saved, groups), plan::kInPlaceMaxBlocks));
-  const LaunchConfig move = linear_config(0, 0, 0, c.threads, std::min(ceil_div(all, groups), plan::kInPlaceMaxBlocks));
+  const auto grid_for = [groups](std::int64_t segments) {
+    return std::min(ceil_div(segments, groups), plan::kInPlaceMaxBlocks);
+  };
+  const LaunchConfig save = linear_config(0, 0, 0, c.threads, grid_for(c.segments.saved));
+  const LaunchConfig move = linear_config(0, 0, 0, c.threads, grid_for(all));
   for (std::int64_t b = 0; b < d.batch; ++b) {
     unsigned char* const matrix = data + b * d.batch_stride_in * e;
     for (std::int64_t i = 0; i < c.block_launches; ++i)
