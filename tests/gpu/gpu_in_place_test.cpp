@@ -104,14 +104,14 @@ TEST_P(GpuInPlace, BlocksLoopOverTheirPairs) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const TransposeDesc pairs{t, 300, 300, 3, 0, 0, 0, 0}, small_squares{t, 24, 24, 200, 0, 0, 0, 0};
+  const InPlaceRunner seven_blocks = [](const TransposeDesc& desc, int a, void* data, std::string& w) {
+    xpose::plan::InPlaceConfig c = xpose::plan::choose_in_place(xpose::resolved(desc), a);
+    c.blocks = 7;
+    w = "in_place with 7 blocks, vector bytes " + std::to_string(c.vector_bytes);
+    return xpose::gpu::launch_in_place(xpose::resolved(desc), c, data, nullptr);
+  };
   for (const int alignment : {16, static_cast<int>(std::min<std::size_t>(xpose::dtype_size(t), 8))})
     for (const TransposeDesc& d : {pairs, small_squares}) {
-      const InPlaceRunner seven_blocks = [](const TransposeDesc& desc, int a, void* data, std::string& w) {
-        xpose::plan::InPlaceConfig c = xpose::plan::choose_in_place(xpose::resolved(desc), a);
-        c.blocks = 7;
-        w = "in_place with 7 blocks, vector bytes " + std::to_string(c.vector_bytes);
-        return xpose::gpu::launch_in_place(xpose::resolved(desc), c, data, nullptr);
-      };
       std::string what_ran;
       ASSERT_NO_FATAL_FAILURE(expect_gpu_in_place(d, alignment == 16 ? 0 : alignment, what_ran, seven_blocks));
     }
