@@ -141,8 +141,8 @@ Status run_case(const CaseSettings& s, std::vector<BenchRecord>& records) {
     xpose::Plan plan;
     // Planned for the pointers the kernels get, as xpose::transpose would (their alignment and offsets).
     xpose::PlanOptions options{s.backend, a, alignment};
-    options.in_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(buffers.in(0)) % 128);
-    options.out_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(buffers.out(0)) % 128);
+    options.in_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(buffers.in(0)) % xpose::kPointerOffsetGrid);
+    options.out_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(buffers.out(0)) % xpose::kPointerOffsetGrid);
     const Status planned = xpose::make_plan(plan, raw, options);
     if (!planned.ok()) {
       rec.verification = "SKIPPED";

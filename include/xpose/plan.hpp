@@ -44,6 +44,11 @@ const char* backend_name(Backend backend);
 bool parse_backend(const std::string& name, Backend& out);  // "auto", "cuda" or "cpu"
 Backend algorithm_backend(Algorithm algorithm);  // automatic -> Backend::automatic
 
+// The grid PlanOptions::in_offset / out_offset place the pointers on: tiles whose input rows start
+// 128 bytes into a 256-byte block ran 1.4-4% slower on an H200 than on the block's start (8192^2, u8
+// to f64; bench/results/h200_2026-11-30c_led_interior.txt), so led plans aim at 256 bytes.
+constexpr int kPointerOffsetGrid = 256;
+
 struct PlanOptions {
   Backend backend = Backend::automatic;
   Algorithm algorithm = Algorithm::automatic;
@@ -51,12 +56,13 @@ struct PlanOptions {
   // execute (0: 16, what cudaMalloc and the xpose allocators give). Vectorised kernels are chosen
   // only where it allows them; execute refuses pointers that break the promise.
   int alignment = 0;
-  // Where the pointers given to execute will lie: their addresses modulo 128 bytes, or -1 where not
-  // known (transpose() and make_measured_plan fill them in from their pointers). With both known, a
-  // matrix whose strides are multiples of 16 bytes but whose pointers are off that grid (a slice of
-  // a larger matrix, say) runs tiled_vec with its tile grid moved to start before the matrix, so
-  // that the tiles inside meet whole aligned accesses and 128-byte lines; the plan shows the move as
-  // `lead<rows>x<cols>`, and execute then refuses pointers at other offsets modulo 16.
+  // Where the pointers given to execute will lie: their addresses modulo kPointerOffsetGrid (256)
+  // bytes, or -1 where not known (transpose() and make_measured_plan fill them in from their
+  // pointers). With both known, a matrix whose strides are multiples of 16 bytes but whose pointers
+  // are off that grid (a slice of a larger matrix, say) runs tiled_vec with its tile grid moved to
+  // start before the matrix, so that the tiles inside meet whole aligned accesses and 256-byte
+  // blocks as far as the strides allow; the plan shows the move as `lead<rows>x<cols>`, and execute
+  // then refuses pointers at other offsets modulo 16.
   int in_offset = -1, out_offset = -1;
 };
 

@@ -165,8 +165,8 @@ PlanOptions options_for_pointers(const PlanOptions& options, const void* in, con
   PlanOptions fitted = options;
   if (fitted.alignment == 0) fitted.alignment = common_alignment(in, out);
   if (fitted.in_offset < 0 && fitted.out_offset < 0) {
-    fitted.in_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) % 128);
-    fitted.out_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) % 128);
+    fitted.in_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) % kPointerOffsetGrid);
+    fitted.out_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) % kPointerOffsetGrid);
   }
   return fitted;
 }

@@ -985,6 +985,11 @@ std::int64_t stride_grid(std::int64_t ld_bytes, std::int64_t batch, std::int64_t
   return g;
 }
 
+// Tile columns (rows) a matrix needs before its tile grid takes a lead of columns (rows); see
+// configure_led_tiled_vec. Between 4 and 32 tile rows nothing was measured.
+constexpr std::int64_t kLedMinTileCols = 4;
+constexpr std::int64_t kLedMinTileRows = 16;
+
 }  // namespace
 
 // Measured on an H200 (bench/results/h200_2026-11-30b_led_tiles.txt, 8192^2, pointers one element
@@ -997,24 +1002,41 @@ Status configure_led_tiled_vec(const TransposeDesc& d, int in_offset, int out_of
   const auto not_led = [](const char* why) { return Status(StatusCode::unsupported, why); };
   if (in_offset < 0 || out_offset < 0 || in_offset % e != 0 || out_offset % e != 0)
     return not_led("pointer offsets unknown or inside an element");
-  // On 128-byte lines both: no grid below moves them (the usual case, planned no further here).
-  if (in_offset % 128 == 0 && out_offset % 128 == 0) return not_led("the pointers need no move");
+  // On 256-byte blocks both: no grid below moves them (the usual case, planned no further here).
+  if (in_offset % kPointerOffsetGrid == 0 && out_offset % kPointerOffsetGrid == 0)
+    return not_led("the pointers need no move");
   const int vector_bytes = tiled_vec_vector_bytes(d, kVecBytes);
   if (vector_bytes == 0) return not_led("strides off the 8-byte grid");
   if (choose_gpu_algorithm(d, kVecBytes, whole_matrix_bytes) != Algorithm::tiled_vec)
     return not_led("aligned pointers would not take tiled_vec");
   XPOSE_RETURN_IF_ERROR(configure_tiled_vec(d, kVecBytes, sm_count, c));
-  // Each side's tile pieces start on the coarsest grid its strides keep, up to a 128-byte line and
-  // the piece's own width (input: a tile row; output: the tile's rows of one column).
+  // Each side's tile pieces start on the coarsest grid its strides keep, up to a 256-byte block
+  // (kPointerOffsetGrid) and the piece's own width (input: a tile row; output: the tile's rows of one
+  // column). Blocks rather than 128-byte lines: input rows 128 bytes into their blocks cost the
+  // aligned 8192^2 tiles 1.4% (u8) to 4% (f32) on an H200.
   const std::int64_t in_grid =
-      stride_grid(d.ld_in * e, d.batch, d.batch_stride_in * e, std::min(128, c.tile_cols * e));
+      stride_grid(d.ld_in * e, d.batch, d.batch_stride_in * e, std::min(kPointerOffsetGrid, c.tile_cols * e));
   const std::int64_t out_grid =
-      stride_grid(d.ld_out * e, d.batch, d.batch_stride_out * e, std::min(128, c.tile_rows * e));
+      stride_grid(d.ld_out * e, d.batch, d.batch_stride_out * e, std::min(kPointerOffsetGrid, c.tile_rows * e));
   if (in_grid < vector_bytes || out_grid < vector_bytes) return not_led("strides off the access grid");
-  const int lead_cols = static_cast<int>(in_offset % in_grid) / e;
-  const int lead_rows = static_cast<int>(out_offset % out_grid) / e;
+  int lead_cols = static_cast<int>(in_offset % in_grid) / e;
+  int lead_rows = static_cast<int>(out_offset % out_grid) / e;
+  // A lead adds a nearly empty tile column (row) and sends the first one through the led edge paths:
+  // on few tile columns (rows) that costs more than the lead gives. H200, one element off the grid, led
+  // against the plan for the pointers' alignment (bench/results/h200_2026-11-30c_led_interior.txt):
+  // columns, u8 1024^2 x64 (4 tile columns) 0.77 / 0.66, f32 262144x256 (4) 0.82 / 0.81, u8 131072x512
+  // (2) 0.56 / 0.63, f32 1048576x32 (1) 0.56 / 0.87; rows, u8 2048^2 x64 (32 tile rows) 0.86 / 0.68, u8
+  // 256x262144 (4) 0.41 / 0.53, u8 64x1048576 (1) 0.14 / 0.66. Where a side's pointer is on the access
+  // grid its lead only serves lines and is dropped; elsewhere the plan is not led.
+  const bool few_cols = ceil_div(d.cols, c.tile_cols) < kLedMinTileCols;
+  const bool few_rows = ceil_div(d.rows, c.tile_rows) < kLedMinTileRows;
+  if ((lead_cols > 0 && few_cols && in_offset % vector_bytes != 0) ||
+      (lead_rows > 0 && few_rows && out_offset % vector_bytes != 0))
+    return not_led("too few tiles for a lead");
+  if (few_cols) lead_cols = 0;
+  if (few_rows) lead_rows = 0;
   if (lead_cols == 0 && lead_rows == 0) return not_led("the pointers need no move");
-  // A lead gives up the bands (below). Where only the output is off its lines but on the access grid,
+  // A lead gives up the bands (below). Where only the output is off its grid but on the access grid,
   // the banded plan for aligned pointers runs instead: c128 8192^2, output 16 bytes into a line, 0.939
   // of memcpy in bands against 0.918 led (H200); with the input off its lines the lead wins, 0.879 ->
   // 0.918.

@@ -225,7 +225,7 @@ Status configure_tiled_vec(const TransposeDesc& resolved_desc, int alignment, in
 Status configure_tiled_vec_tile(const TransposeDesc& resolved_desc, int alignment, int tile_bytes, int row_bytes,
                                 LaunchConfig& config);
 
-// tiled_vec for pointers `in_offset` / `out_offset` bytes past a 128-byte boundary, with strides on
+// tiled_vec for pointers `in_offset` / `out_offset` bytes past a 256-byte boundary, with strides on
 // the 16- (or 8-) byte grid: the tile chosen as for aligned pointers, its grid moved to start
 // lead_rows x lead_cols before the matrix so that the tiles inside meet aligned accesses (and lines,
 // as far as the strides allow). Unsupported where the strides are off the grid, the pointers need no

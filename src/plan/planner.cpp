@@ -79,8 +79,10 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
   if (options.alignment < 0 || (options.alignment & (options.alignment - 1)) != 0)
     return Status(StatusCode::invalid_argument,
                   "PlanOptions::alignment must be 0 or a power of two (got " + std::to_string(options.alignment) + ")");
-  if (options.in_offset < -1 || options.in_offset >= 128 || options.out_offset < -1 || options.out_offset >= 128)
-    return Status(StatusCode::invalid_argument, "PlanOptions::in_offset and out_offset must be -1 or 0..127 (got " +
+  if (options.in_offset < -1 || options.in_offset >= kPointerOffsetGrid || options.out_offset < -1 ||
+      options.out_offset >= kPointerOffsetGrid)
+    return Status(StatusCode::invalid_argument, "PlanOptions::in_offset and out_offset must be -1 or 0.." +
+                                                    std::to_string(kPointerOffsetGrid - 1) + " (got " +
                                                     std::to_string(options.in_offset) + " and " +
                                                     std::to_string(options.out_offset) + ")");
   state->alignment = effective_alignment(options);

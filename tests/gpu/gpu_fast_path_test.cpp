@@ -238,7 +238,7 @@ TEST_P(GpuFastPath, MisalignedBasePointers) {
   }
 }
 
-// Pointers off the 16-byte grid (or off 128-byte lines) while the strides keep it: the plan for those
+// Pointers off the 16-byte grid (or off 256-byte blocks) while the strides keep it: the plan for those
 // offsets moves tiled_vec's tile grid to start before the matrix (`lead` in the plan), and the
 // first tile row and column leave the lead out. Every element is checked, the output poisoned first
 // and untouched outside its span, on odd extents, batches and padded strides; execute refuses
@@ -255,12 +255,15 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
       {t, 777, 96 * w, 1, 0, up(777)},
       {t, 4100, 64 * w, 1, 0, up(4100) + 3 * w},
       {t, 96, 128, 5, 128 + 2 * w, 96 + w, 96 * (128 + 2 * w) + 16 * w, 128 * (96 + w) + 32 * w},  // batch, gaps
+      // A batch with gaps of matrices with tile rows and columns enough for leads on both sides.
+      {t, 1030, 136 * w, 3, 138 * w, up(1030) + w, 1030 * 138 * w + 16 * w, 136 * w * (up(1030) + w) + 32 * w},
       {t, 40000, 32 * w},
       {t, 1000, 1003},  // strides off the grid: no lead
   };
   // (input, output) offsets in bytes from a 256-byte boundary, element multiples.
-  const std::vector<std::pair<int, int>> offsets = {{e, 0}, {0, e}, {3 * e % 128, 5 * e % 128}, {16, 0},
-                                                    {0, 48}, {112, 80}, {64, 16}};
+  const std::vector<std::pair<int, int>> offsets = {{e, 0},   {0, e},     {3 * e % 128, 5 * e % 128}, {16, 0},
+                                                    {0, 48},  {112, 80},  {64, 16},
+                                                    {128, 0}, {0, 128},   {176, 144}};
   int led = 0;
   for (const xpose::TransposeDesc& d : cases) {
     const CaseData& data = case_data(d);

@@ -1052,11 +1052,11 @@ std::int64_t piece_offset(int pointer_offset, std::int64_t first_element, std::i
 }  // namespace
 
 // Pointers off the grid their strides keep: the led grid puts every tile but the first row and
-// column of tiles on whole accesses (and on 128-byte lines as far as the strides and tile allow).
+// column of tiles on whole accesses (and on 256-byte blocks as far as the strides and tile allow).
 TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
   std::mt19937_64 rng(0x1ead);
   std::uniform_int_distribution<std::int64_t> extent(1, 5000), batch(1, 3), spare(0, 3);
-  std::uniform_int_distribution<int> offset(0, 127);
+  std::uniform_int_distribution<int> offset(0, xpose::kPointerOffsetGrid - 1);
   int led = 0;
   for (int i = 0; i < 4000; ++i) {
     const DType t = kTypes[i % 5];
@@ -1076,6 +1076,9 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
     EXPECT_TRUE(c.lead_rows > 0 || c.lead_cols > 0) << where;
     EXPECT_LT(c.lead_rows, c.tile_rows) << where;
     EXPECT_LT(c.lead_cols, c.tile_cols) << where;
+    // Leads only on matrices of enough tile columns (rows): elsewhere the extra ones cost more.
+    if (c.lead_cols > 0) EXPECT_GE((d.cols + c.tile_cols - 1) / c.tile_cols, 4) << where;
+    if (c.lead_rows > 0) EXPECT_GE((d.rows + c.tile_rows - 1) / c.tile_rows, 16) << where;
     EXPECT_EQ(c.bands, 1) << where;
     EXPECT_EQ(c.grid_x, d.batch * ((d.rows + c.lead_rows + c.tile_rows - 1) / c.tile_rows) *
                             ((d.cols + c.lead_cols + c.tile_cols - 1) / c.tile_cols))
@@ -1107,6 +1110,19 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
   EXPECT_EQ(lead_of({DType::c128, 8192, 8192}, 16, 48), P(3, 1));
   EXPECT_EQ(lead_of({DType::c128, 8192, 8192}, 0, 48), P(-1, -1));  // the aligned plan's bands instead
   EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 0, 0), P(-1, -1));  // nothing to move
+  // Half a 256-byte block off: input rows of 256-byte tiles (u8, f32), output pieces of 256 bytes (f64).
+  EXPECT_EQ(lead_of({DType::u8, 8192, 8192}, 128, 0), P(0, 128));
+  EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 128, 0), P(0, 32));
+  EXPECT_EQ(lead_of({DType::f64, 8192, 8192}, 0, 128), P(16, 0));
+  EXPECT_EQ(lead_of({DType::u8, 8192, 8192}, 0, 128), P(-1, -1));    // u8 output pieces of 64 bytes: on their grid
+  EXPECT_EQ(lead_of({DType::c128, 8192, 8192}, 128, 0), P(0, 8));
+  // Skinny matrices: too few tile columns (rows) for a lead; a pointer on the access grid keeps the
+  // other side's lead.
+  EXPECT_EQ(lead_of({DType::f32, 1048576, 32}, 4, 0), P(-1, -1));
+  EXPECT_EQ(lead_of({DType::u8, 64, 1048576}, 0, 1), P(-1, -1));
+  EXPECT_EQ(lead_of({DType::f32, 1048576, 32}, 128, 4), P(1, 0));
+  EXPECT_EQ(lead_of({DType::u8, 1024, 1024, 64}, 1, 0), P(0, 1));  // 4 tile columns
+  EXPECT_EQ(lead_of({DType::u8, 256, 262144}, 0, 16), P(-1, -1));  // output on the access grid: no lead
   EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 128 - 4, -1), P(-1, -1));  // offsets not known
   EXPECT_EQ(lead_of({DType::u8, 8191, 8193}, 1, 0), P(-1, -1));   // strides off the grid
   EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 2, 0), P(-1, -1));  // inside an element

@@ -5,7 +5,6 @@
 
 #include <cstdint>
 
-#include "gpu/kernels/chunk_part.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
@@ -283,8 +282,8 @@ __device__ __forceinline__ void vec_gather_unit(const unsigned char* tile, int r
 
 // Store phase: thread (tr, tu) of each group of 32 reads kV rows of one unit (kColsPerUnit input
 // columns) and writes kColsPerUnit V-byte output vectors; the kRowThreads tr-threads write
-// kRowThreads x V contiguous bytes of each output row. Blocks cut by the matrix edge are written
-// element by element (in a led grid of 1- or 2-byte elements, in aligned pieces of each vector).
+// kRowThreads x V contiguous bytes of each output row. Blocks cut by the matrix edge or a lead are
+// written element by element.
 template <typename Tile, bool kLead = false, int E = Tile::kE, int V = Tile::kVBytes>
 __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, int rows_valid, int bytes_valid,
                                unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid, int rows_lo = 0,
@@ -315,39 +314,16 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
       }
 #pragma unroll
       for (int j = 0; j < Tile::kColsPerUnit; ++j) store_vec<V>(out + (col0 + j) * ld_out_bytes + rb * E, vec[j]);
-    } else if constexpr (kLead && E <= 2) {
-      // The whole unit from the tile (rows outside the matrix hold stale bytes), then of each column
-      // inside the matrix the bytes of its rows inside, in aligned pieces (store_chunk_part).
-      if (rb + Tile::kV <= rows_lo || cb + Tile::kUnit <= bytes_lo) continue;
-      VecWords<V> vec[Tile::kColsPerUnit];
-      vec_gather_unit<Tile>(tile, rb, cb, vec);
-      const int lo = (rb < rows_lo ? rows_lo - rb : 0) * E;
-      const int hi = (rb + Tile::kV <= rows_valid ? Tile::kV : rows_valid - rb) * E;
-#pragma unroll
-      for (int j = 0; j < Tile::kColsPerUnit; ++j) {
-        if (cb + j * E < bytes_lo || cb + j * E >= bytes_valid) continue;
-        unsigned char* at = out + (col0 + j) * ld_out_bytes + rb * E;
-        if (lo == 0 && hi == V) {  // a column cut off, its rows whole
-          store_vec<V>(at, vec[j]);
-          continue;
-        }
-        uint4 chunk{};
-        chunk.x = vec[j].w[0];
-        chunk.y = vec[j].w[1];
-        if constexpr (V == 16) {
-          chunk.z = vec[j].w[2];
-          chunk.w = vec[j].w[3];
-        }
-        store_chunk_part(at, chunk, lo, hi);
-      }
     } else {
-      // Element by element: matrix edges, and led edges of 4- to 16-byte elements (at most 4 to a
-      // vector; the pieces' registers spilled their led kernels at 32).
-      if (kLead && cb < bytes_lo) continue;  // a unit of one element: inside the lead
-      for (int j = 0; j < Tile::kColsPerUnit && cb + j * E < bytes_valid; ++j)
+      // Element by element: matrix edges and led edges. (Aligned pieces of each vector, tried for the
+      // led edges, took registers enough to spill the led kernels: the f32 ones at 32, the u8 ones at
+      // 64 once they also held the plain path.)
+      for (int j = 0; j < Tile::kColsPerUnit && cb + j * E < bytes_valid; ++j) {
+        if (kLead && cb + j * E < bytes_lo) continue;  // a column inside the lead
         for (int r = kLead && rb < rows_lo ? rows_lo : rb; r < rb + Tile::kV && r < rows_valid; ++r)
           copy_element<E>(out + (col0 + j) * ld_out_bytes + r * E,
                           tile + vec_tile_offset<Tile>(r, cb + j * E));
+      }
     }
   }
 }
@@ -362,6 +338,19 @@ constexpr int led_min_blocks() {
   if (Tile::kE == 4 || Tile::kE == 8) return 2048 / Tile::kThreads;
   if (Tile::kE == 16) return 1280 / Tile::kThreads;
   return kVecMinThreadsPerSm / Tile::kThreads;
+}
+
+// One tile: its loads into registers, then the swizzled tile, then the output vectors.
+template <typename Tile, bool kLead>
+__device__ __forceinline__ void vec_transpose_tile(const VecTilePos& p, std::int64_t ld_in_bytes,
+                                                   std::int64_t ld_out_bytes, unsigned char* tile, int tid) {
+  {
+    VecWords<Tile::kVBytes> v[Tile::kLoadsPerThread];
+    vec_issue_loads<Tile, kLead>(p, ld_in_bytes, tid, v);
+    vec_commit_loads<Tile, kLead>(p, tid, v, tile);
+  }
+  __syncthreads();
+  vec_store_tile<Tile, kLead>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid, p.rows_lo, p.bytes_lo);
 }
 
 // Block (Tile::kThreads), one tile per block; tile Tile::kRows x kRowBytes bytes of input, swizzled,
@@ -380,13 +369,16 @@ __global__ void __launch_bounds__(Tile::kThreads,
   const std::int64_t ld_in_bytes = g.ld_in * Tile::kE, ld_out_bytes = g.ld_out * Tile::kE;
   const int tid = threadIdx.x;
   const VecTilePos p = vec_tile_position<Tile, Grid, kLead>(in, out, g, grid, blockIdx.x, lead);
-  {
-    VecWords<Tile::kVBytes> v[Tile::kLoadsPerThread];
-    vec_issue_loads<Tile, kLead>(p, ld_in_bytes, tid, v);
-    vec_commit_loads<Tile, kLead>(p, tid, v, tile);
+  if constexpr (kLead) {
+    // Tiles the lead does not touch take the plain path (the whole block alike): the led checks on
+    // every access cost the u8 and f32 8192^2 tiles 2-3% on an H200 (a led kernel with no lead
+    // against the plain one, bench/results/h200_2026-11-30c_led_interior.txt).
+    if (p.rows_lo > 0 || p.bytes_lo > 0) {
+      vec_transpose_tile<Tile, true>(p, ld_in_bytes, ld_out_bytes, tile, tid);
+      return;
+    }
   }
-  __syncthreads();
-  vec_store_tile<Tile, kLead>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid, p.rows_lo, p.bytes_lo);
+  vec_transpose_tile<Tile, false>(p, ld_in_bytes, ld_out_bytes, tile, tid);
 }
 
 }  // namespace xpose::gpu
