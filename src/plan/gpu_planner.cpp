@@ -1027,7 +1027,7 @@ Status configure_led_tiled_vec(const TransposeDesc& d, int in_offset, int out_of
   // columns, u8 1024^2 x64 (4 tile columns) 0.77 / 0.66, f32 262144x256 (4) 0.82 / 0.81, u8 131072x512
   // (2) 0.56 / 0.63, f32 1048576x32 (1) 0.56 / 0.87; rows, u8 2048^2 x64 (32 tile rows) 0.86 / 0.68, u8
   // 256x262144 (4) 0.41 / 0.53, u8 64x1048576 (1) 0.14 / 0.66. Where a side's pointer is on the access
-  // grid its lead only serves lines and is dropped; elsewhere the plan is not led.
+  // grid its lead only serves 256-byte blocks and is dropped; elsewhere the plan is not led.
   const bool few_cols = ceil_div(d.cols, c.tile_cols) < kLedMinTileCols;
   const bool few_rows = ceil_div(d.rows, c.tile_rows) < kLedMinTileRows;
   if ((lead_cols > 0 && few_cols && in_offset % vector_bytes != 0) ||

@@ -227,9 +227,10 @@ Status configure_tiled_vec_tile(const TransposeDesc& resolved_desc, int alignmen
 
 // tiled_vec for pointers `in_offset` / `out_offset` bytes past a 256-byte boundary, with strides on
 // the 16- (or 8-) byte grid: the tile chosen as for aligned pointers, its grid moved to start
-// lead_rows x lead_cols before the matrix so that the tiles inside meet aligned accesses (and lines,
-// as far as the strides allow). Unsupported where the strides are off the grid, the pointers need no
-// move, or aligned pointers would not take tiled_vec.
+// lead_rows x lead_cols before the matrix so that the tiles inside meet aligned accesses (and 256-byte
+// blocks, as far as the strides allow). Unsupported where the strides are off the grid, the pointers
+// need no move, the matrix has too few tiles for the lead it needs, or aligned pointers would not
+// take tiled_vec.
 Status configure_led_tiled_vec(const TransposeDesc& resolved_desc, int in_offset, int out_offset, int sm_count,
                                std::int64_t whole_matrix_bytes, LaunchConfig& config);
 

@@ -263,7 +263,7 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
   // (input, output) offsets in bytes from a 256-byte boundary, element multiples.
   const std::vector<std::pair<int, int>> offsets = {{e, 0},   {0, e},     {3 * e % 128, 5 * e % 128}, {16, 0},
                                                     {0, 48},  {112, 80},  {64, 16},
-                                                    {128, 0}, {0, 128},   {176, 144}};
+                                                    {128, 0}, {0, 128},   {176, 144}, {0, 40}};
   int led = 0;
   for (const xpose::TransposeDesc& d : cases) {
     const CaseData& data = case_data(d);

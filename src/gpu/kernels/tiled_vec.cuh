@@ -309,7 +309,7 @@ __device__ __forceinline__ void vec_gather_unit(const unsigned char* tile, int r
 // Store phase: thread (tr, tu) of each group of 32 reads kV rows of one unit (kColsPerUnit input
 // columns) and writes kColsPerUnit V-byte output vectors; the kRowThreads tr-threads write
 // kRowThreads x V contiguous bytes of each output row. Blocks cut by the matrix edge or a lead are
-// written element by element.
+// written element by element, but for units of 1- or 2-byte elements cut by the lead rows alone.
 template <typename Tile, bool kLead = false, int E = Tile::kE, int V = Tile::kVBytes>
 __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, int rows_valid, int bytes_valid,
                                unsigned char* tile /* (kRows, kRowBytes) bytes */, int tid, int rows_lo = 0,
@@ -345,7 +345,8 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
         // A unit of whole columns cut by the lead rows alone: each output vector from the first row
         // inside on, in aligned pieces. Element by element, u8 8192^2 with the output one element off
         // ran at 0.840 of memcpy, in these pieces at 0.901 (H200).
-        if (rb < rows_lo && rb + Tile::kV <= rows_valid && cb >= bytes_lo && cb + Tile::kUnit <= bytes_valid) {
+        if (rb < rows_lo && rows_lo < rb + Tile::kV && rb + Tile::kV <= rows_valid && cb >= bytes_lo &&
+            cb + Tile::kUnit <= bytes_valid) {
 #pragma unroll 1
           for (int j = 0; j < Tile::kColsPerUnit; ++j)
             store_column_tail<Tile>(out + (col0 + j) * ld_out_bytes + rb * E, tile, rb, cb + j * E, (rows_lo - rb) * E);
