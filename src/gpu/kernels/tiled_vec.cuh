@@ -271,8 +271,8 @@ __device__ __forceinline__ void store_column_tail(unsigned char* at, const unsig
       std::uint64_t x = 0;
 #pragma unroll
       for (int k = 0; k < p / E; ++k) {
-        const unsigned char* src = tile + vec_tile_offset<Tile>(rb + lo / E + k, cbj);
-        const std::uint32_t e = E == 1 ? *src : *reinterpret_cast<const std::uint16_t*>(src);
+        using T = typename ElementStorage<E>::type;
+        const T e = *reinterpret_cast<const T*>(tile + vec_tile_offset<Tile>(rb + lo / E + k, cbj));
         x |= static_cast<std::uint64_t>(e) << (8 * E * k);
       }
       if (p == 1) at[lo] = static_cast<unsigned char>(x);
