@@ -1036,15 +1036,19 @@ Status configure_led_tiled_vec(const TransposeDesc& d, int in_offset, int out_of
   if (few_cols) lead_cols = 0;
   if (few_rows) lead_rows = 0;
   if (lead_cols == 0 && lead_rows == 0) return not_led("the pointers need no move");
-  // A lead gives up the bands (below). Where only the output is off its grid but on the access grid,
-  // the banded plan for aligned pointers runs instead: c128 8192^2, output 16 bytes into a line, 0.939
-  // of memcpy in bands against 0.918 led (H200); with the input off its lines the lead wins, 0.879 ->
-  // 0.918.
-  if (lead_cols == 0 && c.bands > 1 && out_offset % vector_bytes == 0) return not_led("bands serve better");
   c.lead_rows = lead_rows;
   c.lead_cols = lead_cols;
-  c.grid_x = d.batch * ceil_div(d.rows + lead_rows, c.tile_rows) * ceil_div(d.cols + lead_cols, c.tile_cols);
-  c.bands = 1;  // bands need tiles that span the stride exactly
+  const std::int64_t tiles_c = ceil_div(d.cols + lead_cols, c.tile_cols);
+  c.grid_x = d.batch * ceil_div(d.rows + lead_rows, c.tile_rows) * tiles_c;
+  // The aligned plan's bands stay: a lead of columns adds one tile column, walked apart
+  // (LedBandedTileGrid), and the bands share the others, which span the stride. H200, of memcpy, led
+  // without bands -> with them (bench/results/h200_2026-11-30d_led_bands.txt): c128 8192^2 input 16
+  // bytes off 0.918 -> 0.966, f64 16384^2 input 8 bytes off 0.940 -> 0.962, f32 8192x32768 input 4
+  // bytes off 0.922 -> 0.965 (aligned 0.966, 0.966, 0.966). A lead of rows alone beats the aligned
+  // plan's bands on an output that is off its block but on the access grid: c128 8192^2 output 16
+  // bytes off 0.938 -> 0.966, c128 16384^2 0.916 -> 0.955, f64 16384^2 output 16 bytes off 0.753 ->
+  // 0.965.
+  if ((tiles_c - (lead_cols > 0 ? 1 : 0)) % c.bands != 0) c.bands = 1;
   return Status::ok_status();
 }
 

@@ -4,6 +4,8 @@
 // some matrix sizes; this reaches all of them on small matrices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gpu_test_support.hpp"
 #include "plan/gpu_planner.hpp"
 #include "plan/plan_state.hpp"
@@ -101,6 +103,78 @@ TEST_P(TiledVecTiles, EveryBandedTileMatchesReference) {
           const xpose::Status s = run_plan_on_gpu(plan, data.input, got, data.expected_transpose.size(), 0);
           ASSERT_TRUE(s.ok()) << what << ": " << s.message();
           EXPECT_EQ(first_mismatch(got, data.expected_transpose, static_cast<std::size_t>(e)), -1) << what;
+        }
+      }
+    }
+  }
+  EXPECT_GE(kernels, 2) << "banded tile shapes tried";
+}
+
+// The banded walk on a led grid (LedBandedTileGrid) of every tile it is built for: pointers off the
+// 16-byte grid by each lead, the tile grid started that far before them, and the bands sharing all
+// tile columns but the one a lead of columns adds. Every element checked, the output poisoned first
+// and untouched outside its span.
+TEST_P(TiledVecTiles, EveryBandedTileLedMatchesReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const int e = static_cast<int>(xpose::dtype_size(t));
+  const int v = xpose::kVecBytes;
+  int kernels = 0;
+  for (int tile_bytes : {xpose::kVecTileBytesSmall, xpose::kVecTileBytes}) {
+    for (int row_bytes = 256; row_bytes <= xpose::tiled_vec_max_row_bytes(e, tile_bytes); row_bytes *= 2) {
+      if (!xpose::tiled_vec_bands_built(tile_bytes, row_bytes, v)) continue;
+      ++kernels;
+      const int tile_cols = row_bytes / e, tile_rows = tile_bytes / row_bytes;
+      for (auto [lead_rows, lead_cols] : {std::pair<int, int>{0, 1}, {1, 0}, {tile_rows - 1, tile_cols - 1}}) {
+        for (int bands : {2, xpose::kVecMaxBands}) {
+          // Led tile columns: 2 x bands, plus the added one (5 columns wide) where the lead has columns.
+          const std::int64_t cols = 2 * bands * tile_cols - (lead_cols > 0 ? lead_cols - 5 : 3);
+          const std::int64_t rows = 3 * tile_rows - 7 - lead_rows;
+          const std::int64_t ld_in = ld_on_grid(t, cols + 5, v), ld_out = ld_on_grid(t, rows, v);
+          const std::int64_t bs_in = rows * ld_in + 2 * v / e, bs_out = cols * ld_out + 3 * v / e;  // gaps
+          for (const xpose::TransposeDesc& d : {xpose::TransposeDesc{t, rows, cols, 1, ld_in, ld_out},
+                                                xpose::TransposeDesc{t, rows, cols, 3, ld_in, ld_out, bs_in, bs_out}}) {
+            const std::string what = describe(d) + " lead " + std::to_string(lead_rows) + "x" +
+                                     std::to_string(lead_cols) + " in " + std::to_string(bands) + " bands of " +
+                                     std::to_string(tile_bytes) + "-byte tiles of " + std::to_string(row_bytes) +
+                                     "-byte rows";
+            xpose::Plan plan;
+            ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::tiled_vec, v}).ok()) << what;
+            xpose::LaunchConfig& c = plan.state()->config;
+            ASSERT_TRUE(xpose::plan::configure_tiled_vec_tile(plan.desc(), v, tile_bytes, row_bytes, c).ok()) << what;
+            const std::int64_t tiles_c = (cols + lead_cols + tile_cols - 1) / tile_cols;
+            ASSERT_EQ(tiles_c - (lead_cols > 0 ? 1 : 0), 2 * bands) << what;
+            c.lead_rows = lead_rows;
+            c.lead_cols = lead_cols;
+            c.bands = bands;
+            c.grid_x = d.batch * ((rows + lead_rows + tile_rows - 1) / tile_rows) * tiles_c;
+            plan.state()->alignment = std::min(e, 16);  // the pointers lie a lead past the 16-byte grid
+            ASSERT_NE(plan.to_string().find("bands" + std::to_string(bands)), std::string::npos) << plan.to_string();
+            const CaseData& data = case_data(d);
+            const std::size_t in_bytes = data.input.size(), out_bytes = data.expected_transpose.size();
+            // Buffers from the tile grid's origin, the pointers a lead into them, 256 bytes spare.
+            const std::size_t in_at = static_cast<std::size_t>(lead_cols * e);
+            const std::size_t at = static_cast<std::size_t>(lead_rows * e);
+            xpose::DeviceBuffer in, out;
+            ASSERT_TRUE(in.allocate(in_at + in_bytes + 256).ok());
+            ASSERT_TRUE(out.allocate(at + out_bytes + 256).ok());
+            auto* in_ptr = static_cast<unsigned char*>(in.data()) + in_at;
+            auto* out_ptr = static_cast<unsigned char*>(out.data()) + at;
+            ASSERT_TRUE(xpose::copy_host_to_device(in_ptr, data.input.data(), in_bytes).ok());
+            ASSERT_TRUE(xpose::fill_device_bytes(out.data(), kPoison, at + out_bytes + 256).ok());
+            const xpose::Status s = xpose::execute(plan, in_ptr, out_ptr);
+            ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+            std::vector<unsigned char> whole(at + out_bytes + 256);
+            ASSERT_TRUE(xpose::synchronize_device().ok());
+            ASSERT_TRUE(xpose::copy_device_to_host(whole.data(), out.data(), whole.size()).ok());
+            const std::vector<unsigned char> got(whole.begin() + static_cast<std::ptrdiff_t>(at),
+                                                 whole.begin() + static_cast<std::ptrdiff_t>(at + out_bytes));
+            EXPECT_EQ(first_mismatch(got, data.expected_transpose, static_cast<std::size_t>(e)), -1) << what;
+            for (std::size_t i = 0; i < whole.size(); ++i)
+              if (i < at || i >= at + out_bytes) {
+                ASSERT_EQ(whole[i], kPoison) << what << ": byte " << i << " outside the output was written";
+              }
+          }
         }
       }
     }

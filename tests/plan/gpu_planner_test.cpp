@@ -1079,10 +1079,10 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
     // Leads only on matrices of enough tile columns (rows): elsewhere the extra ones cost more.
     if (c.lead_cols > 0) EXPECT_GE((d.cols + c.tile_cols - 1) / c.tile_cols, 4) << where;
     if (c.lead_rows > 0) EXPECT_GE((d.rows + c.tile_rows - 1) / c.tile_rows, 16) << where;
-    EXPECT_EQ(c.bands, 1) << where;
-    EXPECT_EQ(c.grid_x, d.batch * ((d.rows + c.lead_rows + c.tile_rows - 1) / c.tile_rows) *
-                            ((d.cols + c.lead_cols + c.tile_cols - 1) / c.tile_cols))
-        << where;
+    const std::int64_t tiles_c = (d.cols + c.lead_cols + c.tile_cols - 1) / c.tile_cols;
+    EXPECT_EQ(c.grid_x, d.batch * ((d.rows + c.lead_rows + c.tile_rows - 1) / c.tile_rows) * tiles_c) << where;
+    // Bands share the tile columns but the one a lead of columns adds.
+    EXPECT_EQ((tiles_c - (c.lead_cols > 0 ? 1 : 0)) % c.bands, 0) << where;
     // Tile column 1's first element in rows 0, 1, 7 of every matrix, tile row 1's in output rows 0, 1, 7.
     for (std::int64_t b = 0; b < d.batch; ++b)
       for (std::int64_t k : {0, 1, 7}) {
@@ -1108,7 +1108,7 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
   EXPECT_EQ(lead_of({DType::f64, 8192, 8192}, 16, 0), P(0, 2));   // on 16 bytes, 16 into a line
   EXPECT_EQ(lead_of({DType::c128, 4096, 4096}, 0, 48), P(3, 0));
   EXPECT_EQ(lead_of({DType::c128, 8192, 8192}, 16, 48), P(3, 1));
-  EXPECT_EQ(lead_of({DType::c128, 8192, 8192}, 0, 48), P(-1, -1));  // the aligned plan's bands instead
+  EXPECT_EQ(lead_of({DType::c128, 8192, 8192}, 0, 48), P(3, 0));  // led, in the aligned plan's bands
   EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 0, 0), P(-1, -1));  // nothing to move
   // Half a 256-byte block off: input rows of 256-byte tiles (u8, f32), output pieces of 256 bytes (f64).
   EXPECT_EQ(lead_of({DType::u8, 8192, 8192}, 128, 0), P(0, 128));
@@ -1126,4 +1126,25 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
   EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 128 - 4, -1), P(-1, -1));  // offsets not known
   EXPECT_EQ(lead_of({DType::u8, 8191, 8193}, 1, 0), P(-1, -1));   // strides off the grid
   EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 2, 0), P(-1, -1));  // inside an element
+
+  // Input rows 128 KiB (or a multiple) apart: the led plan keeps the aligned plan's bands over the tile
+  // columns but the one a lead of columns adds.
+  const auto led_bands = [](xpose::TransposeDesc d, int in_off, int out_off) {
+    xpose::LaunchConfig aligned, led;
+    d = xpose::resolved(d);
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(d, 16, 132, aligned).ok());
+    const bool ok =
+        xpose::plan::configure_led_tiled_vec(d, in_off, out_off, 132, xpose::plan::kSmallBatchMaxWholeMatrixBytes, led)
+            .ok();
+    EXPECT_TRUE(ok && led.bands == aligned.bands) << xpose::dtype_name(d.dtype) << " " << d.rows << "x" << d.cols;
+    return ok ? led.bands : -1;
+  };
+  EXPECT_EQ(led_bands({DType::c128, 8192, 8192}, 16, 0), 2);
+  EXPECT_EQ(led_bands({DType::c128, 8192, 8192}, 16, 48), 2);
+  EXPECT_EQ(led_bands({DType::c128, 16384, 16384}, 16, 0), 4);
+  EXPECT_EQ(led_bands({DType::f64, 16384, 16384}, 8, 0), 2);
+  EXPECT_EQ(led_bands({DType::f64, 16384, 16384}, 0, 8), 2);  // a lead of rows alone
+  EXPECT_EQ(led_bands({DType::f64, 16384, 16384}, 0, 16), 2);  // output on the access grid, off its block
+  EXPECT_EQ(led_bands({DType::c128, 8192, 8192}, 0, 16), 2);
+  EXPECT_EQ(led_bands({DType::f32, 8192, 32768}, 4, 4), 2);
 }

@@ -88,4 +88,31 @@ __device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const Banded
   return TileCoord{in.rem, band.rem * grid.outer.divisor + out.rem, out.quot};
 }
 
+// Bands on a led grid (tiled_vec's TileLead): a lead of columns adds a tile column at the right,
+// nearly empty, whose latency-bound blocks would end the kernel alone if walked last; the first
+// `extra_tiles` blocks walk it down (matrix by matrix), the rest walk the other tile columns in
+// bands. Without a lead of columns extra_tiles is 0 and the grid is the plain banded one.
+struct LedBandedTileGrid {
+  BandedTileGrid banded;  // over the tile columns but the added one
+  FastDiv tiles_y;
+  std::uint32_t extra_tiles;  // tiles of the added column over the batch: tiles_y x batch, or 0
+  std::uint32_t extra_col;    // its tile column, the last
+};
+
+inline LedBandedTileGrid make_led_banded_tile_grid(std::int64_t tiles_y, std::int64_t tiles_c, int bands,
+                                                   std::int64_t batch, bool extra_col) {
+  const std::int64_t banded_c = extra_col ? tiles_c - 1 : tiles_c;
+  return LedBandedTileGrid{make_banded_tile_grid(tiles_y, banded_c, bands), make_fast_div(tiles_y),
+                           static_cast<std::uint32_t>(extra_col ? tiles_y * batch : 0),
+                           static_cast<std::uint32_t>(banded_c)};
+}
+
+__device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const LedBandedTileGrid& grid) {
+  if (tile < grid.extra_tiles) {
+    const QuotRem in = fast_divmod(tile, grid.tiles_y);
+    return TileCoord{in.rem, grid.extra_col, in.quot};
+  }
+  return tile_coord(tile - grid.extra_tiles, grid.banded);
+}
+
 }  // namespace xpose::gpu

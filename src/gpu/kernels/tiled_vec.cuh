@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
@@ -147,9 +148,9 @@ __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* 
                                         const Grid& grid, std::uint32_t tile, TileLead lead = {}) {
   constexpr int E = Tile::kE;
   TileCoord t = tile_coord(tile, grid);
-  if constexpr (kLead) {
+  if constexpr (kLead && std::is_same_v<Grid, TileGrid>) {
     // A lead of columns adds a tile column at the right, nearly empty: walked down last, its
-    // latency-bound blocks would end the kernel alone, so it goes first.
+    // latency-bound blocks would end the kernel alone, so it goes first (as LedBandedTileGrid does).
     if (lead.cols > 0 && grid.down_first) t.tc = t.tc == 0 ? grid.outer.divisor - 1 : t.tc - 1;
   }
   std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
@@ -392,9 +393,9 @@ __device__ __forceinline__ void vec_transpose_tile(const VecTilePos& p, std::int
 }
 
 // Block (Tile::kThreads), one tile per block; tile Tile::kRows x kRowBytes bytes of input, swizzled,
-// in kTileBytes of shared memory; grid (tiles) in the order of Grid's tile_coord (TileGrid or
-// BandedTileGrid). Needs V-byte aligned base pointers and row/batch strides that are multiples of V
-// bytes. The register cap keeps kVecMinThreadsPerSm threads per SM resident.
+// in kTileBytes of shared memory; grid (tiles) in the order of Grid's tile_coord (TileGrid,
+// BandedTileGrid, or LedBandedTileGrid with a lead). Needs V-byte aligned base pointers and row/batch
+// strides that are multiples of V bytes. The register cap keeps kVecMinThreadsPerSm threads per SM resident.
 // (A persistent variant that loaded the next tile while storing this one measured slower on an
 // H200 and needed registers enough to spill the 1-byte kernels: gone.)
 // kLead: the grid starts `lead` before the matrix (TileLead); the kernels without one compile as before.

@@ -26,8 +26,21 @@ Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in,
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
   if (c.lead_rows > 0 || c.lead_cols > 0) {
-    if (c.lead_rows >= Tile::kRows || c.lead_cols >= Tile::kCols || c.bands > 1)
+    if (c.lead_rows >= Tile::kRows || c.lead_cols >= Tile::kCols)
       return Status(StatusCode::internal, "tiled_vec: the plan's lead does not fit its tile");
+    if (c.bands > 1 && tiles_down_first()) {
+      if constexpr (tiled_vec_bands_built(kTileBytes, kRowBytes, V)) {
+        // The added tile column of a lead of columns is walked apart; the bands share the others.
+        const bool extra_col = c.lead_cols > 0;
+        if (c.bands > kVecMaxBands || (tiles_c - (extra_col ? 1 : 0)) % c.bands != 0)
+          return Status(StatusCode::internal, "tiled_vec: the plan's bands do not divide the led tile columns");
+        const LedBandedTileGrid grid = make_led_banded_tile_grid(tiles_y, tiles_c, c.bands, d.batch, extra_col);
+        tiled_vec_kernel<Tile, LedBandedTileGrid, true><<<grid_of(c), block_of(c), 0, stream>>>(
+            src, dst, make_geometry(d, tiles_y), grid, TileLead{c.lead_rows, c.lead_cols});
+        return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
+      }
+      return Status(StatusCode::internal, "tiled_vec: no banded kernel for this tile");
+    }
     tiled_vec_kernel<Tile, TileGrid, true><<<grid_of(c), block_of(c), 0, stream>>>(
         src, dst, make_geometry(d, tiles_y), make_tile_grid(tiles_y, tiles_c, tiles_down_first()),
         TileLead{c.lead_rows, c.lead_cols});
