@@ -10,6 +10,9 @@ process, same timing for memcpy and the transpose).
 --random N draws N cases instead (seeded, so a run can be repeated): any aspect ratio, odd extents,
 batches of small matrices and padded leading dimensions on either side, 8-64 MiB each; with
 --kernels auto,tuned it shows where the heuristic planner leaves speed to a kernel it already has.
+
+--offsets 0:0,1:0,0:1,1:1 runs every case once per pair of pointer offsets (input:output, in elements,
+the CLI's --offset-in / --offset-out): slices of larger matrices, which take the led plans.
 """
 import argparse
 import collections
@@ -87,13 +90,25 @@ def random_shapes(count, seed, dtypes):
     return out
 
 
-def label_of(dtype, rows, cols, batch, ld_in, ld_out):
+def label_of(dtype, rows, cols, batch, ld_in, ld_out, offset_in=0, offset_out=0):
     label = f"{dtype} " + (f"{batch}x" if batch > 1 else "") + f"{rows}x{cols}"
-    return label + (f" ld {ld_in}/{ld_out}" if ld_in != cols or ld_out != rows else "")
+    label += f" ld {ld_in}/{ld_out}" if ld_in != cols or ld_out != rows else ""
+    return label + (f" in+{offset_in} out+{offset_out}" if offset_in or offset_out else "")
 
 
-def run_group(xpose, dtype, batch, ld_in, ld_out, shapes, iters, kernels):
-    """One CLI process for the shapes that share dtype, batch and leading dimensions."""
+def parse_offsets(text):
+    """'0:0,1:0' -> [(0, 0), (1, 0)]: (input, output) pointer offsets in elements."""
+    pairs = []
+    for item in text.split(","):
+        a, sep, b = item.partition(":")
+        if not sep or not a.strip().isdigit() or not b.strip().isdigit():
+            raise argparse.ArgumentTypeError(f"offset pair '{item}' is not IN:OUT in elements")
+        pairs.append((int(a), int(b)))
+    return pairs
+
+
+def run_group(xpose, dtype, batch, ld_in, ld_out, offsets, shapes, iters, kernels):
+    """One CLI process for the shapes that share dtype, batch, leading dimensions and pointer offsets."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "out.json")
         cmd = [xpose, "bench", "--dtype", dtype, "--kernels", kernels, "--iters", str(iters), "--json", path]
@@ -105,6 +120,10 @@ def run_group(xpose, dtype, batch, ld_in, ld_out, shapes, iters, kernels):
             cmd += ["--ld-in", str(ld_in)]
         if ld_out:
             cmd += ["--ld-out", str(ld_out)]
+        if offsets[0]:
+            cmd += ["--offset-in", str(offsets[0])]
+        if offsets[1]:
+            cmd += ["--offset-out", str(offsets[1])]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0 or not os.path.exists(path):
             return None, " ".join(cmd) + ": " + (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
@@ -124,6 +143,8 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the shapes and stop")
     ap.add_argument("--random", type=int, default=0, help="this many random cases instead of the grid")
     ap.add_argument("--seed", type=int, default=1, help="seed of --random")
+    ap.add_argument("--offsets", type=parse_offsets, default=[(0, 0)],
+                    help="IN:OUT pointer offsets in elements, comma-separated: each case once per pair")
     args = ap.parse_args()
 
     dtypes = args.dtypes.split(",")
@@ -133,16 +154,17 @@ def main():
         cases = [(dt,) + shape for dt in dtypes for shape in shapes_for(ESIZE[dt], int(args.target_mib * (1 << 20)))]
     groups = collections.OrderedDict()
     for dt, rows, cols, batch, ld_in, ld_out in cases:
-        if re.search(args.only, label_of(dt, rows, cols, batch, ld_in or cols, ld_out or rows)):
-            groups.setdefault((dt, batch, ld_in, ld_out), []).append((rows, cols))
+        for off in args.offsets:
+            if re.search(args.only, label_of(dt, rows, cols, batch, ld_in or cols, ld_out or rows, *off)):
+                groups.setdefault((dt, batch, ld_in, ld_out, off), []).append((rows, cols))
     if args.list:
-        for (dt, b, li, lo), shapes in groups.items():
-            print(dt, f"batch {b} ld {li}/{lo}:", " ".join(f"{r}x{c}" for r, c in shapes))
+        for (dt, b, li, lo, off), shapes in groups.items():
+            print(dt, f"batch {b} ld {li}/{lo} offsets {off[0]}:{off[1]}:", " ".join(f"{r}x{c}" for r, c in shapes))
         return 0
 
     records, errors, device, t0 = [], [], None, time.time()
-    for (dt, batch, ld_in, ld_out), shapes in groups.items():
-        doc, err = run_group(args.xpose, dt, batch, ld_in, ld_out, shapes, args.iters, args.kernels)
+    for (dt, batch, ld_in, ld_out, off), shapes in groups.items():
+        doc, err = run_group(args.xpose, dt, batch, ld_in, ld_out, off, shapes, args.iters, args.kernels)
         if err:
             errors.append(err)
             print("error:", err, file=sys.stderr)
@@ -162,7 +184,8 @@ def main():
                    "errors": errors, "elapsed_s": round(time.time() - t0, 1)}, f, indent=1)
     print(f"{'case':44s} {'MiB':>7s} {'us':>9s} {'x memcpy':>8s}  verified  plan")
     for r in records:
-        label = label_of(r["dtype"], r["rows"], r["cols"], r["batch"], r["ld_in"], r["ld_out"])
+        label = label_of(r["dtype"], r["rows"], r["cols"], r["batch"], r["ld_in"], r["ld_out"],
+                         r.get("offset_in", 0), r.get("offset_out", 0))
         mib = r["bytes_moved"] / 2 / (1 << 20)
         print(f"{label:44s} {mib:7.1f} {r['time_us']:9.2f} {r['pct_of_copy'] / 100:8.3f}  {r['verification']:8s}  "
               f"{r['plan']}")
