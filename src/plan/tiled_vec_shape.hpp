@@ -117,4 +117,12 @@ constexpr bool tiled_vec_bands_built(int tile_bytes, int row_bytes, int vector_b
   return vector_bytes == kVecBytes && tile_bytes >= kVecTileBytesSmall && row_bytes >= 256;
 }
 
+// Whether a lead of `lead_cols` columns adds a tile column to a matrix of `cols` columns in tiles
+// `tile_cols` wide. A slice x[:, k:] of a matrix whose tiles span its rows keeps its tile count
+// (k < tile_cols); a pointer moved within a padded row adds one. A banded led grid walks an added
+// column apart and bands the others (LedBandedTileGrid).
+constexpr bool lead_adds_tile_column(long long cols, int lead_cols, int tile_cols) {
+  return lead_cols > 0 && (cols + lead_cols + tile_cols - 1) / tile_cols > (cols + tile_cols - 1) / tile_cols;
+}
+
 }  // namespace xpose

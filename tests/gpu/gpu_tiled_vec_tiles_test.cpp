@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "gpu_test_support.hpp"
 #include "plan/gpu_planner.hpp"
@@ -112,8 +113,8 @@ TEST_P(TiledVecTiles, EveryBandedTileMatchesReference) {
 
 // The banded walk on a led grid (LedBandedTileGrid) of every tile it is built for: pointers off the
 // 16-byte grid by each lead, the tile grid started that far before them, and the bands sharing all
-// tile columns but the one a lead of columns adds. Every element checked, the output poisoned first
-// and untouched outside its span.
+// tile columns but one a lead of columns adds (or all, where it adds none, as in a slice x[:, k:]).
+// Every element checked, the output poisoned first and untouched outside its span.
 TEST_P(TiledVecTiles, EveryBandedTileLedMatchesReference) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -125,10 +126,13 @@ TEST_P(TiledVecTiles, EveryBandedTileLedMatchesReference) {
       if (!xpose::tiled_vec_bands_built(tile_bytes, row_bytes, v)) continue;
       ++kernels;
       const int tile_cols = row_bytes / e, tile_rows = tile_bytes / row_bytes;
-      for (auto [lead_rows, lead_cols] : {std::pair<int, int>{0, 1}, {1, 0}, {tile_rows - 1, tile_cols - 1}}) {
-        for (int bands : {2, xpose::kVecMaxBands}) {
-          // Led tile columns: 2 x bands, plus the added one (5 columns wide) where the lead has columns.
-          const std::int64_t cols = 2 * bands * tile_cols - (lead_cols > 0 ? lead_cols - 5 : 3);
+      for (auto [lead_rows, lead_cols, adds] :
+           {std::tuple<int, int, bool>{0, 1, true}, {0, 1, false}, {1, 0, false}, {tile_rows - 1, tile_cols - 1, true},
+            {tile_rows - 1, 2, false}}) {
+        for (int bands : {2, 4, xpose::kVecMaxBands}) {
+          // Led tile columns: 2 x bands, plus one of a single column where the lead adds it (the
+          // matrix's last tile column nearly full); else the last one 3 columns short.
+          const std::int64_t cols = 2 * bands * tile_cols - lead_cols + (adds ? 1 : -3);
           const std::int64_t rows = 3 * tile_rows - 7 - lead_rows;
           const std::int64_t ld_in = ld_on_grid(t, cols + 5, v), ld_out = ld_on_grid(t, rows, v);
           const std::int64_t bs_in = rows * ld_in + 2 * v / e, bs_out = cols * ld_out + 3 * v / e;  // gaps
@@ -143,7 +147,8 @@ TEST_P(TiledVecTiles, EveryBandedTileLedMatchesReference) {
             xpose::LaunchConfig& c = plan.state()->config;
             ASSERT_TRUE(xpose::plan::configure_tiled_vec_tile(plan.desc(), v, tile_bytes, row_bytes, c).ok()) << what;
             const std::int64_t tiles_c = (cols + lead_cols + tile_cols - 1) / tile_cols;
-            ASSERT_EQ(tiles_c - (lead_cols > 0 ? 1 : 0), 2 * bands) << what;
+            ASSERT_EQ(xpose::lead_adds_tile_column(cols, lead_cols, tile_cols), adds) << what;
+            ASSERT_EQ(tiles_c - (adds ? 1 : 0), 2 * bands) << what;
             c.lead_rows = lead_rows;
             c.lead_cols = lead_cols;
             c.bands = bands;

@@ -1081,8 +1081,9 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
     if (c.lead_rows > 0) EXPECT_GE((d.rows + c.tile_rows - 1) / c.tile_rows, 16) << where;
     const std::int64_t tiles_c = (d.cols + c.lead_cols + c.tile_cols - 1) / c.tile_cols;
     EXPECT_EQ(c.grid_x, d.batch * ((d.rows + c.lead_rows + c.tile_rows - 1) / c.tile_rows) * tiles_c) << where;
-    // Bands share the tile columns but the one a lead of columns adds.
-    EXPECT_EQ((tiles_c - (c.lead_cols > 0 ? 1 : 0)) % c.bands, 0) << where;
+    // Bands share the tile columns but one a lead of columns adds.
+    EXPECT_EQ((tiles_c - (xpose::lead_adds_tile_column(d.cols, c.lead_cols, c.tile_cols) ? 1 : 0)) % c.bands, 0)
+        << where;
     // Tile column 1's first element in rows 0, 1, 7 of every matrix, tile row 1's in output rows 0, 1, 7.
     for (std::int64_t b = 0; b < d.batch; ++b)
       for (std::int64_t k : {0, 1, 7}) {
@@ -1128,7 +1129,7 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
   EXPECT_EQ(lead_of({DType::f32, 8192, 8192}, 2, 0), P(-1, -1));  // inside an element
 
   // Input rows 128 KiB (or a multiple) apart: the led plan keeps the aligned plan's bands over the tile
-  // columns but the one a lead of columns adds.
+  // columns but one a lead of columns adds.
   const auto led_bands = [](xpose::TransposeDesc d, int in_off, int out_off) {
     xpose::LaunchConfig aligned, led;
     d = xpose::resolved(d);
@@ -1147,4 +1148,11 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
   EXPECT_EQ(led_bands({DType::f64, 16384, 16384}, 0, 16), 2);  // output on the access grid, off its block
   EXPECT_EQ(led_bands({DType::c128, 8192, 8192}, 0, 16), 2);
   EXPECT_EQ(led_bands({DType::f32, 8192, 32768}, 4, 4), 2);
+  // Column slices x[:, k:] of such matrices: the lead adds no tile column, and the bands share them all.
+  EXPECT_EQ(led_bands({DType::c128, 8192, 8191, 1, 8192, 8192}, 16, 0), 2);
+  EXPECT_EQ(led_bands({DType::f64, 16384, 16383, 1, 16384, 16384}, 8, 8), 2);
+  EXPECT_EQ(led_bands({DType::f32, 8192, 32767, 1, 32768, 8192}, 4, 0), 2);
+  EXPECT_FALSE(xpose::lead_adds_tile_column(8191, 1, 16));
+  EXPECT_TRUE(xpose::lead_adds_tile_column(8192, 1, 16));
+  EXPECT_FALSE(xpose::lead_adds_tile_column(8192, 0, 16));
 }

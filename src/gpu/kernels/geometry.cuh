@@ -88,10 +88,11 @@ __device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const Banded
   return TileCoord{in.rem, band.rem * grid.outer.divisor + out.rem, out.quot};
 }
 
-// Bands on a led grid (tiled_vec's TileLead): a lead of columns adds a tile column at the right,
+// Bands on a led grid (tiled_vec's TileLead): a lead of columns may add a tile column at the right,
 // nearly empty, whose latency-bound blocks would end the kernel alone if walked last; the first
 // `extra_tiles` blocks walk it down (matrix by matrix), the rest walk the other tile columns in
-// bands. Without a lead of columns extra_tiles is 0 and the grid is the plain banded one.
+// bands. Where the lead adds none (lead_adds_tile_column), extra_tiles is 0 and the grid is the plain
+// banded one.
 struct LedBandedTileGrid {
   BandedTileGrid banded;  // over the tile columns but the added one
   FastDiv tiles_y;

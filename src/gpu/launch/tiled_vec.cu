@@ -30,9 +30,10 @@ Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in,
       return Status(StatusCode::internal, "tiled_vec: the plan's lead does not fit its tile");
     if (c.bands > 1 && tiles_down_first()) {
       if constexpr (tiled_vec_bands_built(kTileBytes, kRowBytes, V)) {
-        // The added tile column of a lead of columns is walked apart; the bands share the others.
-        const bool extra_col = c.lead_cols > 0;
-        if (c.bands > kVecMaxBands || (tiles_c - (extra_col ? 1 : 0)) % c.bands != 0)
+        // A tile column added by the lead is walked apart; the bands share the others.
+        const bool extra_col = lead_adds_tile_column(d.cols, c.lead_cols, Tile::kCols);
+        const std::int64_t banded_c = tiles_c - (extra_col ? 1 : 0);
+        if (c.bands > kVecMaxBands || banded_c < c.bands || banded_c % c.bands != 0)
           return Status(StatusCode::internal, "tiled_vec: the plan's bands do not divide the led tile columns");
         const LedBandedTileGrid grid = make_led_banded_tile_grid(tiles_y, tiles_c, c.bands, d.batch, extra_col);
         tiled_vec_kernel<Tile, LedBandedTileGrid, true><<<grid_of(c), block_of(c), 0, stream>>>(
