@@ -3,6 +3,14 @@
 
 #include <cstdint>
 
+// The tile decodes below are integer arithmetic only; the planner's tests compile them for the host
+// (defining XPOSE_TILE_DECODE_ON_HOST) to check that every grid visits each tile once.
+#if defined(XPOSE_TILE_DECODE_ON_HOST)
+#define XPOSE_TILE_DECODE inline
+#else
+#define XPOSE_TILE_DECODE __device__ __forceinline__
+#endif
+
 namespace xpose::gpu {
 
 // in (b, r, c) at b * bs_in + r * ld_in + c; out (b, c, r) at b * bs_out + c * ld_out + r.
@@ -32,7 +40,7 @@ inline FastDiv make_fast_div(std::int64_t d) {
   return FastDiv{static_cast<std::uint32_t>(d), static_cast<std::uint32_t>((std::uint64_t{1} << shift) / d + 1), shift};
 }
 
-__device__ __forceinline__ std::uint32_t fast_div(std::uint32_t n, const FastDiv& f) {
+XPOSE_TILE_DECODE std::uint32_t fast_div(std::uint32_t n, const FastDiv& f) {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(n) * f.magic) >> f.shift);
 }
 
@@ -40,7 +48,7 @@ __device__ __forceinline__ std::uint32_t fast_div(std::uint32_t n, const FastDiv
 struct QuotRem {
   std::uint32_t quot, rem;
 };
-__device__ __forceinline__ QuotRem fast_divmod(std::uint32_t n, const FastDiv& f) {
+XPOSE_TILE_DECODE QuotRem fast_divmod(std::uint32_t n, const FastDiv& f) {
   const std::uint32_t q = fast_div(n, f);
   return QuotRem{q, n - q * f.divisor};
 }
@@ -63,7 +71,7 @@ inline TileGrid make_tile_grid(std::int64_t tiles_y, std::int64_t tiles_c, bool 
 struct TileCoord {
   std::int64_t tr, tc, b;
 };
-__device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const TileGrid& grid) {
+XPOSE_TILE_DECODE TileCoord tile_coord(std::uint32_t tile, const TileGrid& grid) {
   const QuotRem in = fast_divmod(tile, grid.inner), out = fast_divmod(in.quot, grid.outer);
   return grid.down_first ? TileCoord{in.rem, out.rem, out.quot} : TileCoord{out.rem, in.rem, out.quot};
 }
@@ -82,7 +90,7 @@ inline BandedTileGrid make_banded_tile_grid(std::int64_t tiles_y, std::int64_t t
   return BandedTileGrid{make_fast_div(bands), make_fast_div(tiles_y), make_fast_div(tiles_c / bands)};
 }
 
-__device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const BandedTileGrid& grid) {
+XPOSE_TILE_DECODE TileCoord tile_coord(std::uint32_t tile, const BandedTileGrid& grid) {
   const QuotRem band = fast_divmod(tile, grid.bands);
   const QuotRem in = fast_divmod(band.quot, grid.inner), out = fast_divmod(in.quot, grid.outer);
   return TileCoord{in.rem, band.rem * grid.outer.divisor + out.rem, out.quot};
@@ -108,7 +116,7 @@ inline LedBandedTileGrid make_led_banded_tile_grid(std::int64_t tiles_y, std::in
                            static_cast<std::uint32_t>(banded_c)};
 }
 
-__device__ __forceinline__ TileCoord tile_coord(std::uint32_t tile, const LedBandedTileGrid& grid) {
+XPOSE_TILE_DECODE TileCoord tile_coord(std::uint32_t tile, const LedBandedTileGrid& grid) {
   if (tile < grid.extra_tiles) {
     const QuotRem in = fast_divmod(tile, grid.tiles_y);
     return TileCoord{in.rem, grid.extra_col, in.quot};
