@@ -134,9 +134,9 @@ TEST_P(TiledVecTiles, EveryBandedTileLedMatchesReference) {
          {std::tuple<int, int, bool>{0, 1, true}, {0, 1, false}, {1, 0, false}, {tile_rows - 1, tile_cols - 1, true},
           {tile_rows - 1, 2, false}}) {
       for (int bands : {2, 4, xpose::kVecMaxBands}) {
-        // Led tile columns: 2 x bands, plus one of a single column where the lead adds it (the
-        // matrix's last tile column nearly full); else the last one 3 columns short.
-        const std::int64_t cols = 2 * bands * tile_cols - lead_cols + (adds ? 1 : -3);
+        // Led tile columns: 2 x bands, plus one lead_cols wide where the lead adds it (the matrix spans
+        // 2 x bands tile columns exactly); else the last one 3 columns short.
+        const std::int64_t cols = 2 * bands * tile_cols + (adds ? 0 : -lead_cols - 3);
         const std::int64_t rows = 3 * tile_rows - 7 - lead_rows;
         const std::int64_t ld_in = ld_on_grid(t, cols + 5, v), ld_out = ld_on_grid(t, rows, v);
         const std::int64_t bs_in = rows * ld_in + 2 * v / e, bs_out = cols * ld_out + 3 * v / e;  // gaps

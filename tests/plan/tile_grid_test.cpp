@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,6 +69,7 @@ TEST(TileGrids, EveryOrderVisitsEachTileOnce) {
               for (std::int64_t k = 0; k < batch * tiles_y; ++k) {
                 EXPECT_EQ(order[static_cast<std::size_t>(k)].tc, tiles_c - 1) << what(tiles_y, tiles_c, batch, bands);
                 EXPECT_EQ(order[static_cast<std::size_t>(k)].tr, k % tiles_y) << what(tiles_y, tiles_c, batch, bands);
+                EXPECT_EQ(order[static_cast<std::size_t>(k)].b, k / tiles_y) << what(tiles_y, tiles_c, batch, bands);
               }
           }
         }

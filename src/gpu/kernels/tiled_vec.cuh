@@ -149,8 +149,9 @@ __device__ VecTilePos vec_tile_position(const unsigned char* in, unsigned char* 
   constexpr int E = Tile::kE;
   TileCoord t = tile_coord(tile, grid);
   if constexpr (kLead && std::is_same_v<Grid, TileGrid>) {
-    // A lead of columns adds a tile column at the right, nearly empty: walked down last, its
-    // latency-bound blocks would end the kernel alone, so it goes first (as LedBandedTileGrid does).
+    // A lead of columns can add a tile column at the right, nearly empty: walked down last, its
+    // latency-bound blocks would end the kernel alone, so the last column goes first (LedBandedTileGrid
+    // does so only for a column the lead adds).
     if (lead.cols > 0 && grid.down_first) t.tc = t.tc == 0 ? grid.outer.divisor - 1 : t.tc - 1;
   }
   std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
