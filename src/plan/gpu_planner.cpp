@@ -1041,14 +1041,13 @@ Status configure_led_tiled_vec(const TransposeDesc& d, int in_offset, int out_of
   const std::int64_t tiles_c = ceil_div(d.cols + lead_cols, c.tile_cols);
   c.grid_x = d.batch * ceil_div(d.rows + lead_rows, c.tile_rows) * tiles_c;
   // The aligned plan's bands stay: a tile column the lead adds is walked apart (LedBandedTileGrid),
-  // and the bands share the others, which span the stride. H200, of memcpy, led without bands -> with
-  // them (bench/results/h200_2026-11-30d_led_bands.txt): c128 8192^2 input 16 bytes off 0.918 ->
-  // 0.966, f64 16384^2 input 8 bytes off 0.940 -> 0.962, f32 8192x32768 input 4 bytes off 0.922 ->
-  // 0.965 (aligned 0.966, 0.966, 0.966). A lead of rows alone beats the aligned plan's bands on an
+  // and the bands share the others, which are the aligned plan's (a lead is narrower than a tile), so
+  // the bands divide them. H200, of memcpy, led without bands -> with them
+  // (bench/results/h200_2026-11-30d_led_bands.txt): c128 8192^2 input 16 bytes off 0.918 -> 0.966, f64
+  // 16384^2 input 8 bytes off 0.940 -> 0.962, f32 8192x32768 input 4 bytes off 0.922 -> 0.965 (aligned
+  // 0.966, 0.966, 0.966). A lead of rows alone beats the aligned plan's bands on an
   // output that is off its block but on the access grid: c128 8192^2 output 16 bytes off 0.937-0.939
   // -> 0.966, c128 16384^2 0.916 -> 0.955, f64 16384^2 output 16 bytes off 0.753 -> 0.965.
-  const std::int64_t banded_c = tiles_c - (lead_adds_tile_column(d.cols, lead_cols, c.tile_cols) ? 1 : 0);
-  if (banded_c < c.bands || banded_c % c.bands != 0) c.bands = 1;
   return Status::ok_status();
 }
 

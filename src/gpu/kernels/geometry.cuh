@@ -102,8 +102,7 @@ XPOSE_TILE_DECODE TileCoord tile_coord(std::uint32_t tile, const BandedTileGrid&
 // bands. Where the lead adds none (lead_adds_tile_column), extra_tiles is 0 and the grid is the plain
 // banded one.
 struct LedBandedTileGrid {
-  BandedTileGrid banded;  // over the tile columns but the added one
-  FastDiv tiles_y;
+  BandedTileGrid banded;  // over the tile columns but the added one; its `inner` divides by tiles_y
   std::uint32_t extra_tiles;  // tiles of the added column over the batch: tiles_y x batch, or 0
   std::uint32_t extra_col;    // its tile column, the last
 };
@@ -111,14 +110,14 @@ struct LedBandedTileGrid {
 inline LedBandedTileGrid make_led_banded_tile_grid(std::int64_t tiles_y, std::int64_t tiles_c, int bands,
                                                    std::int64_t batch, bool extra_col) {
   const std::int64_t banded_c = extra_col ? tiles_c - 1 : tiles_c;
-  return LedBandedTileGrid{make_banded_tile_grid(tiles_y, banded_c, bands), make_fast_div(tiles_y),
+  return LedBandedTileGrid{make_banded_tile_grid(tiles_y, banded_c, bands),
                            static_cast<std::uint32_t>(extra_col ? tiles_y * batch : 0),
                            static_cast<std::uint32_t>(banded_c)};
 }
 
 XPOSE_TILE_DECODE TileCoord tile_coord(std::uint32_t tile, const LedBandedTileGrid& grid) {
   if (tile < grid.extra_tiles) {
-    const QuotRem in = fast_divmod(tile, grid.tiles_y);
+    const QuotRem in = fast_divmod(tile, grid.banded.inner);
     return TileCoord{in.rem, grid.extra_col, in.quot};
   }
   return tile_coord(tile - grid.extra_tiles, grid.banded);
