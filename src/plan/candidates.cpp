@@ -9,9 +9,10 @@
 
 namespace xpose::plan {
 
-Candidate heuristic_candidate(const TransposeDesc& d, int alignment, int sm_count, std::int64_t whole_matrix_bytes) {
+Candidate heuristic_candidate(const TransposeDesc& d, int alignment, int sm_count, std::int64_t whole_matrix_bytes,
+                              int out_offset) {
   Candidate c;
-  c.algorithm = choose_gpu_algorithm(d, alignment, whole_matrix_bytes);
+  c.algorithm = choose_gpu_algorithm(d, alignment, whole_matrix_bytes, out_offset);
   if (c.algorithm == Algorithm::tiled_vec) {
     LaunchConfig config;
     if (configure_tiled_vec(d, alignment, sm_count, config).ok()) {
@@ -25,8 +26,8 @@ Candidate heuristic_candidate(const TransposeDesc& d, int alignment, int sm_coun
 }
 
 std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int sm_count,
-                                      std::int64_t whole_matrix_bytes) {
-  std::vector<Candidate> out{heuristic_candidate(d, alignment, sm_count, whole_matrix_bytes)};
+                                      std::int64_t whole_matrix_bytes, int out_offset) {
+  std::vector<Candidate> out{heuristic_candidate(d, alignment, sm_count, whole_matrix_bytes, out_offset)};
   const auto add = [&out](const Candidate& c) {
     for (const Candidate& have : out)
       if (have == c) return;

@@ -30,13 +30,15 @@ struct Candidate {
 // The candidates for a resolved descriptor and pointer alignment on a GPU of `sm_count` SMs, the
 // heuristic planner's choice first. vendor_geam is listed where cuBLAS/rocBLAS has the type; the
 // caller drops what fails to configure on its build. `whole_matrix_bytes`: the device's bound for
-// small_batch's whole matrices (gpu::small_batch_whole_matrix_bytes).
+// small_batch's whole matrices (gpu::small_batch_whole_matrix_bytes); `out_offset`: the output
+// pointer's bytes past a 256-byte boundary (-1: unknown), as choose_gpu_algorithm takes it.
 std::vector<Candidate> gpu_candidates(const TransposeDesc& resolved_desc, int alignment, int sm_count,
-                                      std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes);
+                                      std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes,
+                                      int out_offset = -1);
 
 // The heuristic planner's choice as a candidate.
 Candidate heuristic_candidate(const TransposeDesc& resolved_desc, int alignment, int sm_count,
-                              std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes);
+                              std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes, int out_offset = -1);
 
 // "tiled_vec/16384B/256B", "tiled_vec/8192B/256B/bands2", "tiled_unaligned": for cache keys and logs.
 std::string candidate_name(const Candidate& candidate);

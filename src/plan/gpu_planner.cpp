@@ -269,6 +269,21 @@ bool gather_runs(const TransposeDesc& d, int alignment) {
 
 bool gather_reads_words(const TransposeDesc& d) { return dtype_size(d.dtype) == 2 && input_rows_on(d, 4); }
 
+// A store request that covers part of a sector costs nearly what a whole one does, and the sector is
+// completed by another block (unaligned_small_elements.md, tiled_sectors). With the output pointer
+// 16 bytes into a sector, every one of gather's 32- and 64-byte output runs cuts one at each end.
+// Measured on an H200 (output 16 bytes into a sector, of memcpy, gather / tiled_vec;
+// bench/results/h200_2026-11-30e_gather_off_sector.txt): c128 127100x33 0.53 / 0.83, 2621 x 40^2 0.60 /
+// 0.94, 1024^2 0.745 / 0.96, 640^2 0.88 / 0.97 (two rounds alike); one round, f64 1024^2 0.69 / 0.91-0.94, 5242 x
+// 40^2 0.51 / 0.78, bf16 2048^2 0.79 / 0.82-0.84. Up to 4 MiB gather keeps its lead or runs level
+// (c128 256^2 0.96 / 0.86-0.90, 384^2 0.945 / 0.87-0.91, 512^2 0.93 / 0.91-0.94; u8 1024^2 0.86 /
+// 0.77, f32 512^2 0.92 / 0.83), and so it does on batches whose tiled_vec tiles would be mostly empty
+// (gather_fills_batch_tiles: f32 3236 x 72^2 0.79 / 0.64).
+bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
+  return out_offset >= 0 && out_offset % 32 != 0 && matrix_bytes(d) > kGatherOffSectorMaxBytes &&
+         (gather_suits(d) || gather_fills_short_rows(d) || gather_fills_short_columns(d));
+}
+
 // 2-byte elements whose input rows are off tiled_vec's 8-byte grid (odd columns, odd leading
 // dimensions) go to tiled_unaligned, which realigns every input row in shared memory; where the
 // output rows lie on the 16-byte grid it writes whole output chunks without a halo
@@ -890,7 +905,10 @@ int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
   return 0;
 }
 
-Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64_t whole_matrix_bytes) {
+namespace {
+
+// The automatic algorithm as the strides and the pointers' alignment decide it.
+Algorithm choose_for_strides(const TransposeDesc& d, int alignment, std::int64_t whole_matrix_bytes) {
   // A tile of a matrix a few elements tall or wide is mostly empty: stage slabs of the whole short
   // side instead (and for some short sides past kSkinnyMaxShort: short_side_takes_skinny). A few
   // columns still suit tiled_vec when their rows are whole 16-byte chunks of more than 32 bytes, or
@@ -936,6 +954,16 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64
   if (gather_takes_off_grid_input(d, alignment)) return Algorithm::gather;
   if (alignment >= static_cast<int>(dtype_size(d.dtype))) return Algorithm::tiled_unaligned;
   return Algorithm::tiled_padded;
+}
+
+}  // namespace
+
+Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64_t whole_matrix_bytes,
+                               int out_offset) {
+  const Algorithm a = choose_for_strides(d, alignment, whole_matrix_bytes);
+  const bool give_way = a == Algorithm::gather && tiled_vec_vector_bytes(d, alignment) != 0 &&
+                        gather_gives_way_off_sector(d, out_offset);
+  return give_way ? Algorithm::tiled_vec : a;
 }
 
 Status configure_tiled_vec_tile(const TransposeDesc& d, int alignment, int tile_bytes, int row_bytes,

@@ -66,6 +66,13 @@ bool gather_fills_batch_tiles(const TransposeDesc& resolved_desc);
 // Where the gather kernel runs at all: 16-byte aligned pointers and output row and batch strides on
 // the 16-byte grid (it writes 16-byte vectors and reads whole elements, or words where it can).
 bool gather_runs(const TransposeDesc& resolved_desc, int alignment);
+// Where an automatic gather plan gives way to tiled_vec: the output pointer, `out_offset` bytes past a
+// 256-byte boundary (-1: unknown), lies inside a 32-byte sector, and the matrices (a batch together)
+// hold more than kGatherOffSectorMaxBytes, taken by gather for their size (gather_suits) or for
+// tiled_vec's part-empty tiles of short rows or columns. gather's 32- and 64-byte output runs then cut
+// a sector at each end (see gpu_planner.cpp).
+constexpr std::int64_t kGatherOffSectorMaxBytes = std::int64_t{4} << 20;
+bool gather_gives_way_off_sector(const TransposeDesc& resolved_desc, int out_offset);
 // Where gather reads 2-byte elements as 4-byte words (two columns a load): input rows and matrices on
 // the 4-byte grid.
 bool gather_reads_words(const TransposeDesc& resolved_desc);
@@ -206,9 +213,10 @@ bool small_batch_fits(const TransposeDesc& resolved_desc,
 bool small_batch_swizzled(const TransposeDesc& resolved_desc);
 
 // The algorithm `automatic` becomes on the GPU, for whole matrices of up to `whole_matrix_bytes` in
-// small_batch (the device's: gpu::small_batch_whole_matrix_bytes).
+// small_batch (the device's: gpu::small_batch_whole_matrix_bytes) and an output pointer `out_offset`
+// bytes past a 256-byte boundary (-1: unknown; see gather_gives_way_off_sector).
 Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment,
-                               std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes);
+                               std::int64_t whole_matrix_bytes = kSmallBatchMaxWholeMatrixBytes, int out_offset = -1);
 
 // Single large matrices of a few tens of rows (33 to 80 of 4- and 8-byte elements, 65 to 128 of
 // 16-byte ones) whose last 32-row tile would be at most half full, output rows on the sector grid,

@@ -40,17 +40,18 @@ int size_bucket(std::int64_t n) {
 
 // What decides which kernels fit and roughly how they rank: the GPU, the element size, the size of
 // each extent to a power of two, the alignment of pointers, strides and output rows, and whether the
-// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid); for a led heuristic plan,
-// the pointers' offsets too.
+// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid), whether the output
+// pointer lies inside a 32-byte sector (gather_gives_way_off_sector); for a led heuristic plan, the
+// pointers' offsets too.
 std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info, int heuristic_bands,
-                        const PlanOptions& led) {
+                        bool output_in_sector, const PlanOptions& led) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   std::ostringstream key;
   key << gpu::current_device() << '|' << info.name << '|' << e << '|' << size_bucket(d.rows) << '|'
       << size_bucket(d.cols) << '|' << size_bucket(d.batch) << '|' << alignment << '|'
       << plan::tiled_vec_vector_bytes(d, alignment) << '|' << plan::output_rows_sector_aligned(d) << '|'
-      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic_bands << '|' << led.in_offset << '|'
-      << led.out_offset;
+      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic_bands << '|' << output_in_sector
+      << '|' << led.in_offset << '|' << led.out_offset;
   return key.str();
 }
 
@@ -159,7 +160,8 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
     offsets.in_offset = fitted.in_offset;
     offsets.out_offset = fitted.out_offset;
   }
-  const std::string key = shape_class(d, alignment, info, heuristic.config().bands, offsets);
+  const bool output_in_sector = fitted.out_offset >= 0 && fitted.out_offset % 32 != 0;
+  const std::string key = shape_class(d, alignment, info, heuristic.config().bands, output_in_sector, offsets);
   plan::Candidate known;
   bool cached = false;
   {
@@ -179,9 +181,11 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
   }
 
   MeasuredPlanReport measured;
-  // The led plan first where the pointers lead it: the others are planned for their alignment alone.
+  // The led plan first where the pointers lead it: the others are planned for their alignment alone
+  // (the heuristic choice among them for the output pointer's offset, as make_plan chose it).
   std::vector<plan::Candidate> candidates = plan::gpu_candidates(d, alignment, gpu::multiprocessor_count(),
-                                                                  gpu::small_batch_whole_matrix_bytes());
+                                                                  gpu::small_batch_whole_matrix_bytes(),
+                                                                  fitted.out_offset);
   if (led) candidates.insert(candidates.begin(), plan::Candidate{Algorithm::tiled_vec, 0, 0, 0, true});
   Plan best;
   plan::Candidate best_candidate;

@@ -23,7 +23,8 @@ int effective_alignment(const PlanOptions& options) { return options.alignment >
 
 Algorithm choose_algorithm(Backend backend, const TransposeDesc& desc, const PlanOptions& options) {
   if (backend == Backend::cpu) return Algorithm::cpu_blocked;
-  return plan::choose_gpu_algorithm(desc, effective_alignment(options), gpu::small_batch_whole_matrix_bytes());
+  return plan::choose_gpu_algorithm(desc, effective_alignment(options), gpu::small_batch_whole_matrix_bytes(),
+                                    options.out_offset);
 }
 
 }  // namespace

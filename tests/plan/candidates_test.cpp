@@ -110,6 +110,19 @@ TEST(Candidates, BandedTilesAlsoWithoutBands) {
   EXPECT_EQ(unbanded_twins, banded);
 }
 
+// The output pointer inside a sector: the heuristic choice first (tiled_vec, as make_plan takes it
+// for those pointers), gather still timed after it.
+TEST(Candidates, HeuristicFirstForTheOutputPointer) {
+  const xpose::TransposeDesc d = xpose::resolved({DType::c128, 40, 40, 2621});
+  const auto whole = xpose::plan::kSmallBatchMaxWholeMatrixBytes;
+  EXPECT_EQ(xpose::plan::gpu_candidates(d, 16, 132, whole).front().algorithm, Algorithm::gather);
+  const std::vector<Candidate> list = xpose::plan::gpu_candidates(d, 16, 132, whole, 16);
+  EXPECT_EQ(list.front(), xpose::plan::heuristic_candidate(d, 16, 132, whole, 16));
+  EXPECT_EQ(list.front().algorithm, Algorithm::tiled_vec);
+  EXPECT_EQ(std::count_if(list.begin(), list.end(), [](const Candidate& c) { return c.algorithm == Algorithm::gather; }),
+            1);
+}
+
 TEST(Candidates, EveryBuiltTileOfAnAlignedSquare) {
   const xpose::TransposeDesc d = xpose::resolved({DType::u8, 4096, 4096});
   const std::vector<Candidate> list = xpose::plan::gpu_candidates(d, 16, 132);

@@ -520,6 +520,42 @@ TEST(GpuPlanner, GatherTakesSmallMatricesAndMidSizeWideElements) {
   EXPECT_NE(pick({DType::c128, 2048, 2048}), Algorithm::gather);
 }
 
+// With the output pointer inside a 32-byte sector (16 bytes past its start), gather's short output
+// runs cut sectors: past 4 MiB the automatic plan takes tiled_vec instead. An unknown offset (-1), one
+// on the sector grid, 4 MiB or less, batches whose tiled_vec tiles would be mostly empty, and inputs
+// tiled_vec cannot read keep gather.
+TEST(GpuPlanner, GatherGivesWayToTiledVecWhereTheOutputLiesInsideASector) {
+  using xpose::plan::choose_gpu_algorithm;
+  const auto pick = [](xpose::TransposeDesc d, int out_offset) {
+    return choose_gpu_algorithm(xpose::resolved(d), 16, xpose::plan::kSmallBatchMaxWholeMatrixBytes, out_offset);
+  };
+  const xpose::TransposeDesc c128_1024{DType::c128, 1024, 1024};
+  EXPECT_EQ(pick(c128_1024, -1), Algorithm::gather);
+  EXPECT_EQ(pick(c128_1024, 0), Algorithm::gather);
+  EXPECT_EQ(pick(c128_1024, 64), Algorithm::gather) << "on the sector grid";
+  EXPECT_EQ(pick(c128_1024, 16), Algorithm::tiled_vec);
+  EXPECT_EQ(pick(c128_1024, 240), Algorithm::tiled_vec);
+  EXPECT_EQ(pick({DType::c128, 256, 256}, 16), Algorithm::gather) << "1 MiB: bound by latency, gather leads";
+  EXPECT_EQ(pick({DType::c128, 512, 512}, 16), Algorithm::gather) << "4 MiB: level";
+  EXPECT_EQ(pick({DType::c128, 640, 640}, 16), Algorithm::tiled_vec);
+  EXPECT_EQ(pick({DType::c128, 40, 40, 2621}, 0), Algorithm::gather) << "a batch of short matrices";
+  EXPECT_EQ(pick({DType::c128, 40, 40, 2621}, 16), Algorithm::tiled_vec);
+  EXPECT_EQ(pick({DType::c128, 127100, 33}, 16), Algorithm::tiled_vec) << "tall, a short last tile column";
+  EXPECT_EQ(pick({DType::f64, 1024, 1024}, 16), Algorithm::tiled_vec) << "8 MiB of 8-byte elements";
+  EXPECT_EQ(pick({DType::bf16, 2048, 2048}, 16), Algorithm::tiled_vec) << "8 MiB of 2-byte elements";
+  EXPECT_EQ(pick({DType::f64, 40, 40, 5242}, 16), Algorithm::tiled_vec) << "a batch of short 8-byte matrices";
+  EXPECT_EQ(pick({DType::f32, 512, 512}, 16), Algorithm::gather) << "1 MiB of 4-byte elements";
+  const xpose::TransposeDesc f32_batch{DType::f32, 72, 72, 3236};
+  ASSERT_TRUE(xpose::plan::gather_fills_batch_tiles(xpose::resolved(f32_batch)));
+  EXPECT_EQ(pick(f32_batch, 16), Algorithm::gather) << "tiled_vec's tiles would be a third full";
+  // 2-byte input rows off tiled_vec's grid: gather reads them element by element; tiled_vec cannot.
+  const xpose::TransposeDesc bf16_odd{DType::bf16, 1536, 1535, 1, 1535, 1536};
+  ASSERT_EQ(pick(bf16_odd, 0), Algorithm::gather);
+  EXPECT_EQ(pick(bf16_odd, 16), Algorithm::gather);
+  EXPECT_FALSE(xpose::plan::gather_gives_way_off_sector(xpose::resolved(c128_1024), -1));
+  EXPECT_TRUE(xpose::plan::gather_gives_way_off_sector(xpose::resolved(c128_1024), 48));
+}
+
 // tiled_unaligned's whole-chunk tiles: 1- and 2-byte elements only, a 16-byte aligned output whose
 // rows, and in a batch whose matrices, start on that grid; the input may lie anywhere.
 TEST(GpuPlanner, UnalignedOutputOnTheGrid) {
