@@ -271,16 +271,19 @@ bool gather_reads_words(const TransposeDesc& d) { return dtype_size(d.dtype) == 
 
 // A store request that covers part of a sector costs nearly what a whole one does, and the sector is
 // completed by another block (unaligned_small_elements.md, tiled_sectors). With the output pointer
-// 16 bytes into a sector, every one of gather's 32- and 64-byte output runs cuts one at each end.
-// Measured on an H200 (output 16 bytes into a sector, of memcpy, gather / tiled_vec;
-// bench/results/h200_2026-11-30e_gather_off_sector.txt): c128 127100x33 0.53 / 0.83, 2621 x 40^2 0.60 /
-// 0.94, 1024^2 0.745 / 0.96, 640^2 0.88 / 0.97 (two rounds alike); one round, f64 1024^2 0.69 / 0.91-0.94, 5242 x
-// 40^2 0.51 / 0.78, bf16 2048^2 0.79 / 0.82-0.84. Up to 4 MiB gather keeps its lead or runs level
-// (c128 256^2 0.96 / 0.86-0.90, 384^2 0.945 / 0.87-0.91, 512^2 0.93 / 0.91-0.94; u8 1024^2 0.86 /
-// 0.77, f32 512^2 0.92 / 0.83), and so it does on batches whose tiled_vec tiles would be mostly empty
-// (gather_fills_batch_tiles: f32 3236 x 72^2 0.79 / 0.64).
+// 16 bytes into a sector, every one of gather's 32- and 64-byte output runs cuts one at each end (where
+// the rows lie 16 bytes off the grid, half of them are cut whatever the pointer: not measured, no rule).
+// Measured on an H200 (output 16 bytes into a sector, of memcpy, gather / tiled_vec, two rounds alike
+// but where one is said; bench/results/h200_2026-11-30e_gather_off_sector.txt): c128 127100x33 0.53 /
+// 0.83, 2621 x 40^2 0.60 / 0.94, 1024^2 0.745 / 0.96, 640^2 0.88 / 0.97, f64 1024^2 0.69 / 0.91-0.94;
+// one round, f64 5242 x 40^2 0.51 / 0.78, bf16 2048^2 0.79 / 0.82-0.84. Up to 4 MiB gather keeps its
+// lead or runs level (c128 256^2 0.96 / 0.86-0.90, 384^2 0.945 / 0.87-0.91, 512^2 0.93 / 0.91-0.94; u8
+// 1024^2 0.86 / 0.77, f32 512^2 0.92 / 0.83), and so it does on batches whose tiled_vec tiles would be
+// mostly empty (gather_fills_batch_tiles: f32 3236 x 72^2 0.79 / 0.64; small_batch, which the measured
+// plan found, 1.02).
 bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
-  return out_offset >= 0 && out_offset % 32 != 0 && matrix_bytes(d) > kGatherOffSectorMaxBytes &&
+  return output_pointer_in_sector(out_offset) && output_rows_sector_aligned(d) &&
+         matrix_bytes(d) > kGatherOffSectorMaxBytes &&
          (gather_suits(d) || gather_fills_short_rows(d) || gather_fills_short_columns(d));
 }
 
@@ -961,6 +964,7 @@ Algorithm choose_for_strides(const TransposeDesc& d, int alignment, std::int64_t
 Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64_t whole_matrix_bytes,
                                int out_offset) {
   const Algorithm a = choose_for_strides(d, alignment, whole_matrix_bytes);
+  // Not where gather was taken for input rows that tiled_vec cannot read (gather_takes_off_grid_input).
   const bool give_way = a == Algorithm::gather && tiled_vec_vector_bytes(d, alignment) != 0 &&
                         gather_gives_way_off_sector(d, out_offset);
   return give_way ? Algorithm::tiled_vec : a;

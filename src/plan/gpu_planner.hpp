@@ -66,11 +66,13 @@ bool gather_fills_batch_tiles(const TransposeDesc& resolved_desc);
 // Where the gather kernel runs at all: 16-byte aligned pointers and output row and batch strides on
 // the 16-byte grid (it writes 16-byte vectors and reads whole elements, or words where it can).
 bool gather_runs(const TransposeDesc& resolved_desc, int alignment);
-// Where an automatic gather plan gives way to tiled_vec: the output pointer, `out_offset` bytes past a
-// 256-byte boundary (-1: unknown), lies inside a 32-byte sector, and the matrices (a batch together)
-// hold more than kGatherOffSectorMaxBytes, taken by gather for their size (gather_suits) or for
-// tiled_vec's part-empty tiles of short rows or columns. gather's 32- and 64-byte output runs then cut
-// a sector at each end (see gpu_planner.cpp).
+// Whether an output pointer `out_offset` bytes past a 256-byte boundary (-1: unknown) lies inside a
+// 32-byte sector.
+constexpr bool output_pointer_in_sector(int out_offset) { return out_offset >= 0 && out_offset % 32 != 0; }
+// Where an automatic gather plan gives way to tiled_vec: the output rows lie on the sector grid but the
+// pointer inside a sector, and the matrices (a batch together) hold more than kGatherOffSectorMaxBytes,
+// taken by gather for their size (gather_suits) or for tiled_vec's part-empty tiles of short rows or
+// columns. gather's 32- and 64-byte output runs then cut a sector at each end (see gpu_planner.cpp).
 constexpr std::int64_t kGatherOffSectorMaxBytes = std::int64_t{4} << 20;
 bool gather_gives_way_off_sector(const TransposeDesc& resolved_desc, int out_offset);
 // Where gather reads 2-byte elements as 4-byte words (two columns a load): input rows and matrices on

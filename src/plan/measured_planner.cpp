@@ -40,7 +40,7 @@ int size_bucket(std::int64_t n) {
 
 // What decides which kernels fit and roughly how they rank: the GPU, the element size, the size of
 // each extent to a power of two, the alignment of pointers, strides and output rows, and whether the
-// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid), whether the output
+// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid), and whether the output
 // pointer lies inside a 32-byte sector (gather_gives_way_off_sector); for a led heuristic plan, the
 // pointers' offsets too.
 std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info, int heuristic_bands,
@@ -160,8 +160,8 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
     offsets.in_offset = fitted.in_offset;
     offsets.out_offset = fitted.out_offset;
   }
-  const bool output_in_sector = fitted.out_offset >= 0 && fitted.out_offset % 32 != 0;
-  const std::string key = shape_class(d, alignment, info, heuristic.config().bands, output_in_sector, offsets);
+  const std::string key = shape_class(d, alignment, info, heuristic.config().bands,
+                                      plan::output_pointer_in_sector(fitted.out_offset), offsets);
   plan::Candidate known;
   bool cached = false;
   {

@@ -521,13 +521,19 @@ TEST(GpuPlanner, GatherTakesSmallMatricesAndMidSizeWideElements) {
 }
 
 // With the output pointer inside a 32-byte sector (16 bytes past its start), gather's short output
-// runs cut sectors: past 4 MiB the automatic plan takes tiled_vec instead. An unknown offset (-1), one
-// on the sector grid, 4 MiB or less, batches whose tiled_vec tiles would be mostly empty, and inputs
-// tiled_vec cannot read keep gather.
+// runs cut sectors: past 4 MiB the automatic plan takes tiled_vec instead, which configures for it. An
+// unknown offset (-1), one on the sector grid, output rows off that grid, 4 MiB or less, batches whose
+// tiled_vec tiles would be mostly empty, and inputs tiled_vec cannot read keep gather.
 TEST(GpuPlanner, GatherGivesWayToTiledVecWhereTheOutputLiesInsideASector) {
   using xpose::plan::choose_gpu_algorithm;
   const auto pick = [](xpose::TransposeDesc d, int out_offset) {
-    return choose_gpu_algorithm(xpose::resolved(d), 16, xpose::plan::kSmallBatchMaxWholeMatrixBytes, out_offset);
+    const Algorithm a =
+        choose_gpu_algorithm(xpose::resolved(d), 16, xpose::plan::kSmallBatchMaxWholeMatrixBytes, out_offset);
+    xpose::LaunchConfig config;
+    if (a == Algorithm::tiled_vec)
+      EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(d), 16, 132, config).ok())
+          << xpose_test::describe(d);
+    return a;
   };
   const xpose::TransposeDesc c128_1024{DType::c128, 1024, 1024};
   EXPECT_EQ(pick(c128_1024, -1), Algorithm::gather);
@@ -535,6 +541,9 @@ TEST(GpuPlanner, GatherGivesWayToTiledVecWhereTheOutputLiesInsideASector) {
   EXPECT_EQ(pick(c128_1024, 64), Algorithm::gather) << "on the sector grid";
   EXPECT_EQ(pick(c128_1024, 16), Algorithm::tiled_vec);
   EXPECT_EQ(pick(c128_1024, 240), Algorithm::tiled_vec);
+  const xpose::TransposeDesc rows_off_grid{DType::c128, 1024, 1024, 1, 1024, 1025};  // every other row cut
+  ASSERT_EQ(pick(rows_off_grid, 0), Algorithm::gather);
+  EXPECT_EQ(pick(rows_off_grid, 16), Algorithm::gather) << "output rows off the sector grid: not measured";
   EXPECT_EQ(pick({DType::c128, 256, 256}, 16), Algorithm::gather) << "1 MiB: bound by latency, gather leads";
   EXPECT_EQ(pick({DType::c128, 512, 512}, 16), Algorithm::gather) << "4 MiB: level";
   EXPECT_EQ(pick({DType::c128, 640, 640}, 16), Algorithm::tiled_vec);
