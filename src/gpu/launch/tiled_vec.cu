@@ -25,41 +25,35 @@ Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in,
   const std::int64_t tiles_c = ceil_div(d.cols + c.lead_cols, Tile::kCols);
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
-  if (c.lead_rows > 0 || c.lead_cols > 0) {
-    if (c.lead_rows >= Tile::kRows || c.lead_cols >= Tile::kCols)
-      return Status(StatusCode::internal, "tiled_vec: the plan's lead does not fit its tile");
-    if (c.bands > 1 && tiles_down_first()) {
-      if constexpr (tiled_vec_bands_built(kTileBytes, kRowBytes, V)) {
-        // A tile column added by the lead is walked apart; the bands share the others.
-        const bool extra_col = lead_adds_tile_column(d.cols, c.lead_cols, Tile::kCols);
-        const std::int64_t banded_c = tiles_c - (extra_col ? 1 : 0);
-        if (c.bands > kVecMaxBands || banded_c < c.bands || banded_c % c.bands != 0)
-          return Status(StatusCode::internal, "tiled_vec: the plan's bands do not divide the led tile columns");
-        const LedBandedTileGrid grid = make_led_banded_tile_grid(tiles_y, tiles_c, c.bands, d.batch, extra_col);
-        tiled_vec_kernel<Tile, LedBandedTileGrid, true><<<grid_of(c), block_of(c), 0, stream>>>(
-            src, dst, make_geometry(d, tiles_y), grid, TileLead{c.lead_rows, c.lead_cols});
-        return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
-      }
-      return Status(StatusCode::internal, "tiled_vec: no banded kernel for this tile");
-    }
-    tiled_vec_kernel<Tile, TileGrid, true><<<grid_of(c), block_of(c), 0, stream>>>(
-        src, dst, make_geometry(d, tiles_y), make_tile_grid(tiles_y, tiles_c, tiles_down_first()),
-        TileLead{c.lead_rows, c.lead_cols});
-    return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
-  }
+  const bool led = c.lead_rows > 0 || c.lead_cols > 0;
+  if (led && (c.lead_rows >= Tile::kRows || c.lead_cols >= Tile::kCols))
+    return Status(StatusCode::internal, "tiled_vec: the plan's lead does not fit its tile");
+  const TileLead lead{c.lead_rows, c.lead_cols};
   // Bands are a down-first order; the across-first measuring switch walks without them.
   if (c.bands > 1 && tiles_down_first()) {
     if constexpr (tiled_vec_bands_built(kTileBytes, kRowBytes, V)) {
-      if (c.bands > kVecMaxBands || tiles_c % c.bands != 0)
+      // A tile column added by a lead is walked apart (LedBandedTileGrid); the bands share the others.
+      const bool extra_col = lead_adds_tile_column(d.cols, c.lead_cols, Tile::kCols);
+      const std::int64_t banded_c = tiles_c - (extra_col ? 1 : 0);
+      if (c.bands > kVecMaxBands || banded_c < c.bands || banded_c % c.bands != 0)
         return Status(StatusCode::internal, "tiled_vec: the plan's bands do not divide the tile columns");
-      tiled_vec_kernel<Tile, BandedTileGrid><<<grid_of(c), block_of(c), 0, stream>>>(
-          src, dst, make_geometry(d, tiles_y), make_banded_tile_grid(tiles_y, tiles_c, c.bands));
+      if (led)
+        tiled_vec_kernel<Tile, LedBandedTileGrid, true><<<grid_of(c), block_of(c), 0, stream>>>(
+            src, dst, make_geometry(d, tiles_y),
+            make_led_banded_tile_grid(tiles_y, tiles_c, c.bands, d.batch, extra_col), lead);
+      else
+        tiled_vec_kernel<Tile, BandedTileGrid><<<grid_of(c), block_of(c), 0, stream>>>(
+            src, dst, make_geometry(d, tiles_y), make_banded_tile_grid(tiles_y, tiles_c, c.bands));
       return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
     }
     return Status(StatusCode::internal, "tiled_vec: no banded kernel for this tile");
   }
-  tiled_vec_kernel<Tile><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, make_geometry(d, tiles_y),
-                                                                  make_tile_grid(tiles_y, tiles_c, tiles_down_first()));
+  const TileGrid grid = make_tile_grid(tiles_y, tiles_c, tiles_down_first());
+  if (led)
+    tiled_vec_kernel<Tile, TileGrid, true><<<grid_of(c), block_of(c), 0, stream>>>(
+        src, dst, make_geometry(d, tiles_y), grid, lead);
+  else
+    tiled_vec_kernel<Tile><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, make_geometry(d, tiles_y), grid);
   return check_launch("tiled_vec_kernel", c, kTileBytes, stream);
 }
 
