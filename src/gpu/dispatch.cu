@@ -1,10 +1,15 @@
 // gpu::configure / gpu::launch: route an algorithm to its family's launcher.
 #include "gpu/gpu_backend.hpp"
+
+#include <algorithm>
+
 #include "gpu/launch/launchers.hpp"
 
 namespace xpose::gpu {
 
-Status configure(const TransposeDesc& desc, Algorithm algorithm, int alignment, LaunchConfig& config) {
+Status configure(const TransposeDesc& desc, Algorithm algorithm, int in_alignment, int out_alignment,
+                 LaunchConfig& config) {
+  const int alignment = std::min(in_alignment, out_alignment);
   switch (algorithm) {
     case Algorithm::copy:
     case Algorithm::naive_read:
@@ -12,7 +17,8 @@ Status configure(const TransposeDesc& desc, Algorithm algorithm, int alignment, 
     case Algorithm::tiled:
     case Algorithm::tiled_padded: return configure_tiled(desc, algorithm, config);
     case Algorithm::tiled_vec: return Status(StatusCode::internal, "tiled_vec is configured by the planner");
-    case Algorithm::tiled_unaligned: return configure_tiled_unaligned(desc, alignment, config);
+    case Algorithm::tiled_unaligned:
+      return configure_tiled_unaligned(desc, in_alignment, out_alignment, config);
     case Algorithm::skinny: return configure_skinny(desc, config);
     case Algorithm::gather: return configure_gather(desc, alignment, config);
     case Algorithm::tiled_sectors: return configure_tiled_sectors(desc, alignment, config);

@@ -16,9 +16,11 @@
 
 namespace xpose::gpu {
 
-// Launch geometry for a GPU algorithm on a resolved descriptor, for pointers aligned to `alignment`
-// bytes (the plan's).
-Status configure(const TransposeDesc& desc, Algorithm algorithm, int alignment, LaunchConfig& config);
+// Launch geometry for a GPU algorithm on a resolved descriptor, for an input and an output pointer
+// aligned to `in_alignment` and `out_alignment` bytes (plan::pointer_alignment). Only tiled_unaligned
+// tells the two apart; the others take the smaller.
+Status configure(const TransposeDesc& desc, Algorithm algorithm, int in_alignment, int out_alignment,
+                 LaunchConfig& config);
 
 // Enqueues the kernel (or vendor call) on `stream`; checks the launch, never syncs
 // (unless XPOSE_DEBUG_SYNC=1 is set, which syncs and logs each launch).

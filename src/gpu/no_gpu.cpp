@@ -42,7 +42,7 @@ Status EventPair::record_stop(StreamHandle) { return no_gpu(); }
 Status EventPair::elapsed_ms(float&) const { return no_gpu(); }
 
 namespace gpu {
-Status configure(const TransposeDesc&, Algorithm, int, LaunchConfig&) { return no_gpu(); }
+Status configure(const TransposeDesc&, Algorithm, int, int, LaunchConfig&) { return no_gpu(); }
 Status launch(const TransposeDesc&, Algorithm, const LaunchConfig&, const void*, const void*, void*, StreamHandle) {
   return no_gpu();
 }

@@ -306,13 +306,19 @@ bool gather_takes_off_grid_input(const TransposeDesc& d, int alignment) {
          output_rows_sector_aligned(d) && !large_matrix(d);
 }
 
-bool unaligned_output_on_grid(const TransposeDesc& d, int alignment) {
-  return dtype_size(d.dtype) <= 2 && gather_runs(d, alignment);
+int pointer_alignment(int alignment, int offset) {
+  if (offset < 0) return alignment;
+  const int own = (offset | kVecBytes) & -(offset | kVecBytes);
+  return std::max(alignment, own);
 }
 
-bool unaligned_input_on_grid(const TransposeDesc& d, int alignment) {
-  return dtype_size(d.dtype) <= 2 && alignment >= kVecBytes && input_rows_on(d, kVecBytes) &&
-         !output_rows_on(d, kVecBytes);
+bool unaligned_output_on_grid(const TransposeDesc& d, int out_alignment) {
+  return dtype_size(d.dtype) <= 2 && gather_runs(d, out_alignment);
+}
+
+bool unaligned_input_on_grid(const TransposeDesc& d, int in_alignment, int out_alignment) {
+  return dtype_size(d.dtype) <= 2 && in_alignment >= kVecBytes && input_rows_on(d, kVecBytes) &&
+         !(out_alignment >= kVecBytes && output_rows_on(d, kVecBytes));
 }
 
 namespace {
@@ -414,7 +420,8 @@ constexpr std::int64_t kLinesMinTiles = 512;
 bool lines_take_mid_sector_output(const TransposeDesc& d, int alignment) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), tile_rows = kLineTileOutBytes / e;
   return (e == 2 || (e == 1 && d.batch == 1)) && tiled_vec_vector_bytes(d, alignment) == 8 &&
-         unaligned_input_on_grid(d, alignment) && !tiled_sectors_suits(d, alignment) && d.rows >= tile_rows &&
+         unaligned_input_on_grid(d, alignment, alignment) && !tiled_sectors_suits(d, alignment) &&
+         d.rows >= tile_rows &&
          d.batch * ceil_div(d.rows, tile_rows) * ceil_div(d.cols, kLineTileCols) >= kLinesMinTiles;
 }
 

@@ -82,13 +82,17 @@ bool gather_reads_words(const TransposeDesc& resolved_desc);
 // output rows lie on the sector grid: gather reads their input through the L1 faster than
 // tiled_unaligned realigns it (see gpu_planner.cpp).
 bool gather_takes_off_grid_input(const TransposeDesc& resolved_desc, int alignment);
+// One pointer's alignment: the plan's `alignment` (both pointers') where the pointer's offset from a
+// 256-byte boundary is unknown (-1), else the larger of that and the offset's own, up to 16 bytes.
+int pointer_alignment(int alignment, int offset);
 // Whether tiled_unaligned moves 1- and 2-byte elements in whole output chunks, without a halo
-// (tiled_unaligned_grid_out): a 16-byte aligned output whose rows (and matrices) lie on that grid.
-bool unaligned_output_on_grid(const TransposeDesc& resolved_desc, int alignment);
+// (tiled_unaligned_grid_out): a 16-byte aligned output (`out_alignment`, the output pointer's) whose
+// rows (and matrices) lie on that grid. The input pointer may lie anywhere.
+bool unaligned_output_on_grid(const TransposeDesc& resolved_desc, int out_alignment);
 // Whether tiled_unaligned moves 1- and 2-byte elements through output-row lines, its input chunks
-// taken whole (tiled_unaligned_grid_in): 16-byte aligned pointers, input rows (and matrices) on that
-// grid, output rows off it.
-bool unaligned_input_on_grid(const TransposeDesc& resolved_desc, int alignment);
+// taken whole (tiled_unaligned_grid_in): a 16-byte aligned input whose rows (and matrices) lie on that
+// grid, output rows off it (their stride, or the output pointer).
+bool unaligned_input_on_grid(const TransposeDesc& resolved_desc, int in_alignment, int out_alignment);
 // Few rows (16 to kGatherFewRowsMax for 2-byte elements, to skinny's caps for 4- and 8-byte ones) of
 // packed output, strides off tiled_vec's grid (8-byte for 2-byte elements, 16-byte for wider ones),
 // that gather serves better than skinny's slabs or tiled_unaligned's tiles (see gpu_planner.cpp).

@@ -40,28 +40,30 @@ int size_bucket(std::int64_t n) {
 
 // What decides which kernels fit and roughly how they rank: the GPU, the element size, the size of
 // each extent to a power of two, the alignment of pointers, strides and output rows, and whether the
-// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid), and whether the output
-// pointer lies inside a 32-byte sector (gather_gives_way_off_sector); for a led heuristic plan, the
-// pointers' offsets too.
+// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid), whether the output
+// pointer lies inside a 32-byte sector (gather_gives_way_off_sector), and each pointer's own alignment
+// (tiled_unaligned's tiles); for a led heuristic plan, the pointers' offsets too.
 std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info, int heuristic_bands,
-                        bool output_in_sector, const PlanOptions& led) {
+                        bool output_in_sector, const PlanOptions& fitted, const PlanOptions& led) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   std::ostringstream key;
   key << gpu::current_device() << '|' << info.name << '|' << e << '|' << size_bucket(d.rows) << '|'
       << size_bucket(d.cols) << '|' << size_bucket(d.batch) << '|' << alignment << '|'
       << plan::tiled_vec_vector_bytes(d, alignment) << '|' << plan::output_rows_sector_aligned(d) << '|'
       << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic_bands << '|' << output_in_sector
-      << '|' << led.in_offset << '|' << led.out_offset;
+      << '|' << plan::pointer_alignment(alignment, fitted.in_offset) << '|'
+      << plan::pointer_alignment(alignment, fitted.out_offset) << '|' << led.in_offset << '|' << led.out_offset;
   return key.str();
 }
 
-// `fitted`: the options fitted to the caller's pointers (alignment, and offsets for led candidates).
+// `fitted`: the options fitted to the caller's pointers (alignment, and offsets for led candidates and
+// for tiled_unaligned, whose tiles follow each pointer's alignment).
 Status plan_candidate(Plan& p, const TransposeDesc& desc, const PlanOptions& fitted, const plan::Candidate& c) {
   PlanOptions o;
   o.backend = Backend::cuda;
   o.algorithm = c.algorithm;
   o.alignment = fitted.alignment;
-  if (c.led) {
+  if (c.led || c.algorithm == Algorithm::tiled_unaligned) {
     o.in_offset = fitted.in_offset;
     o.out_offset = fitted.out_offset;
   }
@@ -161,7 +163,7 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
     offsets.out_offset = fitted.out_offset;
   }
   const std::string key = shape_class(d, alignment, info, heuristic.config().bands,
-                                      plan::output_pointer_in_sector(fitted.out_offset), offsets);
+                                      plan::output_pointer_in_sector(fitted.out_offset), fitted, offsets);
   plan::Candidate known;
   bool cached = false;
   {

@@ -27,6 +27,21 @@ Algorithm choose_algorithm(Backend backend, const TransposeDesc& desc, const Pla
                                     options.out_offset);
 }
 
+// gpu::configure for each pointer's own alignment where its offset is known. Where tiled_unaligned's
+// tiles then take one side's 16-byte chunks whole although the other pointer is off that grid, the
+// plan keeps that side's offset, which execute checks.
+Status configure_for_pointers(Plan::State& state, const PlanOptions& options) {
+  const int in_alignment = plan::pointer_alignment(state.alignment, options.in_offset);
+  const int out_alignment = plan::pointer_alignment(state.alignment, options.out_offset);
+  XPOSE_RETURN_IF_ERROR(gpu::configure(state.desc, state.algorithm, in_alignment, out_alignment, state.config));
+  if (state.algorithm != Algorithm::tiled_unaligned || state.alignment >= 16) return Status::ok_status();
+  if (plan::unaligned_output_on_grid(state.desc, out_alignment))
+    state.out_offset16 = options.out_offset % 16;
+  else if (plan::unaligned_input_on_grid(state.desc, in_alignment, out_alignment))
+    state.in_offset16 = options.in_offset % 16;
+  return Status::ok_status();
+}
+
 }  // namespace
 
 Plan::Plan() = default;
@@ -114,7 +129,7 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
       XPOSE_RETURN_IF_ERROR(
           plan::configure_tiled_vec(state->desc, state->alignment, gpu::multiprocessor_count(), state->config));
     else
-      XPOSE_RETURN_IF_ERROR(gpu::configure(state->desc, state->algorithm, state->alignment, state->config));
+      XPOSE_RETURN_IF_ERROR(configure_for_pointers(*state, options));
     if (state->algorithm == Algorithm::vendor_geam)
       XPOSE_RETURN_IF_ERROR(gpu::create_vendor_handle(state->vendor_handle));
   } else if (state->algorithm == Algorithm::cpu_blocked) {

@@ -107,6 +107,42 @@ void expect_grid_tiles_where_aligned(const xpose::TransposeDesc& d, std::int64_t
   ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::tiled_unaligned, e));
 }
 
+// Runs `call` on `d` with the input `io` and the output `oo` bytes past 256-byte boundaries and checks
+// every element of the output against the CPU reference and every byte around it for the poison
+// (call through ASSERT_NO_FATAL_FAILURE).
+void expect_matches_at_offsets(const xpose::TransposeDesc& d, const PointerCall& call, int io, int oo,
+                               const std::string& where) {
+  const CaseData& data = case_data(d);
+  const std::size_t out_bytes = data.expected_transpose.size();
+  std::vector<unsigned char> whole;
+  const xpose::Status s = run_at_offsets(call, data.input, out_bytes, io, oo, whole);
+  ASSERT_TRUE(s.ok()) << where << ": " << s.message();
+  const auto first = whole.begin() + oo;
+  const std::vector<unsigned char> got(first, first + static_cast<std::ptrdiff_t>(out_bytes));
+  EXPECT_EQ(first_mismatch(got, data.expected_transpose, xpose::dtype_size(d.dtype)), -1) << where;
+  for (std::size_t i = 0; i < whole.size(); ++i)
+    if (i < static_cast<std::size_t>(oo) || i >= oo + out_bytes) {
+      ASSERT_EQ(whole[i], kPoison) << where << ": byte " << i << " outside the output was written";
+    }
+}
+
+PointerCall execute_call(const xpose::Plan& plan) {
+  return [&plan](const void* in, void* out) { return xpose::execute(plan, in, out); };
+}
+
+std::string at_offsets(const xpose::Plan& plan, int io, int oo) {
+  return describe(plan.desc()) + " in+" + std::to_string(io) + " out+" + std::to_string(oo) + " " + plan.to_string();
+}
+
+// execute refuses `plan` with the input `io` and the output `oo` bytes past 256-byte boundaries.
+void expect_refused_at_offsets(const xpose::Plan& plan, int io, int oo) {
+  const CaseData& data = case_data(plan.desc());
+  std::vector<unsigned char> whole;
+  EXPECT_EQ(run_at_offsets(execute_call(plan), data.input, data.expected_transpose.size(), io, oo, whole).code(),
+            xpose::StatusCode::invalid_argument)
+      << at_offsets(plan, io, oo) << ": not refused";
+}
+
 class GpuFastPath : public ::testing::TestWithParam<DType> {};
 
 // Automatic planning on 16-byte aligned buffers: tiled_vec wherever the strides allow it.
@@ -266,17 +302,8 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
                                                     {128, 0}, {0, 128},   {176, 144}, {0, 40}};
   int led = 0;
   for (const xpose::TransposeDesc& d : cases) {
-    const CaseData& data = case_data(d);
-    const std::size_t in_bytes = data.input.size(), out_bytes = data.expected_transpose.size();
-    xpose::DeviceBuffer in, out;
-    ASSERT_TRUE(in.allocate(in_bytes + 256).ok());
-    ASSERT_TRUE(out.allocate(out_bytes + 256).ok());
     for (auto [io, oo] : offsets) {
       if (io % e != 0 || oo % e != 0) continue;
-      auto* in_ptr = static_cast<unsigned char*>(in.data()) + io;
-      auto* out_ptr = static_cast<unsigned char*>(out.data()) + oo;
-      ASSERT_TRUE(xpose::copy_host_to_device(in_ptr, data.input.data(), in_bytes).ok());
-      ASSERT_TRUE(xpose::fill_device_bytes(out.data(), kPoison, out_bytes + 256).ok());
       xpose::PlanOptions options{Backend::cuda};
       options.alignment = std::min(e, 16);
       options.in_offset = io;
@@ -285,23 +312,9 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
       ASSERT_TRUE(xpose::make_plan(plan, d, options).ok()) << describe(d);
       const bool has_lead = plan.config().lead_rows > 0 || plan.config().lead_cols > 0;
       led += has_lead ? 1 : 0;
-      const std::string where = describe(d) + " in+" + std::to_string(io) + " out+" + std::to_string(oo) + " " +
-                                plan.to_string();
-      if (has_lead && e < 16) {  // an input pointer one element on: as aligned, at another offset mod 16
-        EXPECT_EQ(xpose::execute(plan, in_ptr + e, out_ptr).code(), xpose::StatusCode::invalid_argument) << where;
-      }
-      const xpose::Status s = xpose::execute(plan, in_ptr, out_ptr);
-      ASSERT_TRUE(s.ok()) << where << ": " << s.message();
-      std::vector<unsigned char> whole(out_bytes + 256);
-      ASSERT_TRUE(xpose::synchronize_device().ok());
-      ASSERT_TRUE(xpose::copy_device_to_host(whole.data(), out.data(), whole.size()).ok());
-      const auto first = whole.begin() + oo;
-      const std::vector<unsigned char> got(first, first + static_cast<std::ptrdiff_t>(out_bytes));
-      EXPECT_EQ(first_mismatch(got, data.expected_transpose, e), -1) << where;
-      for (std::size_t i = 0; i < whole.size(); ++i)
-        if (i < static_cast<std::size_t>(oo) || i >= oo + out_bytes) {
-          ASSERT_EQ(whole[i], kPoison) << where << ": byte " << i << " outside the output was written";
-        }
+      // An input pointer one element on (as aligned, at another offset modulo 16) is refused.
+      if (has_lead && e < 16) expect_refused_at_offsets(plan, io + e, oo);
+      ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo)));
     }
   }
   EXPECT_GT(led, 0) << "no case took a led plan";
@@ -412,6 +425,54 @@ TEST_P(GpuFastPath, TiledUnalignedWholeInputChunks) {
     cases.push_back(d);
   for (const xpose::TransposeDesc& d : cases) {
     ASSERT_NO_FATAL_FAILURE(expect_grid_tiles_where_aligned(d, tile_rows));
+  }
+}
+
+// One pointer off the 16-byte grid, the other side's pointer and rows on it: tiled_unaligned planned
+// for those offsets takes the tiles that need only that side aligned, the line tiles (224 rows of
+// u8, 112 of bf16) for an aligned input, the whole-chunk tiles (128 of u8, 64 of bf16) for an
+// aligned output, and execute refuses the aligned side elsewhere modulo 16. Where the windows tiles
+// fill the rows 30 points better than the line tiles (u8's small tiles on 80 rows, bf16's short ones
+// on 128) they stay. Every element and the bytes around the output are checked, on partial tiles,
+// batches and padded rows, through the plan and through the one-call API.
+TEST_P(GpuFastPath, TiledUnalignedOnePointerOffTheGrid) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const int e = static_cast<int>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "the line and whole-chunk tiles are for 1- and 2-byte elements";
+  const std::int64_t per = 16 / e, line_rows = 224 / e, chunk_rows = 128 / e;
+  struct Case {
+    xpose::TransposeDesc d;
+    int io, oo;
+    std::int64_t tile_rows;
+  };
+  const std::vector<Case> cases = {
+      {{t, 2 * line_rows + 2 * per, 9 * per}, 0, e, line_rows},  // output rows on the grid
+      {{t, 3 * line_rows, 41 * per}, 0, 24, line_rows},          // 8 bytes off
+      {{t, 16 * per, 3 * per, 7}, 0, 5 * e, line_rows},          // a packed batch
+      {{t, line_rows + 5 * per, 7 * per, 1, 7 * per, line_rows + 8 * per}, 16, 3 * e, line_rows},  // padded
+      {{t, 2 * line_rows + 3, 129, 1, 144}, 0, e, line_rows},       // output rows off the grid too
+      {{t, e == 1 ? 80 : 128, e == 1 ? 40 * per : 8192}, 0, e, e == 1 ? 80 : 128},  // the windows fill far better
+      {{t, 2 * chunk_rows + per, 1001}, e, 0, chunk_rows},          // input rows anywhere
+      {{t, 3 * chunk_rows, 77, 5}, 3 * e, 32, chunk_rows},          // a packed batch
+      {{t, chunk_rows + 3 * per, 130, 1, 131, chunk_rows + 5 * per}, 8 + e, 0, chunk_rows},  // padded
+  };
+  for (const Case& c : cases) {
+    xpose::PlanOptions options{Backend::cuda, Algorithm::tiled_unaligned, e};
+    options.in_offset = c.io;
+    options.out_offset = c.oo;
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, c.d, options).ok()) << describe(c.d);
+    const std::string where = at_offsets(plan, c.io, c.oo);
+    EXPECT_EQ(plan.config().tile_rows, c.tile_rows) << where;
+    // The side the tiles take whole, one element on, is refused.
+    if (c.tile_rows == line_rows) expect_refused_at_offsets(plan, c.io + e, c.oo);
+    if (c.tile_rows == chunk_rows) expect_refused_at_offsets(plan, c.io, c.oo + e);
+    ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(c.d, execute_call(plan), c.io, c.oo, where));
+    const PointerCall one_call = [&c](const void* in, void* out) {
+      return xpose::transpose(c.d, in, out, nullptr, {Backend::cuda});
+    };
+    ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(c.d, one_call, c.io, c.oo, describe(c.d) + " by transpose"));
   }
 }
 

@@ -1,6 +1,7 @@
 // GPU test helpers: skip without a device, run a plan on device buffers and read the result back.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -68,6 +69,26 @@ inline xpose::Status run_plan_on_gpu(const xpose::Plan& plan, const std::vector<
   XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
   output.resize(out_bytes);
   return xpose::copy_device_to_host(output.data(), out_ptr, out_bytes);
+}
+
+// Runs `call` (a transpose of the input pointer into the output pointer) with the input `in_offset`
+// and the output `out_offset` bytes past the starts of allocations 256 bytes longer than the
+// matrices, the whole output allocation poisoned first; `whole` receives that allocation, so that the
+// bytes around the output can be checked too.
+using PointerCall = std::function<xpose::Status(const void* in, void* out)>;
+inline xpose::Status run_at_offsets(const PointerCall& call, const std::vector<unsigned char>& input,
+                                    std::size_t out_bytes, std::size_t in_offset, std::size_t out_offset,
+                                    std::vector<unsigned char>& whole) {
+  xpose::DeviceBuffer in, out;
+  XPOSE_RETURN_IF_ERROR(in.allocate(input.size() + 256));
+  XPOSE_RETURN_IF_ERROR(out.allocate(out_bytes + 256));
+  auto* in_ptr = static_cast<unsigned char*>(in.data()) + in_offset;
+  XPOSE_RETURN_IF_ERROR(xpose::copy_host_to_device(in_ptr, input.data(), input.size()));
+  XPOSE_RETURN_IF_ERROR(xpose::fill_device_bytes(out.data(), kPoison, out_bytes + 256));
+  XPOSE_RETURN_IF_ERROR(call(in_ptr, static_cast<unsigned char*>(out.data()) + out_offset));
+  XPOSE_RETURN_IF_ERROR(xpose::synchronize_device());
+  whole.resize(out_bytes + 256);
+  return xpose::copy_device_to_host(whole.data(), out.data(), whole.size());
 }
 
 inline xpose::Status run_on_gpu(const xpose::TransposeDesc& d, xpose::Algorithm algorithm,

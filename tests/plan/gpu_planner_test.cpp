@@ -577,21 +577,46 @@ TEST(GpuPlanner, UnalignedOutputOnTheGrid) {
   EXPECT_TRUE(on_grid({DType::i8, 100, 301, 1, 303, 112}));
   EXPECT_TRUE(on_grid({DType::f16, 50, 70, 3, 73, 64, 50 * 73 + 5, 70 * 64 + 16}));
   EXPECT_FALSE(on_grid({DType::u8, 12288, 5461}, 8)) << "an output pointer off the 16-byte grid";
+  EXPECT_TRUE(on_grid({DType::u8, 262144, 256}))
+      << "the output pointer's own alignment: an input pointer one byte off does not enter";
   EXPECT_FALSE(on_grid({DType::u8, 8191, 8193})) << "output rows 8191 bytes apart";
   EXPECT_FALSE(on_grid({DType::bf16, 8192, 8192, 1, 8200, 8196})) << "output rows on the 8-byte grid";
   EXPECT_FALSE(on_grid({DType::bf16, 40, 70, 3, 73, 64, 40 * 73, 70 * 64 + 4})) << "matrices off the grid";
   EXPECT_FALSE(on_grid({DType::f32, 12288, 5461})) << "4-byte elements";
 }
 
-// tiled_unaligned's line tiles: 1- and 2-byte elements, 16-byte aligned pointers, input rows and
-// matrices on the 16-byte grid, output rows off it. Where the output rows lie on the 8-byte grid,
-// matrices that tiled_sectors leaves to tiled_vec take them with a tile of rows and 512 tiles or more
-// (2-byte elements, and single 1-byte matrices).
+// A pointer's own alignment from its offset past a 256-byte boundary, up to 16 bytes; the plan's where
+// the offset is unknown, never less than it.
+TEST(GpuPlanner, PointerAlignmentFromItsOffset) {
+  using xpose::plan::pointer_alignment;
+  EXPECT_EQ(pointer_alignment(1, -1), 1);
+  EXPECT_EQ(pointer_alignment(16, -1), 16);
+  EXPECT_EQ(pointer_alignment(1, 0), 16);
+  EXPECT_EQ(pointer_alignment(1, 128), 16);
+  EXPECT_EQ(pointer_alignment(1, 1), 1);
+  EXPECT_EQ(pointer_alignment(2, 6), 2);
+  EXPECT_EQ(pointer_alignment(1, 24), 8);
+  EXPECT_EQ(pointer_alignment(1, 52), 4);
+  EXPECT_EQ(pointer_alignment(8, 24), 8);
+  EXPECT_EQ(pointer_alignment(4, 2), 4) << "the plan's alignment is a floor";
+}
+
+// tiled_unaligned's line tiles: 1- and 2-byte elements, a 16-byte aligned input, input rows and
+// matrices on the 16-byte grid, output rows off it (by their stride, or by the output pointer). Where
+// the output rows lie on the 8-byte grid, matrices that tiled_sectors leaves to tiled_vec take them
+// with a tile of rows and 512 tiles or more (2-byte elements, and single 1-byte matrices).
 TEST(GpuPlanner, UnalignedInputOnTheGrid) {
   using xpose::plan::unaligned_input_on_grid;
   const auto on_grid = [](xpose::TransposeDesc d, int alignment = 16) {
-    return unaligned_input_on_grid(xpose::resolved(d), alignment);
+    return unaligned_input_on_grid(xpose::resolved(d), alignment, alignment);
   };
+  const auto on_grid_sides = [](xpose::TransposeDesc d, int in_alignment, int out_alignment) {
+    return unaligned_input_on_grid(xpose::resolved(d), in_alignment, out_alignment);
+  };
+  EXPECT_TRUE(on_grid_sides({DType::u8, 256, 262144}, 16, 1)) << "output rows on the grid, the pointer off it";
+  EXPECT_TRUE(on_grid_sides({DType::bf16, 2049, 2048}, 16, 2)) << "output rows and pointer off the grid";
+  EXPECT_FALSE(on_grid_sides({DType::u8, 256, 262144}, 1, 16)) << "the input pointer off the grid";
+  EXPECT_FALSE(on_grid_sides({DType::u8, 256, 262144}, 16, 16)) << "both on the grid: tiled_vec's";
   EXPECT_TRUE(on_grid({DType::u8, 5461, 12288}));
   EXPECT_TRUE(on_grid({DType::bf16, 2049, 2048}));
   EXPECT_TRUE(on_grid({DType::i8, 50, 70, 3, 80, 53, 50 * 80 + 16, 73 * 53 + 1}));

@@ -24,7 +24,8 @@ Status launch_tiled_vec(const TransposeDesc& desc, const LaunchConfig& config, c
                         rt::Stream stream);
 
 // tiled_unaligned: 16-byte chunks on both sides for any strides and element-aligned pointers
-Status configure_tiled_unaligned(const TransposeDesc& desc, int alignment, LaunchConfig& config);
+Status configure_tiled_unaligned(const TransposeDesc& desc, int in_alignment, int out_alignment,
+                                 LaunchConfig& config);
 Status launch_tiled_unaligned(const TransposeDesc& desc, const LaunchConfig& config, const void* in, void* out,
                               rt::Stream stream);
 
