@@ -602,7 +602,8 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 24, octo_cols, 301}, {t, 13, octo_cols, 77, octo_cols + 3, 13, 13 * (octo_cols + 3) + 1, 13 * octo_cols},
       {t, 21, octo_cols, 60, octo_cols, 24, 21 * octo_cols, 24 * octo_cols},
       // Vectors wrapping into the next column, read in order, every lane walking two columns (swizzled
-      // 1- and 2-byte tiles, plain 2-byte ones).
+      // 1- and 2-byte tiles, plain 2-byte ones); so do all the cases at the second shift below, whose
+      // output pointer off the 16-byte grid moves every vector off the columns' starts.
       {t, 56, 128 / e, 9}, {t, 76, 64 / e, 13}, {t, 20, 53, 31}, {t, 37, 39, 17},
       // One matrix with a short side, in slabs of its long side (a last, shorter slab or none).
       {t, 33, 5001},  {t, 5001, 33},  {t, 17, 64 * 1024},  {t, 2, 70001}, {t, 70001, 3},

@@ -209,8 +209,10 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
     // bench/results/h200_2026-11-25zb_small_batch_walk.txt): swizzled u8 56x128 0.58 -> 0.72, 76x64
     // 0.54 -> 0.72, 188x64 0.53 -> 0.70, bf16 20x128 0.86 -> 0.99, 60x64 0.86 -> 0.99; plain bf16 20x53
     // 0.92 -> 0.99, 76x61 0.94 -> 0.97. (1-byte vectors on the plain tile mostly take kRotate.)
+    // An output pointer off the 16-byte grid (lead > 0) shifts every vector off the columns' starts,
+    // so vectors wrap into the next column however many rows there are.
     const bool walk_every_vector =
-        (E == 2 || (E == 1 && kSwizzle)) && a.rows % kPerVec != 0 && kPerVec <= a.rows;
+        (E == 2 || (E == 1 && kSwizzle)) && (a.rows % kPerVec != 0 || lead != 0) && kPerVec <= a.rows;
     for (int v = tid; v < vecs; v += kSmallBatchThreads) {
       SmallBatchCursor k = small_batch_cursor(lead + v * kPerVec, a);
       VecWords<16> w{};
