@@ -21,6 +21,10 @@ namespace xpose::gpu {
 // tells the two apart; the others take the smaller.
 Status configure(const TransposeDesc& desc, Algorithm algorithm, int in_alignment, int out_alignment,
                  LaunchConfig& config);
+// The pointer whose 16-byte chunks a tiled_unaligned config takes whole (the whole-chunk tiles: the
+// output; the line tiles: the input), which must then lie on that grid, or none.
+enum class AlignedSide { none, input, output };
+AlignedSide tiled_unaligned_aligned_side(const TransposeDesc& desc, const LaunchConfig& config);
 
 // Enqueues the kernel (or vendor call) on `stream`; checks the launch, never syncs
 // (unless XPOSE_DEBUG_SYNC=1 is set, which syncs and logs each launch).

@@ -43,6 +43,7 @@ Status EventPair::elapsed_ms(float&) const { return no_gpu(); }
 
 namespace gpu {
 Status configure(const TransposeDesc&, Algorithm, int, int, LaunchConfig&) { return no_gpu(); }
+AlignedSide tiled_unaligned_aligned_side(const TransposeDesc&, const LaunchConfig&) { return AlignedSide::none; }
 Status launch(const TransposeDesc&, Algorithm, const LaunchConfig&, const void*, const void*, void*, StreamHandle) {
   return no_gpu();
 }

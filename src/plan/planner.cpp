@@ -27,18 +27,21 @@ Algorithm choose_algorithm(Backend backend, const TransposeDesc& desc, const Pla
                                     options.out_offset);
 }
 
-// gpu::configure for each pointer's own alignment where its offset is known. Where tiled_unaligned's
-// tiles then take one side's 16-byte chunks whole although the other pointer is off that grid, the
-// plan keeps that side's offset, which execute checks.
+// gpu::configure; for tiled_unaligned, for each pointer's own alignment where its offset is known (the
+// other algorithms take the plan's). Where tiled_unaligned's tiles then take one side's 16-byte chunks
+// whole although the plan's alignment is less, the plan keeps that side's offset, 0 modulo 16, which
+// execute checks.
 Status configure_for_pointers(Plan::State& state, const PlanOptions& options) {
-  const int in_alignment = plan::pointer_alignment(state.alignment, options.in_offset);
-  const int out_alignment = plan::pointer_alignment(state.alignment, options.out_offset);
+  const bool per_side = state.algorithm == Algorithm::tiled_unaligned;
+  const int in_alignment = per_side ? plan::pointer_alignment(state.alignment, options.in_offset) : state.alignment;
+  const int out_alignment = per_side ? plan::pointer_alignment(state.alignment, options.out_offset) : state.alignment;
   XPOSE_RETURN_IF_ERROR(gpu::configure(state.desc, state.algorithm, in_alignment, out_alignment, state.config));
-  if (state.algorithm != Algorithm::tiled_unaligned || state.alignment >= 16) return Status::ok_status();
-  if (plan::unaligned_output_on_grid(state.desc, out_alignment))
-    state.out_offset16 = options.out_offset % 16;
-  else if (plan::unaligned_input_on_grid(state.desc, in_alignment, out_alignment))
-    state.in_offset16 = options.in_offset % 16;
+  if (!per_side || state.alignment >= 16) return Status::ok_status();
+  switch (gpu::tiled_unaligned_aligned_side(state.desc, state.config)) {
+    case gpu::AlignedSide::input: state.in_offset16 = 0; break;
+    case gpu::AlignedSide::output: state.out_offset16 = 0; break;
+    case gpu::AlignedSide::none: break;
+  }
   return Status::ok_status();
 }
 

@@ -134,13 +134,15 @@ std::string at_offsets(const xpose::Plan& plan, int io, int oo) {
   return describe(plan.desc()) + " in+" + std::to_string(io) + " out+" + std::to_string(oo) + " " + plan.to_string();
 }
 
-// execute refuses `plan` with the input `io` and the output `oo` bytes past 256-byte boundaries.
-void expect_refused_at_offsets(const xpose::Plan& plan, int io, int oo) {
+// execute refuses `plan` with the input `io` and the output `oo` bytes past 256-byte boundaries, for the
+// offset the plan keeps of `side` ("in" or "out"), before any launch.
+void expect_refused_at_offsets(const xpose::Plan& plan, int io, int oo, const std::string& side) {
   const CaseData& data = case_data(plan.desc());
   std::vector<unsigned char> whole;
-  EXPECT_EQ(run_at_offsets(execute_call(plan), data.input, data.expected_transpose.size(), io, oo, whole).code(),
-            xpose::StatusCode::invalid_argument)
-      << at_offsets(plan, io, oo) << ": not refused";
+  const xpose::Status s = run_at_offsets(execute_call(plan), data.input, data.expected_transpose.size(), io, oo, whole);
+  EXPECT_EQ(s.code(), xpose::StatusCode::invalid_argument) << at_offsets(plan, io, oo) << ": not refused";
+  EXPECT_NE(s.message().find("PlanOptions::" + side + "_offset"), std::string::npos)
+      << at_offsets(plan, io, oo) << ": " << s.message();
 }
 
 class GpuFastPath : public ::testing::TestWithParam<DType> {};
@@ -313,7 +315,7 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
       const bool has_lead = plan.config().lead_rows > 0 || plan.config().lead_cols > 0;
       led += has_lead ? 1 : 0;
       // An input pointer one element on (as aligned, at another offset modulo 16) is refused.
-      if (has_lead && e < 16) expect_refused_at_offsets(plan, io + e, oo);
+      if (has_lead && e < 16) expect_refused_at_offsets(plan, io + e, oo, "in");
       ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo)));
     }
   }
@@ -433,8 +435,9 @@ TEST_P(GpuFastPath, TiledUnalignedWholeInputChunks) {
 // u8, 112 of bf16) for an aligned input, the whole-chunk tiles (128 of u8, 64 of bf16) for an
 // aligned output, and execute refuses the aligned side elsewhere modulo 16. Where the windows tiles
 // fill the rows 30 points better than the line tiles (u8's small tiles on 80 rows, bf16's short ones
-// on 128) they stay. Every element and the bytes around the output are checked, on partial tiles,
-// batches and padded rows, through the plan and through the one-call API.
+// on 128) they stay, and run with the input anywhere. Every element and the bytes around the output
+// are checked, on partial tiles, batches and padded rows, through the plan and through the one-call
+// API.
 TEST_P(GpuFastPath, TiledUnalignedOnePointerOffTheGrid) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -465,9 +468,12 @@ TEST_P(GpuFastPath, TiledUnalignedOnePointerOffTheGrid) {
     ASSERT_TRUE(xpose::make_plan(plan, c.d, options).ok()) << describe(c.d);
     const std::string where = at_offsets(plan, c.io, c.oo);
     EXPECT_EQ(plan.config().tile_rows, c.tile_rows) << where;
-    // The side the tiles take whole, one element on, is refused.
-    if (c.tile_rows == line_rows) expect_refused_at_offsets(plan, c.io + e, c.oo);
-    if (c.tile_rows == chunk_rows) expect_refused_at_offsets(plan, c.io, c.oo + e);
+    // The side the tiles take whole, one element on, is refused; the windows take any pointers.
+    if (c.tile_rows == line_rows) expect_refused_at_offsets(plan, c.io + e, c.oo, "in");
+    if (c.tile_rows == chunk_rows) expect_refused_at_offsets(plan, c.io, c.oo + e, "out");
+    if (c.tile_rows != line_rows && c.tile_rows != chunk_rows)
+      ASSERT_NO_FATAL_FAILURE(
+          expect_matches_at_offsets(c.d, execute_call(plan), c.io + e, c.oo, at_offsets(plan, c.io + e, c.oo)));
     ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(c.d, execute_call(plan), c.io, c.oo, where));
     const PointerCall one_call = [&c](const void* in, void* out) {
       return xpose::transpose(c.d, in, out, nullptr, {Backend::cuda});
@@ -602,8 +608,9 @@ TEST_P(GpuFastPath, SmallBatchMatchesReference) {
       {t, 24, octo_cols, 301}, {t, 13, octo_cols, 77, octo_cols + 3, 13, 13 * (octo_cols + 3) + 1, 13 * octo_cols},
       {t, 21, octo_cols, 60, octo_cols, 24, 21 * octo_cols, 24 * octo_cols},
       // Vectors wrapping into the next column, read in order, every lane walking two columns (swizzled
-      // 1- and 2-byte tiles, plain 2-byte ones); so do all the cases at the second shift below, whose
-      // output pointer off the 16-byte grid moves every vector off the columns' starts.
+      // 1- and 2-byte tiles, plain 2-byte ones); so do these and the other packed-output cases of 16 / E
+      // rows or more at the second shift below (not rotated), whose output pointer off the 16-byte
+      // grid moves every vector off the columns' starts.
       {t, 56, 128 / e, 9}, {t, 76, 64 / e, 13}, {t, 20, 53, 31}, {t, 37, 39, 17},
       // One matrix with a short side, in slabs of its long side (a last, shorter slab or none).
       {t, 33, 5001},  {t, 5001, 33},  {t, 17, 64 * 1024},  {t, 2, 70001}, {t, 70001, 3},

@@ -130,6 +130,42 @@ TEST(MeasuredPlan, OutputInsideASectorIsAClassOfItsOwn) {
   }
 }
 
+// u8 matrices with the output one byte off the 16-byte grid and the input on it take tiled_unaligned's
+// line tiles, which need only the input aligned: a class of its own (each pointer's alignment is part of
+// the key), not served the aligned pointers' cached choice; its first candidate is make_plan's plan for
+// those pointers, and the output is the transpose.
+TEST(MeasuredPlan, OnePointerOffTheGridIsAClassOfItsOwn) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const xpose::TransposeDesc d{DType::u8, 512, 512, 256};  // 64 MiB each side, past the L2
+  const CaseData& data = case_data(d);
+  xpose::DeviceBuffer in_buf, out_buf;
+  ASSERT_TRUE(in_buf.allocate(data.input.size()).ok());
+  ASSERT_TRUE(out_buf.allocate(output_bytes(d) + 16).ok());
+  const auto* in = static_cast<const unsigned char*>(in_buf.data());
+  ASSERT_TRUE(xpose::copy_host_to_device(const_cast<unsigned char*>(in), data.input.data(), data.input.size()).ok());
+  xpose::clear_measured_plans();
+  for (const std::size_t shift : {std::size_t{0}, std::size_t{1}}) {
+    auto* out = static_cast<unsigned char*>(out_buf.data()) + shift;
+    const std::string what = "output " + std::to_string(shift) + " bytes on";
+    xpose::PlanOptions options{Backend::cuda};
+    options.alignment = shift == 0 ? 16 : 1;
+    options.in_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) % xpose::kPointerOffsetGrid);
+    options.out_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) % xpose::kPointerOffsetGrid);
+    xpose::Plan heuristic, plan;
+    ASSERT_TRUE(xpose::make_plan(heuristic, d, options).ok()) << what;
+    if (shift != 0) {
+      EXPECT_EQ(heuristic.algorithm(), Algorithm::tiled_unaligned) << what;
+      EXPECT_EQ(heuristic.config().tile_rows, 224) << what << ": the line tiles";
+    }
+    xpose::MeasuredPlanReport report;
+    expect_transpose(d, out, [&] { return xpose::make_measured_plan(plan, d, in, out, nullptr, {}, &report); }, what);
+    EXPECT_FALSE(report.from_cache) << what;
+    ASSERT_FALSE(report.candidates.empty()) << what;
+    EXPECT_EQ(report.candidates.front().plan, heuristic.to_string()) << what;
+    expect_transpose(d, out, [&] { return xpose::execute(plan, in, out); }, what + ", executing the measured plan");
+  }
+}
+
 TEST(MeasuredPlan, FitsInTheL2) {
   XPOSE_SKIP_WITHOUT_GPU();
   const xpose::TransposeDesc d{DType::u8, 500, 700};

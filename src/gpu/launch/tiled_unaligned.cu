@@ -4,6 +4,7 @@
 #include "gpu/kernels/tiled_unaligned.cuh"
 #include "gpu/kernels/tiled_unaligned_grid_in.cuh"
 #include "gpu/kernels/tiled_unaligned_grid_out.cuh"
+#include "gpu/gpu_backend.hpp"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
 #include "plan/gpu_planner.hpp"
@@ -125,8 +126,8 @@ TileLaunch tile_launch(const TransposeDesc& d, const void* in) {
 }
 
 // XPOSE_TILED_UNALIGNED_TILES=l / s / h forces the large, small or short tiles of 1- and 2-byte
-// elements, i / o the line or whole-chunk tiles (whose launch checks the side they need aligned),
-// to measure them against each other.
+// elements, i / o the line or whole-chunk tiles where that side's rows lie on the 16-byte grid (the
+// launch checks its pointer), to measure them against each other.
 char forced_tiles() {
   static const char forced = [] {
     for (char c : {'l', 's', 'h', 'i', 'o'})
@@ -147,8 +148,8 @@ template <int E> struct GridOutShape {
 };
 template <int E>
 using GridOutShapeTile = GridOutTile<E, GridOutShape<E>::kIn, GridOutShape<E>::kRows>;
-// 1- and 2-byte elements whose input rows lie on the 16-byte grid, with 16-byte aligned pointers,
-// and whose output rows do not (plan::unaligned_input_on_grid), take tiled_unaligned_grid_in's tiles,
+// 1- and 2-byte elements whose input rows lie on the 16-byte grid of a 16-byte aligned input, and
+// whose output rows do not (plan::unaligned_input_on_grid), take tiled_unaligned_grid_in's tiles,
 // the planner's line tile (224 bytes of output row by 64 columns: 224 rows of u8, 112 of bf16).
 template <int E> struct GridInShape {
   static constexpr int kIn = plan::kLineTileCols * E, kRows = plan::kLineTileOutBytes / E;
@@ -167,14 +168,17 @@ constexpr bool tile_rows_distinct() {
 }
 static_assert(tile_rows_distinct<1>() && tile_rows_distinct<2>(), "tile shapes told apart by rows");
 
-// The whole-chunk and line tiles: `kernel` for Tile. configure chose them for a plan whose pointers
-// are 16-byte aligned, which execute checks; gpu::launch is also called directly, so the side whose
-// 16-byte chunks the kernel takes for granted (`aligned`) is checked here too.
+// The whole-chunk and line tiles: `kernel` for Tile. configure chose them for a plan whose pointer on
+// that side is 16-byte aligned, which execute checks; gpu::launch is also called directly, so that
+// side's pointer (`aligned`) and rows (`rows_on_grid`), whose 16-byte chunks the kernel takes for
+// granted, are checked here too.
 using GridTileKernel = void (*)(const unsigned char*, const unsigned char*, unsigned char*, MatrixGeometry, TileGrid);
 template <typename Tile>
-Status launch_grid_tiles(GridTileKernel kernel, const char* name, const void* aligned, const char* misaligned_message,
-                         const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  if (reinterpret_cast<std::uintptr_t>(aligned) % 16 != 0) return Status(StatusCode::invalid_argument, misaligned_message);
+Status launch_grid_tiles(GridTileKernel kernel, const char* name, const void* aligned, bool rows_on_grid,
+                         const char* misaligned_message, const TransposeDesc& d, const LaunchConfig& c, const void* in,
+                         void* out, rt::Stream stream) {
+  if (reinterpret_cast<std::uintptr_t>(aligned) % 16 != 0 || !rows_on_grid)
+    return Status(StatusCode::invalid_argument, misaligned_message);
   const TileLaunch t = tile_launch<Tile>(d, in);
   kernel<<<grid_of(c), block_of(c), 0, stream>>>(t.in, t.in_end, static_cast<unsigned char*>(out), t.g, t.grid);
   return check_launch(name, c, sizeof(std::uint32_t) * Tile::kWords, stream);
@@ -215,8 +219,12 @@ Status configure_for_size(const TransposeDesc& d, int in_alignment, int out_alig
       case 'l': return configure_shape<E, kLargeTiles>(d, c);
       case 's': return configure_shape<E, kSmallTiles>(d, c);
       case 'h': return configure_shape<E, kShortTiles>(d, c);
-      case 'i': return configure_tiles<GridInShapeTile<E>>(d, c);
-      case 'o': return configure_tiles<GridOutShapeTile<E>>(d, c);
+      case 'i':
+        if (plan::unaligned_input_on_grid(d, 16, out_alignment)) return configure_tiles<GridInShapeTile<E>>(d, c);
+        break;
+      case 'o':
+        if (plan::unaligned_output_on_grid(d, 16)) return configure_tiles<GridOutShapeTile<E>>(d, c);
+        break;
       default: break;
     }
     if (plan::unaligned_output_on_grid(d, out_alignment)) return configure_tiles<GridOutShapeTile<E>>(d, c);
@@ -246,13 +254,14 @@ Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void
     if (c.tile_rows == GridOutShapeTile<E>::kRows)
       return launch_grid_tiles<GridOutShapeTile<E>>(
           tiled_unaligned_grid_out_kernel<E, GridOutShape<E>::kIn, GridOutShape<E>::kRows>,
-          "tiled_unaligned_grid_out_kernel", out, "tiled_unaligned's whole-chunk tiles need a 16-byte aligned output",
-          d, c, in, out, stream);
+          "tiled_unaligned_grid_out_kernel", out, plan::unaligned_output_on_grid(d, 16),
+          "tiled_unaligned's whole-chunk tiles need a 16-byte aligned output, its rows on that grid", d, c, in, out,
+          stream);
     if (c.tile_rows == GridInShapeTile<E>::kRows)
       return launch_grid_tiles<GridInShapeTile<E>>(
           tiled_unaligned_grid_in_kernel<E, GridInShape<E>::kIn, GridInShape<E>::kRows>,
-          "tiled_unaligned_grid_in_kernel", in, "tiled_unaligned's line tiles need a 16-byte aligned input", d, c, in,
-          out, stream);
+          "tiled_unaligned_grid_in_kernel", in, plan::unaligned_input_on_grid(d, 16, 1),
+          "tiled_unaligned's line tiles need a 16-byte aligned input, its rows on that grid", d, c, in, out, stream);
     if (c.tile_rows == ShapeTile<E, kSmallTiles>::kRows) return launch_shape<E, kSmallTiles>(d, c, in, out, stream);
     if (c.tile_rows == ShapeTile<E, kShortTiles>::kRows) return launch_shape<E, kShortTiles>(d, c, in, out, stream);
   }
@@ -265,6 +274,21 @@ Status configure_tiled_unaligned(const TransposeDesc& d, int in_alignment, int o
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
     return configure_for_size<sizeof(decltype(tag))>(d, in_alignment, out_alignment, c);
   });
+}
+
+template <int E>
+AlignedSide aligned_side_for_size(const LaunchConfig& c) {
+  if (c.tile_rows == GridOutShapeTile<E>::kRows) return AlignedSide::output;
+  if (c.tile_rows == GridInShapeTile<E>::kRows) return AlignedSide::input;
+  return AlignedSide::none;
+}
+
+AlignedSide tiled_unaligned_aligned_side(const TransposeDesc& d, const LaunchConfig& c) {
+  switch (dtype_size(d.dtype)) {
+    case 1: return aligned_side_for_size<1>(c);
+    case 2: return aligned_side_for_size<2>(c);
+    default: return AlignedSide::none;  // one tile shape, any pointer
+  }
 }
 
 Status launch_tiled_unaligned(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
