@@ -967,6 +967,30 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
   ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 12, 100003}, Algorithm::skinny, 0));
 }
 
+// The few-rows register kernels (2 to 8 rows, and 9 to 48 past 8 MiB) with the output pointer off the
+// 16-byte grid, 1- and 2-byte elements: each warp's stretch is stored shifted, its first and last
+// chunks in parts that the neighbouring stretches complete. The plan is the register kernel's; every
+// element and the bytes around the output are checked, the input on the grid and off it, on a last
+// run cut short and on a packed batch.
+TEST_P(GpuFastPath, FewRowsRegisterKernelsOutputOffTheGrid) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const int e = static_cast<int>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "4- to 16-byte elements take the slab kernel off the grid";
+  for (std::int64_t rows : {2, 5, 8, 12, 33}) {
+    const std::int64_t cols = rows <= 8 ? 100003 : (std::int64_t{8} << 20) / (rows * e) + 2;  // past 8 MiB
+    const std::int64_t packed = (cols / 16 + 1) * 16;  // matrices on the 16-byte grid
+    const std::vector<xpose::TransposeDesc> cases = {{t, rows, cols | 1}, {t, rows, packed, 2}};
+    for (const xpose::TransposeDesc& d : cases) {
+      xpose::Plan plan;
+      ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny, e}).ok()) << describe(d);
+      EXPECT_EQ(plan.config().tile_rows, rows) << plan << ": a register kernel's plan";
+      for (auto [io, oo] : {std::pair{0, e}, std::pair{e, 8}, std::pair{0, 16 - e}})
+        ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo)));
+    }
+  }
+}
+
 // 12 to 24 columns of 1- and 2-byte elements with packed input rows into output rows on the sector
 // grid, from 8 MiB: skinny's wide-columns register kernel, 8 / E rows per thread up to 16 columns, 4 / E
 // past that, and the automatic plan takes skinny for them. A last run cut short (padded output rows), a

@@ -1,5 +1,6 @@
-// A matrix of 2 to 8 rows with packed output rows (ld_out == rows) on the 16-byte grid (aligned output
-// pointer, output batch stride a multiple of 16 bytes): each thread loads 16 bytes of every input row
+// A matrix of 2 to 8 rows with packed output rows (ld_out == rows) on the 16-byte grid (output batch
+// stride a multiple of 16 bytes; an aligned output pointer, or for 1- and 2-byte elements one anywhere,
+// whose stretches RunStage stores shifted): each thread loads 16 bytes of every input row
 // (16 / E columns), which make 16 * R contiguous output bytes, and transposes them in registers; 9 to
 // 48 rows of 1- and 2-byte elements the same way with narrower pieces (the one-run kernel below).
 // Input rows on the 16-byte grid are read as one aligned chunk each; rows off it (or an input
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <type_traits>  // std::conditional_t
 
+#include "gpu/kernels/chunk_part.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
@@ -117,6 +119,35 @@ __device__ __forceinline__ void realign_piece(const std::uint32_t (&w)[2 * W / 4
   const unsigned bits = 8 * (shift & 3);
 #pragma unroll
   for (int i = 0; i < N; ++i) x[i] = __funnelshift_r(t[i], t[i + 1], bits);
+}
+
+// 16 bytes to p, which may lie anywhere (an output pointer off the 16-byte grid): one vector store on
+// the grid, else the parts of the two aligned chunks it straddles.
+__device__ __forceinline__ void store_chunk_anywhere(unsigned char* p, const uint4& v) {
+  const int s = static_cast<int>(reinterpret_cast<std::uintptr_t>(p) & 15);
+  if (s == 0) {
+    *reinterpret_cast<uint4*>(p) = v;
+    return;
+  }
+  const std::uint32_t head[8] = {0, 0, 0, 0, v.x, v.y, v.z, v.w}, tail[8] = {v.x, v.y, v.z, v.w, 0, 0, 0, 0};
+  std::uint32_t a[4], b[4];
+  realign_piece<16>(head, 16 - s, a);
+  realign_piece<16>(tail, 16 - s, b);
+  store_chunk_part(p - s, make_uint4(a[0], a[1], a[2], a[3]), s, 16);
+  store_chunk_part(p - s + 16, make_uint4(b[0], b[1], b[2], b[3]), 0, s);
+}
+
+// A 4-byte word to p, which may lie anywhere on the element grid (1- and 2-byte elements).
+__device__ __forceinline__ void store_word_anywhere(unsigned char* p, std::uint32_t w) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  if (at % 4 == 0) {
+    *reinterpret_cast<std::uint32_t*>(p) = w;
+  } else if (at % 2 == 0) {
+    reinterpret_cast<std::uint16_t*>(p)[0] = static_cast<std::uint16_t>(w);
+    reinterpret_cast<std::uint16_t*>(p)[1] = static_cast<std::uint16_t>(w >> 16);
+  } else {
+    for (int i = 0; i < 4; ++i) p[i] = static_cast<unsigned char>(w >> (8 * i));
+  }
 }
 
 // A run's W bytes of each of the R input rows, the first at src, ld bytes apart. kShifted: rows
@@ -240,11 +271,35 @@ struct RunStage {
   }
 
   // The stage out to the group's stretch in global memory, 512 contiguous bytes per store instruction.
+  // A stretch s bytes past the 16-byte grid (an output pointer off it, 1- and 2-byte elements) spans
+  // kChunks + 1 aligned chunks: chunk q takes the stage's bytes [16 q - s, 16 q - s + 16), two stage
+  // chunks funnel-shifted, and the first and last only the stretch's own bytes (the neighbouring
+  // stretches write the rest).
   __device__ static void store_stretch(const uint4* stage, unsigned char* stretch, int lane) {
+    const int s = static_cast<int>(reinterpret_cast<std::uintptr_t>(stretch) & 15);
+    if (s == 0) {
 #pragma unroll
-    for (int i = 0; i < kChunksPerLane; ++i)
-      if (has_chunk(i, lane))
-        *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * i + lane)) = stage[slot(kRegsLaneGroup * i + lane)];
+      for (int i = 0; i < kChunksPerLane; ++i)
+        if (has_chunk(i, lane))
+          *reinterpret_cast<uint4*>(stretch + 16 * (kRegsLaneGroup * i + lane)) =
+              stage[slot(kRegsLaneGroup * i + lane)];
+      return;
+    }
+    constexpr int kSpan = kChunks + 1, kSpanPerLane = (kSpan + kRegsLaneGroup - 1) / kRegsLaneGroup;
+    unsigned char* base = stretch - s;
+#pragma unroll
+    for (int i = 0; i < kSpanPerLane; ++i) {
+      const int q = kRegsLaneGroup * i + lane;
+      if (q >= kSpan) continue;
+      const uint4 lo = q > 0 ? stage[slot(q - 1)] : make_uint4(0, 0, 0, 0);
+      const uint4 hi = q < kChunks ? stage[slot(q)] : make_uint4(0, 0, 0, 0);
+      const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+      std::uint32_t x[4];
+      realign_piece<16>(w, 16 - s, x);
+      const uint4 v = make_uint4(x[0], x[1], x[2], x[3]);
+      if (q > 0 && q < kChunks) *reinterpret_cast<uint4*>(base + 16 * q) = v;
+      else store_chunk_part(base + 16 * q, v, q == 0 ? s : 0, q == 0 ? 16 : s);
+    }
   }
 };
 
@@ -301,7 +356,7 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
         rt::warp_sync();  // the stage is refilled next
       } else if (run.whole) {
 #pragma unroll
-        for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(xu, k);
+        for (int k = 0; k < R; ++k) store_chunk_anywhere(dst + 16 * k, run_chunk<E, R>(xu, k));
       } else if (run.t < total) {
         // The matrix's last columns: fewer than a chunk, element by element.
         const unsigned char* src = in + (run.b * g.bs_in + run.c0) * E;
@@ -378,9 +433,9 @@ __global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs
 #pragma unroll
     for (int k = 0; k < (W == 16 ? R : W * R / 4); ++k) {
       if constexpr (W == 16)
-        *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);
+        store_chunk_anywhere(dst + 16 * k, run_chunk<E, R>(x, k));
       else
-        *reinterpret_cast<std::uint32_t*>(dst + 4 * k) = word(k);
+        store_word_anywhere(dst + 4 * k, word(k));
     }
   } else if (t < runs) {
     // The matrix's last columns: fewer than a run, element by element.

@@ -73,7 +73,8 @@ bool rows_regs_input_aligned(const TransposeDesc& d, const void* in) {
 }
 
 // 2 to 8 rows with packed output rows on the 16-byte grid: transposed in registers, stored through a
-// per-warp stage (pointers are checked at launch; off the grid the slab kernel runs). 1- and 2-byte
+// per-warp stage (pointers are checked at launch: an output pointer off the grid takes the slab kernel
+// for 4- to 16-byte elements, while 1- and 2-byte ones store their stretches shifted). 1- and 2-byte
 // input rows off the grid are realigned in registers: measured on an H200 (of memcpy, slab kernel
 // -> realigned, bench/results/h200_2026-11-24s_rows_regs_realigned.txt) u8 2x33554431 0.71 -> 0.99,
 // 5x13421772 0.69 -> 0.88, 7x9586980 0.66 -> 0.86, bf16 5x6710886 0.82 -> 0.90, 7x4793490 0.82 ->
@@ -633,13 +634,14 @@ Status launch_skinny_past_cols_regs(const TransposeDesc& d, const LaunchConfig& 
     }
   }
   const bool regs_input_aligned = rows_regs_input_aligned(d, in);
-  if (use_rows_regs(d) && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
-      (dtype_size(d.dtype) <= 2 || regs_input_aligned))
+  // The register kernels store 1- and 2-byte elements' stretches shifted where the output pointer is
+  // off the 16-byte grid (RunStage::store_stretch).
+  const bool regs_output = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 || dtype_size(d.dtype) <= 2;
+  if (use_rows_regs(d) && regs_output && (dtype_size(d.dtype) <= 2 || regs_input_aligned))
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
       return launch_rows_regs<sizeof(decltype(tag))>(d, c, in, out, stream, regs_input_aligned);
     });
-  const bool out_on_grid = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  if (use_rows_regs_wide(d) && out_on_grid)
+  if (use_rows_regs_wide(d) && regs_output)
     return dispatch_element_size_up_to<2>(dtype_size(d.dtype), "the wide-rows register kernel", [&](auto tag) {
       return launch_rows_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
     });
