@@ -121,22 +121,6 @@ __device__ __forceinline__ void realign_piece(const std::uint32_t (&w)[2 * W / 4
   for (int i = 0; i < N; ++i) x[i] = __funnelshift_r(t[i], t[i + 1], bits);
 }
 
-// 16 bytes to p, which may lie anywhere (an output pointer off the 16-byte grid): one vector store on
-// the grid, else the parts of the two aligned chunks it straddles.
-__device__ __forceinline__ void store_chunk_anywhere(unsigned char* p, const uint4& v) {
-  const int s = static_cast<int>(reinterpret_cast<std::uintptr_t>(p) & 15);
-  if (s == 0) {
-    *reinterpret_cast<uint4*>(p) = v;
-    return;
-  }
-  const std::uint32_t head[8] = {0, 0, 0, 0, v.x, v.y, v.z, v.w}, tail[8] = {v.x, v.y, v.z, v.w, 0, 0, 0, 0};
-  std::uint32_t a[4], b[4];
-  realign_piece<16>(head, 16 - s, a);
-  realign_piece<16>(tail, 16 - s, b);
-  store_chunk_part(p - s, make_uint4(a[0], a[1], a[2], a[3]), s, 16);
-  store_chunk_part(p - s + 16, make_uint4(b[0], b[1], b[2], b[3]), 0, s);
-}
-
 // A 4-byte word to p, which may lie anywhere on the element grid (1- and 2-byte elements).
 __device__ __forceinline__ void store_word_anywhere(unsigned char* p, std::uint32_t w) {
   const auto at = reinterpret_cast<std::uintptr_t>(p);
@@ -271,13 +255,14 @@ struct RunStage {
   }
 
   // The stage out to the group's stretch in global memory, 512 contiguous bytes per store instruction.
-  // A stretch s bytes past the 16-byte grid (an output pointer off it, 1- and 2-byte elements) spans
-  // kChunks + 1 aligned chunks: chunk q takes the stage's bytes [16 q - s, 16 q - s + 16), two stage
-  // chunks funnel-shifted, and the first and last only the stretch's own bytes (the neighbouring
-  // stretches write the rest).
+  // kOutShifted (1- and 2-byte elements whose output pointer lies off the 16-byte grid): a stretch s
+  // bytes past the grid spans kChunks + 1 aligned chunks, chunk q taking the stage's bytes [16 q - s,
+  // 16 q - s + 16), two stage chunks funnel-shifted, the first and last only the stretch's own bytes
+  // (the neighbouring stretches write the rest).
+  template <bool kOutShifted>
   __device__ static void store_stretch(const uint4* stage, unsigned char* stretch, int lane) {
     const int s = static_cast<int>(reinterpret_cast<std::uintptr_t>(stretch) & 15);
-    if (s == 0) {
+    if (!kOutShifted || s == 0) {
 #pragma unroll
       for (int i = 0; i < kChunksPerLane; ++i)
         if (has_chunk(i, lane))
@@ -321,7 +306,9 @@ __device__ __forceinline__ OneRunThread one_run_thread() {
 // looping past the grid. `runs` = ceil(cols / (16 / E)) per matrix. A thread takes U runs a grid
 // apart per iteration, every load issued before the first store. kShifted: input rows (and base)
 // off the 16-byte grid, read through load_run_pieces' realignment; in_end bounds those reads.
-template <int E, int R, int U, bool kShifted = false>
+// kOutShifted: an output pointer off the 16-byte grid (1- and 2-byte elements; instances of their own,
+// so that the aligned ones keep their registers), stretches stored shifted and cut runs word by word.
+template <int E, int R, int U, bool kShifted = false, bool kOutShifted = false>
 __global__ void __launch_bounds__(kSkinnyRegsThreads)
     skinny_rows_regs_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                             unsigned char* __restrict__ out, MatrixGeometry g, std::int64_t runs) {
@@ -352,11 +339,16 @@ __global__ void __launch_bounds__(kSkinnyRegsThreads)
       if (rt::warp_all(run.whole && run.same_matrix)) {
         Stage::write_run(stage[group], lane, word);
         rt::warp_sync();
-        Stage::store_stretch(stage[group], dst - 16 * R * lane, lane);  // from the group's first run
+        Stage::template store_stretch<kOutShifted>(stage[group], dst - 16 * R * lane, lane);  // from run 0
         rt::warp_sync();  // the stage is refilled next
       } else if (run.whole) {
+        if constexpr (kOutShifted) {
 #pragma unroll
-        for (int k = 0; k < R; ++k) store_chunk_anywhere(dst + 16 * k, run_chunk<E, R>(xu, k));
+          for (int k = 0; k < 4 * R; ++k) store_word_anywhere(dst + 4 * k, word(k));
+        } else {
+#pragma unroll
+          for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(xu, k);
+        }
       } else if (run.t < total) {
         // The matrix's last columns: fewer than a chunk, element by element.
         const unsigned char* src = in + (run.b * g.bs_in + run.c0) * E;
@@ -400,7 +392,8 @@ constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = fa
 // staged stores as skinny_rows_regs_kernel, with more threads in flight (that kernel holds 3-6
 // blocks). Past 8 rows it replaced skinny's slabs (whose store phase builds every output chunk
 // element by element from shared memory), tiled_vec's tiles or gather there. Strides in bytes.
-template <int E, int R, bool kShifted = false>
+// kOutShifted: as skinny_rows_regs_kernel's (built past 8 rows, with aligned input rows).
+template <int E, int R, bool kShifted = false, bool kOutShifted = false>
 __global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs_one_run_blocks(E, R, kShifted))
     skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                                     unsigned char* __restrict__ out, std::int64_t ld_in, std::int64_t bs_in,
@@ -426,16 +419,20 @@ __global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs
   if (rt::warp_all(whole)) {
     Stage::write_run(stage[me.group], lane, word);
     rt::warp_sync();
-    Stage::store_stretch(stage[me.group], dst - W * R * lane, lane);
+    Stage::template store_stretch<kOutShifted>(stage[me.group], dst - W * R * lane, lane);
   } else if (whole) {
     // A group cut by the matrix's end: each whole run straight from registers, in chunks where the
-    // pieces are (as the stage stores them), word by word past 8 rows (fewer registers held there).
+    // pieces are (as the stage stores them), word by word past 8 rows (fewer registers held there)
+    // and where the output pointer is off the 16-byte grid.
+    if constexpr (W == 16 && !kOutShifted) {
 #pragma unroll
-    for (int k = 0; k < (W == 16 ? R : W * R / 4); ++k) {
-      if constexpr (W == 16)
-        store_chunk_anywhere(dst + 16 * k, run_chunk<E, R>(x, k));
-      else
-        store_word_anywhere(dst + 4 * k, word(k));
+      for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);
+    } else if constexpr (kOutShifted) {
+#pragma unroll
+      for (int k = 0; k < W * R / 4; ++k) store_word_anywhere(dst + 4 * k, word(k));
+    } else {
+#pragma unroll
+      for (int k = 0; k < W * R / 4; ++k) *reinterpret_cast<std::uint32_t*>(dst + 4 * k) = word(k);
     }
   } else if (t < runs) {
     // The matrix's last columns: fewer than a run, element by element.

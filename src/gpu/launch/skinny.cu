@@ -472,7 +472,8 @@ LaunchConfig flat_grid(LaunchConfig c) {
 // The one-run kernel where configure sized the grid for it; otherwise the loop kernel: two runs per
 // thread where configure sized the grid for that (fewer threads than runs), one for 1- and 2-byte
 // input rows off the 16-byte grid (the kernel loops past its grid). `input_aligned`:
-// rows_regs_input_aligned, as launch_skinny found it.
+// rows_regs_input_aligned, as launch_skinny found it. An output pointer off the 16-byte grid (1- and
+// 2-byte elements) takes the loop kernel's instances that store their stretches shifted.
 template <int E, int R>
 Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream,
                             bool input_aligned) {
@@ -492,6 +493,11 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
     kernel<<<grid_of(loop), block_of(loop), 0, stream>>>(src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
     return check_launch("skinny_rows_regs_kernel", loop, 0, stream);
   };
+  if constexpr (E <= 2) {
+    if (reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
+      return input_aligned ? looped(skinny_rows_regs_kernel<E, R, 1, false, true>)
+                           : looped(skinny_rows_regs_kernel<E, R, 1, true, true>);
+  }
   if constexpr (E <= 2 && skinny_rows_regs_one_run_blocks(E, R, true) > 0) {
     if (!input_aligned && one_run_grid && use_rows_regs_one_run(d, true))
       return one_run(skinny_rows_regs_one_run_kernel<E, R, true>);
@@ -517,18 +523,29 @@ Status launch_rows_regs(const TransposeDesc& d, const LaunchConfig& c, const voi
   });
 }
 
+// Whether every input row's pieces of the wide-rows register kernel lie on their own grid.
+bool rows_regs_wide_input_on_grid(const TransposeDesc& d, const void* in) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const std::int64_t piece = rows_regs_piece_bytes(static_cast<int>(d.rows));
+  return reinterpret_cast<std::uintptr_t>(in) % piece == 0 && d.ld_in * e % piece == 0 &&
+         (d.batch == 1 || d.batch_stride_in * e % piece == 0);
+}
+
 // The instance for d.rows: aligned where every row's pieces lie on their own grid.
 template <int E>
 Status launch_rows_regs_wide(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
                              rt::Stream stream) {
   return dispatch_extent<plan::kSkinnyRegsWideMinRows, plan::kSkinnyRegsWideMaxRows>(
       d.rows, "wide-rows register kernel", [&](auto rows) {
-        constexpr int R = decltype(rows)::value, kPiece = rows_regs_piece_bytes(R);
+        constexpr int R = decltype(rows)::value;
         const auto* src = static_cast<const unsigned char*>(in);
-        const bool on_grid = reinterpret_cast<std::uintptr_t>(in) % kPiece == 0 && d.ld_in * E % kPiece == 0 &&
-                             (d.batch == 1 || d.batch_stride_in * E % kPiece == 0);
-        const auto kernel =
-            on_grid ? skinny_rows_regs_one_run_kernel<E, R, false> : skinny_rows_regs_one_run_kernel<E, R, true>;
+        const bool on_grid = rows_regs_wide_input_on_grid(d, in);
+        // An output pointer off the 16-byte grid: the instance that stores its stretches shifted, for
+        // input rows on their grid (elsewhere the slab kernel runs: launch_skinny_past_cols_regs).
+        const bool out_shifted = reinterpret_cast<std::uintptr_t>(out) % 16 != 0;
+        const auto kernel = out_shifted ? skinny_rows_regs_one_run_kernel<E, R, false, true>
+                            : on_grid   ? skinny_rows_regs_one_run_kernel<E, R, false>
+                                        : skinny_rows_regs_one_run_kernel<E, R, true>;
         kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src + input_span_elements(d) * E,
                                                        static_cast<unsigned char*>(out), d.ld_in * E,
                                                        d.batch_stride_in * E, d.batch_stride_out * E, d.cols,
@@ -635,13 +652,14 @@ Status launch_skinny_past_cols_regs(const TransposeDesc& d, const LaunchConfig& 
   }
   const bool regs_input_aligned = rows_regs_input_aligned(d, in);
   // The register kernels store 1- and 2-byte elements' stretches shifted where the output pointer is
-  // off the 16-byte grid (RunStage::store_stretch).
-  const bool regs_output = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 || dtype_size(d.dtype) <= 2;
-  if (use_rows_regs(d) && regs_output && (dtype_size(d.dtype) <= 2 || regs_input_aligned))
+  // off the 16-byte grid (RunStage::store_stretch): past 8 rows only for input rows on their grid.
+  const bool out_on_grid = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const bool small_elements = dtype_size(d.dtype) <= 2;
+  if (use_rows_regs(d) && (out_on_grid || small_elements) && (small_elements || regs_input_aligned))
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
       return launch_rows_regs<sizeof(decltype(tag))>(d, c, in, out, stream, regs_input_aligned);
     });
-  if (use_rows_regs_wide(d) && regs_output)
+  if (use_rows_regs_wide(d) && (out_on_grid || (small_elements && rows_regs_wide_input_on_grid(d, in))))
     return dispatch_element_size_up_to<2>(dtype_size(d.dtype), "the wide-rows register kernel", [&](auto tag) {
       return launch_rows_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
     });
