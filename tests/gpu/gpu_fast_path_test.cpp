@@ -970,8 +970,9 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
 // The few-rows register kernels (2 to 8 rows, and 9 to 48 past 8 MiB) with the output pointer off the
 // 16-byte grid, 1- and 2-byte elements: each warp's stretch is stored shifted, its first and last
 // chunks in parts that the neighbouring stretches complete. The plan is the register kernel's; every
-// element and the bytes around the output are checked, the input on the grid and off it, on a last
-// run cut short and on a packed batch.
+// element and the bytes around the output are checked, the input on the grid and off it (past 8 rows
+// the slab kernel takes input rows off their grid), on a last run cut short, padded input rows and a
+// packed batch.
 TEST_P(GpuFastPath, FewRowsRegisterKernelsOutputOffTheGrid) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -980,11 +981,13 @@ TEST_P(GpuFastPath, FewRowsRegisterKernelsOutputOffTheGrid) {
   for (std::int64_t rows : {2, 5, 8, 12, 33}) {
     const std::int64_t cols = rows <= 8 ? 100003 : (std::int64_t{8} << 20) / (rows * e) + 2;  // past 8 MiB
     const std::int64_t packed = (cols / 16 + 1) * 16;  // matrices on the 16-byte grid
-    const std::vector<xpose::TransposeDesc> cases = {{t, rows, cols | 1}, {t, rows, packed, 2}};
+    const std::vector<xpose::TransposeDesc> cases = {
+        {t, rows, cols | 1}, {t, rows, packed, 2}, {t, rows, packed - 1, 1, packed}};
     for (const xpose::TransposeDesc& d : cases) {
       xpose::Plan plan;
       ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny, e}).ok()) << describe(d);
       EXPECT_EQ(plan.config().tile_rows, rows) << plan << ": a register kernel's plan";
+      EXPECT_EQ(plan.config().tile_cols, (rows <= 8 ? 16 : rows <= 16 ? 8 : 4) / e) << plan << ": its piece";
       for (auto [io, oo] : {std::pair{0, e}, std::pair{e, 8}, std::pair{0, 16 - e}})
         ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo)));
     }

@@ -184,10 +184,11 @@ __device__ __forceinline__ uint4 run_chunk(const std::uint32_t (&x)[R][N], int k
 }
 
 // The shared-memory stage of a group's 32 runs of kRunBytes each (a multiple of 4), one contiguous
-// stretch of global memory moved as 16-byte chunks, lane c % 32 taking chunk c. Each thread writes or
-// reads its own run in units of the largest power of two that divides a run (up to 16 bytes): a run
-// of an odd number of units puts the lanes of one shared-memory access in different banks, and an
-// even number of 16-byte units takes stage_slot's spare slot per 8.
+// stretch of global memory moved as 16-byte chunks, lane c % 32 taking chunk c (in store_stretch's
+// shifted form, aligned chunk c of the kChunks + 1 that a stretch off the 16-byte grid spans). Each
+// thread writes or reads its own run in units of the largest power of two that divides a run (up to 16
+// bytes): a run of an odd number of units puts the lanes of one shared-memory access in different
+// banks, and an even number of 16-byte units takes stage_slot's spare slot per 8.
 template <int kRunBytes>
 struct RunStage {
   static constexpr int kUnit = kRunBytes % 16 == 0 ? 16 : kRunBytes % 8 == 0 ? 8 : 4;
@@ -392,7 +393,7 @@ constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = fa
 // staged stores as skinny_rows_regs_kernel, with more threads in flight (that kernel holds 3-6
 // blocks). Past 8 rows it replaced skinny's slabs (whose store phase builds every output chunk
 // element by element from shared memory), tiled_vec's tiles or gather there. Strides in bytes.
-// kOutShifted: as skinny_rows_regs_kernel's (built past 8 rows, with aligned input rows).
+// kOutShifted: as skinny_rows_regs_kernel's (launched past 8 rows, for input rows on their grid).
 template <int E, int R, bool kShifted = false, bool kOutShifted = false>
 __global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs_one_run_blocks(E, R, kShifted))
     skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,

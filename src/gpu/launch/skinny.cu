@@ -473,7 +473,9 @@ LaunchConfig flat_grid(LaunchConfig c) {
 // thread where configure sized the grid for that (fewer threads than runs), one for 1- and 2-byte
 // input rows off the 16-byte grid (the kernel loops past its grid). `input_aligned`:
 // rows_regs_input_aligned, as launch_skinny found it. An output pointer off the 16-byte grid (1- and
-// 2-byte elements) takes the loop kernel's instances that store their stretches shifted.
+// 2-byte elements) takes the loop kernel's instances that store their stretches shifted. A loop kernel
+// run on a grid sized for the one-run kernel (a row of blocks per matrix) takes all its blocks in one
+// row: one row alone would leave a batch to the blocks of one matrix.
 template <int E, int R>
 Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream,
                             bool input_aligned) {
@@ -489,7 +491,8 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
     return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
   };
   const auto looped = [&](auto kernel) {
-    const LaunchConfig loop = flat_grid(c);
+    LaunchConfig loop = flat_grid(c);
+    if (one_run_grid) loop.grid_x = std::min<std::int64_t>(c.grid_x * c.grid_y, std::int64_t{1} << 30);
     kernel<<<grid_of(loop), block_of(loop), 0, stream>>>(src, src_end, dst, make_geometry(d, 1), rows_regs_runs(d));
     return check_launch("skinny_rows_regs_kernel", loop, 0, stream);
   };
@@ -531,7 +534,9 @@ bool rows_regs_wide_input_on_grid(const TransposeDesc& d, const void* in) {
          (d.batch == 1 || d.batch_stride_in * e % piece == 0);
 }
 
-// The instance for d.rows: aligned where every row's pieces lie on their own grid.
+// The instance for d.rows: aligned where every row's pieces lie on their own grid, and with the output
+// pointer off the 16-byte grid the one that stores shifted (its caller sends only input rows on their
+// grid here then).
 template <int E>
 Status launch_rows_regs_wide(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
                              rt::Stream stream) {
@@ -663,7 +668,9 @@ Status launch_skinny_past_cols_regs(const TransposeDesc& d, const LaunchConfig& 
     return dispatch_element_size_up_to<2>(dtype_size(d.dtype), "the wide-rows register kernel", [&](auto tag) {
       return launch_rows_regs_wide<sizeof(decltype(tag))>(d, c, in, out, stream);
     });
-  // A plan for a register kernel run on pointers off the 16-byte grid: the slab kernel, its own grid.
+  // A plan for a register kernel run where none of its instances fits the pointers (an output off the
+  // 16-byte grid for 4- to 16-byte elements, or past 8 rows with input rows off their grid): the slab
+  // kernel, its own grid.
   const LaunchConfig slab_config = use_rows_regs(d) || use_rows_regs_wide(d) ? rows_vec_config(d) : c;
   if (use_rows_vec(d) && (dtype_size(d.dtype) < 16 || words_aligned))
     return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
