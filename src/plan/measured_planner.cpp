@@ -44,14 +44,15 @@ int size_bucket(std::int64_t n) {
 // pointer lies inside a 32-byte sector (gather_gives_way_off_sector), and each pointer's own alignment
 // (tiled_unaligned's tiles); for a led heuristic plan, the pointers' offsets too.
 std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info, int heuristic_bands,
-                        bool output_in_sector, const PlanOptions& fitted, const PlanOptions& led) {
+                        const PlanOptions& fitted, const PlanOptions& led) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   std::ostringstream key;
   key << gpu::current_device() << '|' << info.name << '|' << e << '|' << size_bucket(d.rows) << '|'
       << size_bucket(d.cols) << '|' << size_bucket(d.batch) << '|' << alignment << '|'
       << plan::tiled_vec_vector_bytes(d, alignment) << '|' << plan::output_rows_sector_aligned(d) << '|'
-      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic_bands << '|' << output_in_sector
-      << '|' << plan::pointer_alignment(alignment, fitted.in_offset) << '|'
+      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic_bands << '|'
+      << plan::output_pointer_in_sector(fitted.out_offset) << '|'
+      << plan::pointer_alignment(alignment, fitted.in_offset) << '|'
       << plan::pointer_alignment(alignment, fitted.out_offset) << '|' << led.in_offset << '|' << led.out_offset;
   return key.str();
 }
@@ -162,8 +163,7 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
     offsets.in_offset = fitted.in_offset;
     offsets.out_offset = fitted.out_offset;
   }
-  const std::string key = shape_class(d, alignment, info, heuristic.config().bands,
-                                      plan::output_pointer_in_sector(fitted.out_offset), fitted, offsets);
+  const std::string key = shape_class(d, alignment, info, heuristic.config().bands, fitted, offsets);
   plan::Candidate known;
   bool cached = false;
   {

@@ -3,6 +3,7 @@
 // bad input is refused before anything is written.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "gpu_test_support.hpp"
@@ -98,12 +99,14 @@ std::string case_name(const ::testing::TestParamInfo<MeasuredCase>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Cases, MeasuredPlan, ::testing::ValuesIn(measured_cases()), case_name);
 
-// An output 16 bytes into a sector is a shape class of its own: the heuristic choice timed first is the
-// plan make_plan takes for those pointers (tiled_vec, where gather gives way), the choice made for an
-// aligned output is not reused, and the output is the transpose either way.
-TEST(MeasuredPlan, OutputInsideASectorIsAClassOfItsOwn) {
-  XPOSE_SKIP_WITHOUT_GPU();
-  const xpose::TransposeDesc d{DType::c128, 40, 40, 2621};  // 64 MiB each side, past the L2
+// Measured plans of `d` with the input aligned and the output 0, then `shift` bytes past an aligned
+// pointer, with no plan cached before: each is planned afresh (the shifted output a shape class of its
+// own, not served the aligned one's choice), its first timed candidate is make_plan's plan for those
+// pointers (which `check_heuristic` also checks, given the shift), and the output is the transpose, as
+// measured and executed again.
+template <typename CheckHeuristic>
+void expect_shifted_output_class(const xpose::TransposeDesc& d, std::size_t shift,
+                                 const CheckHeuristic& check_heuristic) {
   const CaseData& data = case_data(d);
   xpose::DeviceBuffer in_buf, out_buf;
   ASSERT_TRUE(in_buf.allocate(data.input.size()).ok());
@@ -111,16 +114,16 @@ TEST(MeasuredPlan, OutputInsideASectorIsAClassOfItsOwn) {
   const auto* in = static_cast<const unsigned char*>(in_buf.data());
   ASSERT_TRUE(xpose::copy_host_to_device(const_cast<unsigned char*>(in), data.input.data(), data.input.size()).ok());
   xpose::clear_measured_plans();
-  for (const std::size_t shift : {std::size_t{0}, std::size_t{16}}) {
-    auto* out = static_cast<unsigned char*>(out_buf.data()) + shift;
-    const std::string what = "output " + std::to_string(shift) + " bytes on";
+  for (const std::size_t s : {std::size_t{0}, shift}) {
+    auto* out = static_cast<unsigned char*>(out_buf.data()) + s;
+    const std::string what = "output " + std::to_string(s) + " bytes on";
     xpose::PlanOptions options{Backend::cuda};
-    options.alignment = 16;
+    options.alignment = s == 0 ? 16 : static_cast<int>(std::min<std::size_t>(16, s & (~s + 1)));
     options.in_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) % xpose::kPointerOffsetGrid);
     options.out_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) % xpose::kPointerOffsetGrid);
     xpose::Plan heuristic, plan;
     ASSERT_TRUE(xpose::make_plan(heuristic, d, options).ok()) << what;
-    EXPECT_EQ(heuristic.algorithm(), shift == 0 ? Algorithm::gather : Algorithm::tiled_vec) << what;
+    check_heuristic(s, heuristic, what);
     xpose::MeasuredPlanReport report;
     expect_transpose(d, out, [&] { return xpose::make_measured_plan(plan, d, in, out, nullptr, {}, &report); }, what);
     EXPECT_FALSE(report.from_cache) << what;
@@ -130,6 +133,17 @@ TEST(MeasuredPlan, OutputInsideASectorIsAClassOfItsOwn) {
   }
 }
 
+// An output 16 bytes into a sector is a shape class of its own: the heuristic choice timed first is the
+// plan make_plan takes for those pointers (tiled_vec, where gather gives way), the choice made for an
+// aligned output is not reused, and the output is the transpose either way.
+TEST(MeasuredPlan, OutputInsideASectorIsAClassOfItsOwn) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const xpose::TransposeDesc d{DType::c128, 40, 40, 2621};  // 64 MiB each side, past the L2
+  expect_shifted_output_class(d, 16, [](std::size_t shift, const xpose::Plan& heuristic, const std::string& what) {
+    EXPECT_EQ(heuristic.algorithm(), shift == 0 ? Algorithm::gather : Algorithm::tiled_vec) << what;
+  });
+}
+
 // u8 matrices with the output one byte off the 16-byte grid and the input on it take tiled_unaligned's
 // line tiles, which need only the input aligned: a class of its own (each pointer's alignment is part of
 // the key), not served the aligned pointers' cached choice; its first candidate is make_plan's plan for
@@ -137,33 +151,11 @@ TEST(MeasuredPlan, OutputInsideASectorIsAClassOfItsOwn) {
 TEST(MeasuredPlan, OnePointerOffTheGridIsAClassOfItsOwn) {
   XPOSE_SKIP_WITHOUT_GPU();
   const xpose::TransposeDesc d{DType::u8, 512, 512, 256};  // 64 MiB each side, past the L2
-  const CaseData& data = case_data(d);
-  xpose::DeviceBuffer in_buf, out_buf;
-  ASSERT_TRUE(in_buf.allocate(data.input.size()).ok());
-  ASSERT_TRUE(out_buf.allocate(output_bytes(d) + 16).ok());
-  const auto* in = static_cast<const unsigned char*>(in_buf.data());
-  ASSERT_TRUE(xpose::copy_host_to_device(const_cast<unsigned char*>(in), data.input.data(), data.input.size()).ok());
-  xpose::clear_measured_plans();
-  for (const std::size_t shift : {std::size_t{0}, std::size_t{1}}) {
-    auto* out = static_cast<unsigned char*>(out_buf.data()) + shift;
-    const std::string what = "output " + std::to_string(shift) + " bytes on";
-    xpose::PlanOptions options{Backend::cuda};
-    options.alignment = shift == 0 ? 16 : 1;
-    options.in_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) % xpose::kPointerOffsetGrid);
-    options.out_offset = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) % xpose::kPointerOffsetGrid);
-    xpose::Plan heuristic, plan;
-    ASSERT_TRUE(xpose::make_plan(heuristic, d, options).ok()) << what;
-    if (shift != 0) {
-      EXPECT_EQ(heuristic.algorithm(), Algorithm::tiled_unaligned) << what;
-      EXPECT_EQ(heuristic.config().tile_rows, 224) << what << ": the line tiles";
-    }
-    xpose::MeasuredPlanReport report;
-    expect_transpose(d, out, [&] { return xpose::make_measured_plan(plan, d, in, out, nullptr, {}, &report); }, what);
-    EXPECT_FALSE(report.from_cache) << what;
-    ASSERT_FALSE(report.candidates.empty()) << what;
-    EXPECT_EQ(report.candidates.front().plan, heuristic.to_string()) << what;
-    expect_transpose(d, out, [&] { return xpose::execute(plan, in, out); }, what + ", executing the measured plan");
-  }
+  expect_shifted_output_class(d, 1, [](std::size_t shift, const xpose::Plan& heuristic, const std::string& what) {
+    if (shift == 0) return;
+    EXPECT_EQ(heuristic.algorithm(), Algorithm::tiled_unaligned) << what;
+    EXPECT_EQ(heuristic.config().tile_rows, 224) << what << ": the line tiles";
+  });
 }
 
 TEST(MeasuredPlan, FitsInTheL2) {

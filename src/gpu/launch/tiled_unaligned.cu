@@ -268,19 +268,20 @@ Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void
   return launch_shape<E, kLargeTiles>(d, c, in, out, stream);
 }
 
+// The side the tiles of `c` take whole: told apart by their rows, as the launcher does.
+template <int E>
+AlignedSide aligned_side_for_size(const LaunchConfig& c) {
+  if (c.tile_rows == GridOutShapeTile<E>::kRows) return AlignedSide::output;
+  if (c.tile_rows == GridInShapeTile<E>::kRows) return AlignedSide::input;
+  return AlignedSide::none;
+}
+
 }  // namespace
 
 Status configure_tiled_unaligned(const TransposeDesc& d, int in_alignment, int out_alignment, LaunchConfig& c) {
   return dispatch_element_size(dtype_size(d.dtype), [&](auto tag) {
     return configure_for_size<sizeof(decltype(tag))>(d, in_alignment, out_alignment, c);
   });
-}
-
-template <int E>
-AlignedSide aligned_side_for_size(const LaunchConfig& c) {
-  if (c.tile_rows == GridOutShapeTile<E>::kRows) return AlignedSide::output;
-  if (c.tile_rows == GridInShapeTile<E>::kRows) return AlignedSide::input;
-  return AlignedSide::none;
 }
 
 AlignedSide tiled_unaligned_aligned_side(const TransposeDesc& d, const LaunchConfig& c) {
