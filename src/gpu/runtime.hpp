@@ -221,6 +221,14 @@ __device__ __forceinline__ std::uint32_t shfl_up_in_32(std::uint32_t v, unsigned
   return __shfl_up_sync(0xffffffffu, v, delta, 32);
 #endif
 }
+// `v` from the lane `delta` above within the same group of 32 lanes (its own value where there is none).
+__device__ __forceinline__ std::uint32_t shfl_down_in_32(std::uint32_t v, unsigned delta) {
+#if defined(XPOSE_HIP)
+  return __shfl_down(v, delta, 32);
+#else
+  return __shfl_down_sync(0xffffffffu, v, delta, 32);
+#endif
+}
 __device__ __forceinline__ void warp_sync() {
 #if defined(XPOSE_HIP)
   __builtin_amdgcn_wave_barrier();

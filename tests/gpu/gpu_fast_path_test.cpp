@@ -656,6 +656,30 @@ TEST_P(GpuFastPath, SmallBatchRotatedReadsMatchReference) {
   }
 }
 
+// small_batch's register kernels with pointers off the 16-byte grid: packed batches of matrices that
+// divide a 16-byte chunk (1- to 4-byte elements; a last chunk cut short, one block or many) and 1-byte
+// matrices of fewer than 16 rows through the period table (plain, and swizzled for 32 to 128 bytes),
+// with the input, the output or both off the grid; every byte around the output keeps its poison.
+TEST_P(GpuFastPath, SmallBatchTinyMatricesOffTheGrid) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const int e = static_cast<int>(xpose::dtype_size(t));
+  if (e > 4) GTEST_SKIP() << "no matrix of 8- or 16-byte elements divides a chunk or takes the period table";
+  std::vector<xpose::TransposeDesc> cases = {{t, 2, 2, 5001}, {t, 2, 2, 3}, {t, 2, 2, 1}};
+  if (e <= 2) cases.insert(cases.end(), {{t, 2, 4, 3001}, {t, 4, 2, 777}, {t, 4, 2, 2}});
+  if (e == 1)
+    cases.insert(cases.end(), {{t, 4, 4, 4097}, {t, 2, 8, 1}, {t, 8, 2, 12345},  // chunk by chunk
+                               {t, 3, 3, 7001}, {t, 5, 5, 1003}, {t, 7, 9, 513}, {t, 3, 4, 999}, {t, 3, 3, 5},
+                               {t, 4, 8, 999}, {t, 8, 8, 1025}, {t, 8, 16, 301}});  // period table
+  const std::vector<std::pair<int, int>> offsets = {{e, 0}, {0, e}, {16 - e, e}, {8, 16 - e}, {3 * e, 7 * e % 16}};
+  for (const xpose::TransposeDesc& d : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::small_batch, e}).ok()) << describe(d);
+    for (const auto& [io, oo] : offsets)
+      ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo)));
+  }
+}
+
 // The automatic plan takes small_batch for batches of tiny matrices.
 TEST_P(GpuFastPath, AutomaticPlanTakesSmallBatch) {
   XPOSE_SKIP_WITHOUT_GPU();

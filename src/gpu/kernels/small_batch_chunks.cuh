@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "gpu/kernels/bounded_chunk.cuh"
+#include "gpu/runtime.hpp"
 #include "plan/chunk_permutation.hpp"
 
 namespace xpose::gpu {
@@ -29,6 +31,88 @@ __global__ void __launch_bounds__(kChunkThreads)
   } else if (16 * i < bytes) {
     for (int j = 0; j < static_cast<int>(bytes - 16 * i); ++j)
       out[16 * i + j] = in[16 * i + chunk_source_byte(rows, cols, element_bytes, j)];
+  }
+}
+
+__device__ __forceinline__ uint4 permuted_chunk(const uint4& v, const ChunkPermutation& p) {
+  return make_uint4(permuted_word(v, p.sel[0]), permuted_word(v, p.sel[1]), permuted_word(v, p.sel[2]),
+                    permuted_word(v, p.sel[3]));
+}
+
+// Bytes [s, s + 16) of the 32 bytes hi:lo (lo first), 0 <= s <= 16: words picked by selects on the
+// bits of s / 4 (an index into an array would go through local memory), then funnel shifts.
+__device__ __forceinline__ uint4 byte_window(const uint4& lo, const uint4& hi, int s) {
+  const std::uint32_t x[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  const int q = s >> 2;
+  std::uint32_t y[8], z[8], w[5];
+#pragma unroll
+  for (int i = 0; i < 8; ++i) y[i] = (q & 4) ? (i + 4 < 8 ? x[i + 4] : 0u) : x[i];
+#pragma unroll
+  for (int i = 0; i < 8; ++i) z[i] = (q & 2) ? (i + 2 < 8 ? y[i + 2] : 0u) : y[i];
+#pragma unroll
+  for (int i = 0; i < 5; ++i) w[i] = (q & 1) ? z[i + 1] : z[i];
+  const unsigned bits = 8u * static_cast<unsigned>(s & 3);
+  return make_uint4(__funnelshift_r(w[0], w[1], bits), __funnelshift_r(w[1], w[2], bits),
+                    __funnelshift_r(w[2], w[3], bits), __funnelshift_r(w[3], w[4], bits));
+}
+
+__device__ __forceinline__ uint4 shfl_chunk_up(const uint4& v) {
+  return make_uint4(rt::shfl_up_in_32(v.x, 1), rt::shfl_up_in_32(v.y, 1), rt::shfl_up_in_32(v.z, 1),
+                    rt::shfl_up_in_32(v.w, 1));
+}
+__device__ __forceinline__ uint4 shfl_chunk_down(const uint4& v) {
+  return make_uint4(rt::shfl_down_in_32(v.x, 1), rt::shfl_down_in_32(v.y, 1), rt::shfl_down_in_32(v.z, 1),
+                    rt::shfl_down_in_32(v.w, 1));
+}
+
+// The same transpose with `in` and `out` anywhere (each at least element-aligned): both are packed
+// byte streams, so logical chunk i (stream bytes 16 i to 16 i + 15, whole matrices) is transposed
+// as above wherever it lies. Thread j writes the output's aligned chunk j, which holds the last
+// out % 16 bytes of transposed chunk j - 1 and the first bytes of chunk j; those are cut from the
+// input's aligned chunks j - 1, j and j + 1, each thread loading its own and taking its neighbours'
+// by shuffle (the groups' end lanes load theirs once more, from the L1), so the loads stream as in
+// a copy. Bytes outside the caller's buffers are neither read nor written: chunks that reach past
+// either end go byte by byte. kInShifted / kOutShifted: `in` / `out` off the 16-byte grid (one of
+// them, at least). Block (kChunkThreads); grid: one thread per aligned output chunk that holds a
+// byte of the output, a whole number of 32-lane groups.
+template <bool kInShifted, bool kOutShifted>
+__global__ void __launch_bounds__(kChunkThreads)
+    small_batch_chunks_shifted_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
+                                      std::int64_t bytes, ChunkPermutation p) {
+  const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * kChunkThreads + threadIdx.x;
+  const int lane = static_cast<int>(threadIdx.x & 31);
+  const int in_shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(in) & 15);
+  const int out_shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(out) & 15);
+  const unsigned char* in_grid = in - in_shift;  // aligned chunk q at in_grid + 16 q
+  const unsigned char* in_end = in + bytes;
+  const auto input_chunk = [&](std::int64_t q) { return load_chunk(in_grid + 16 * q, in, in_end, in, in_end); };
+  const uint4 mine = input_chunk(j);
+  // Transposed chunk j (needs aligned input chunks j and j + 1 where the input is shifted).
+  uint4 logical = mine;
+  if constexpr (kInShifted) {
+    uint4 next = shfl_chunk_down(mine);
+    if (lane == 31) next = input_chunk(j + 1);
+    logical = byte_window(mine, next, in_shift);
+  }
+  const uint4 t = permuted_chunk(logical, p);
+  uint4 chunk = t;
+  if constexpr (kOutShifted) {
+    // Transposed chunk j - 1 (needs aligned input chunks j - 1 and j where the input is shifted).
+    uint4 before = shfl_chunk_up(mine);
+    if (lane == 0) before = input_chunk(j - 1);
+    const uint4 prior = kInShifted ? byte_window(before, mine, in_shift) : before;
+    chunk = byte_window(permuted_chunk(prior, p), t, 16 - out_shift);
+  }
+  // Output chunk j holds stream bytes [16 j - out_shift, 16 j - out_shift + 16).
+  const std::int64_t first = 16 * j - out_shift;
+  unsigned char* dst = out + first;  // 16-byte aligned
+  if (first >= 0 && first + 16 <= bytes) {
+    *reinterpret_cast<uint4*>(dst) = chunk;
+  } else {
+    const std::uint32_t w[4] = {chunk.x, chunk.y, chunk.z, chunk.w};
+#pragma unroll
+    for (int k = 0; k < 16; ++k)
+      if (first + k >= 0 && first + k < bytes) dst[k] = static_cast<unsigned char>(w[k / 4] >> (8 * (k % 4)));
   }
 }
 
