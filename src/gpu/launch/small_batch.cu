@@ -122,8 +122,10 @@ Status launch_view(const TransposeDesc& d, std::int64_t per_block, int rotation,
       small_batch_chunks_kernel<<<blocks, kChunkThreads, 0, stream>>>(in, out, bytes, p, rows, cols, E);
       return check_launch("small_batch_chunks_kernel", c, 0, stream);
     }
-    // Off the grid: one thread per aligned output chunk that holds an output byte. (On the one-tile
-    // kernel below, H200: u8 4x4 batches 0.58 / 0.60 of memcpy with the output / input one byte off.)
+    // Off the grid: one thread per aligned output chunk that holds an output byte. H200, 64 MiB, of
+    // memcpy, with the output / input / both one element off (bench/results/
+    // h200_2026-11-30g_small_batch_registers_off_grid.txt): u8 4x4 0.95 / 0.98 / 0.84 against the
+    // one-tile kernel below's 0.58 / 0.61 / 0.57; bf16 2x4 0.95 / 0.97 / 0.84 against 0.67 / 0.69 / 0.66.
     const auto out_shift = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(out) % 16);
     const auto shifted_blocks = static_cast<unsigned>(ceil_div(ceil_div(bytes + out_shift, 16), kChunkThreads));
     const auto run = [&](auto kernel) {
