@@ -656,17 +656,22 @@ TEST_P(GpuFastPath, SmallBatchRotatedReadsMatchReference) {
   }
 }
 
-// small_batch's register kernels with pointers off the 16-byte grid: packed batches of matrices that
-// divide a 16-byte chunk (1- to 4-byte elements; a last chunk cut short, one block or many) and 1-byte
-// matrices of fewer than 16 rows through the period table (plain, and swizzled for 32 to 128 bytes),
-// with the input, the output or both off the grid; every byte around the output keeps its poison.
-TEST_P(GpuFastPath, SmallBatchTinyMatricesOffTheGrid) {
+// small_batch with pointers off the 16-byte grid: the register kernels for packed batches of matrices
+// that divide a 16-byte chunk (1- to 4-byte elements; a last chunk cut short, one block or many) and
+// for 1-byte matrices of fewer than 16 rows through the period table (plain, and swizzled for 32 to 128
+// bytes), and the one-tile kernel's vectors cut by shuffles for 1-byte matrices of a multiple of 16
+// rows (plain and swizzled tiles, one whole matrix per block; 2-byte ones as controls); with the input,
+// the output or both off the grid, and every byte around the output keeping its poison.
+TEST_P(GpuFastPath, SmallBatchOffTheGrid) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const int e = static_cast<int>(xpose::dtype_size(t));
-  if (e > 4) GTEST_SKIP() << "no matrix of 8- or 16-byte elements divides a chunk or takes the period table";
+  if (e > 4) GTEST_SKIP() << "no matrix of 8- or 16-byte elements divides a chunk, takes the period table or realigns";
   std::vector<xpose::TransposeDesc> cases = {{t, 2, 2, 5001}, {t, 2, 2, 3}, {t, 2, 2, 1}};
-  if (e <= 2) cases.insert(cases.end(), {{t, 2, 4, 3001}, {t, 4, 2, 777}, {t, 4, 2, 2}});
+  if (e <= 2)
+    cases.insert(cases.end(), {{t, 2, 4, 3001}, {t, 4, 2, 777}, {t, 4, 2, 2},        // chunk by chunk
+                               {t, 16 / e, 16, 301}, {t, 32, 40, 77}, {t, 64, 64, 9},  // realigned vectors
+                               {t, 128, 128, 3}, {t, 8 * (3 - e), 24, 1001}});
   if (e == 1)
     cases.insert(cases.end(), {{t, 4, 4, 4097}, {t, 2, 8, 1}, {t, 8, 2, 12345},  // chunk by chunk
                                {t, 3, 3, 7001}, {t, 5, 5, 1003}, {t, 7, 9, 513}, {t, 3, 4, 999}, {t, 3, 3, 5},

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "gpu/kernels/byte_window.cuh"
 #include "gpu/kernels/chunk_swizzle.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
@@ -213,7 +214,33 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
     // so vectors wrap into the next column however many rows there are.
     const bool walk_every_vector =
         (E == 2 || (E == 1 && kSwizzle)) && (a.rows % kPerVec != 0 || lead != 0) && kPerVec <= a.rows;
-    for (int v = tid; v < vecs; v += kSmallBatchThreads) {
+    // Where the vectors at the columns' starts stay in their column (rows a multiple of 16) but the
+    // output pointer is off the grid, a lane builds the vector at a column's start and cuts the
+    // aligned chunk out of it and its neighbour lane's: a warp stores 31 chunks for 32 vectors. H200,
+    // 64 MiB, of memcpy, against walking the columns (bench/results/
+    // h200_2026-11-30g_small_batch_registers_off_grid.txt): u8 1024 x 256^2 0.66 -> 0.78, 16384 x
+    // 64^2 0.67 -> 0.81, 65536 x 32^2 0.75 -> 0.90. Not for 2-byte elements: bf16 2048 x 128^2 ran
+    // 1.5% slower (0.84 -> 0.82), bf16 174762 x 8x24 1.4% faster.
+    bool realigned = false;
+    if constexpr (!kRotate && E == 1) {
+      realigned = lead != 0 && a.rows % kPerVec == 0;
+      constexpr int kWarps = kSmallBatchThreads / 32;
+      const int lane = tid & 31;
+      for (int v0 = (tid >> 5) * 31; realigned && v0 < vecs; v0 += kWarps * 31) {
+        VecWords<16> w{};
+        const int at = (v0 + lane) * kPerVec;  // vector v0 + lane from its column's start
+        if (at < n) {
+          const SmallBatchCursor k = small_batch_cursor(at, a);
+#pragma unroll
+          for (int j = 0; j < kPerVec; ++j)
+            put_element<E>(w.w, j, tile_at<E, kSwizzle>(tile, smem, shift, bits, k.src + j * a.cols));
+        }
+        const uint4 mine = make_uint4(w.w[0], w.w[1], w.w[2], w.w[3]);
+        const uint4 chunk = byte_window(mine, shfl_chunk_down(mine), lead * E);
+        if (lane < 31 && v0 + lane < vecs) *reinterpret_cast<uint4*>(dst + (lead + (v0 + lane) * kPerVec) * E) = chunk;
+      }
+    }
+    for (int v = tid; !realigned && v < vecs; v += kSmallBatchThreads) {
       SmallBatchCursor k = small_batch_cursor(lead + v * kPerVec, a);
       VecWords<16> w{};
       if constexpr (kRotate) {
