@@ -671,7 +671,8 @@ TEST_P(GpuFastPath, SmallBatchOffTheGrid) {
   if (e <= 2)
     cases.insert(cases.end(), {{t, 2, 4, 3001}, {t, 4, 2, 777}, {t, 4, 2, 2},        // chunk by chunk
                                {t, 16 / e, 16, 301}, {t, 32, 40, 77}, {t, 64, 64, 9},  // realigned vectors
-                               {t, 128, 128, 3}, {t, 8 * (3 - e), 24, 1001}});
+                               {t, 128, 128, 3}, {t, 8 * (3 - e), 24, 1001},
+                               {t, 160, 144, 2}});  // past the 16 KiB tile: one whole matrix per block
   if (e == 1)
     cases.insert(cases.end(), {{t, 4, 4, 4097}, {t, 2, 8, 1}, {t, 8, 2, 12345},  // chunk by chunk
                                {t, 3, 3, 7001}, {t, 5, 5, 1003}, {t, 7, 9, 513}, {t, 3, 4, 999}, {t, 3, 3, 5},
