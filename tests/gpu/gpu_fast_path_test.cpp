@@ -111,11 +111,11 @@ void expect_grid_tiles_where_aligned(const xpose::TransposeDesc& d, std::int64_t
 // every element of the output against the CPU reference and every byte around it for the poison
 // (call through ASSERT_NO_FATAL_FAILURE).
 void expect_matches_at_offsets(const xpose::TransposeDesc& d, const PointerCall& call, int io, int oo,
-                               const std::string& where) {
+                               const std::string& where, bool input_ends_allocation = false) {
   const CaseData& data = case_data(d);
   const std::size_t out_bytes = data.expected_transpose.size();
   std::vector<unsigned char> whole;
-  const xpose::Status s = run_at_offsets(call, data.input, out_bytes, io, oo, whole);
+  const xpose::Status s = run_at_offsets(call, data.input, out_bytes, io, oo, whole, input_ends_allocation);
   ASSERT_TRUE(s.ok()) << where << ": " << s.message();
   const auto first = whole.begin() + oo;
   const std::vector<unsigned char> got(first, first + static_cast<std::ptrdiff_t>(out_bytes));
@@ -658,32 +658,41 @@ TEST_P(GpuFastPath, SmallBatchRotatedReadsMatchReference) {
 
 // small_batch with pointers off the 16-byte grid: the register kernels for packed batches of matrices
 // that divide a 16-byte chunk (1- to 4-byte elements; a last chunk cut short, one block or many) and
-// for 1-byte matrices of fewer than 16 rows through the period table (plain, and swizzled for 32 to 128
-// bytes), and the one-tile kernel's vectors cut by shuffles for 1-byte matrices of a multiple of 16
-// rows (plain and swizzled tiles, one whole matrix per block; 2-byte ones as controls); with the input,
-// the output or both off the grid, and every byte around the output keeping its poison.
+// for 1-byte matrices of fewer than 16 rows through the period table (plain, swizzled for 32 to 128
+// bytes, and a batch shorter than the bytes before the output's grid), and the one-tile kernel's
+// vectors cut by shuffles for 1-byte matrices of a multiple of 16 rows (plain and swizzled tiles, one
+// whole matrix per block, an input strided or in slabs; their plans do not rotate); 2-byte and rotated
+// 1-byte matrices as controls. The input, the output or both off the grid; every byte around the
+// output keeps its poison, and the input's allocation ends at its last byte (run under memcheck).
 TEST_P(GpuFastPath, SmallBatchOffTheGrid) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const int e = static_cast<int>(xpose::dtype_size(t));
   if (e > 4) GTEST_SKIP() << "no matrix of 8- or 16-byte elements divides a chunk, takes the period table or realigns";
   std::vector<xpose::TransposeDesc> cases = {{t, 2, 2, 5001}, {t, 2, 2, 3}, {t, 2, 2, 1}};
-  if (e <= 2)
-    cases.insert(cases.end(), {{t, 2, 4, 3001}, {t, 4, 2, 777}, {t, 4, 2, 2},        // chunk by chunk
-                               {t, 16 / e, 16, 301}, {t, 32, 40, 77}, {t, 64, 64, 9},  // realigned vectors
-                               {t, 128, 128, 3}, {t, 8 * (3 - e), 24, 1001},
-                               {t, 160, 144, 2}});  // past the 16 KiB tile: one whole matrix per block
+  std::vector<xpose::TransposeDesc> realigned;
+  if (e <= 2) {
+    cases.insert(cases.end(), {{t, 2, 4, 3001}, {t, 4, 2, 777}, {t, 4, 2, 2}});  // chunk by chunk
+    realigned = {{t, 16, 16, 301},  {t, 64, 64, 9},   {t, 128, 128, 3}, {t, 16, 24, 1001}, {t, 32, 64, 33},
+                 {t, 160, 144, 2},                                                   // one whole matrix per block
+                 {t, 32, 40, 77, 43, 32, 32 * 43, 40 * 32}, {t, 16, 3000}};         // input strided, in slabs
+  }
   if (e == 1)
     cases.insert(cases.end(), {{t, 4, 4, 4097}, {t, 2, 8, 1}, {t, 8, 2, 12345},  // chunk by chunk
                                {t, 3, 3, 7001}, {t, 5, 5, 1003}, {t, 7, 9, 513}, {t, 3, 4, 999}, {t, 3, 3, 5},
-                               {t, 4, 8, 999}, {t, 8, 8, 1025}, {t, 8, 16, 301}});  // period table
+                               {t, 3, 4, 1}, {t, 4, 8, 999}, {t, 8, 8, 1025}, {t, 8, 16, 301},  // period table
+                               {t, 32, 40, 77}});                                               // rotated
   const std::vector<std::pair<int, int>> offsets = {{e, 0}, {0, e}, {16 - e, e}, {8, 16 - e}, {3 * e, 7 * e % 16}};
-  for (const xpose::TransposeDesc& d : cases) {
+  const auto run = [&](const xpose::TransposeDesc& d, bool expect_unrotated) {
     xpose::Plan plan;
     ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::small_batch, e}).ok()) << describe(d);
+    if (expect_unrotated) EXPECT_EQ(plan.config().rotation, 0) << plan << ": realigned vectors need an unrotated plan";
     for (const auto& [io, oo] : offsets)
-      ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo)));
-  }
+      ASSERT_NO_FATAL_FAILURE(
+          expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo), true));
+  };
+  for (const xpose::TransposeDesc& d : cases) ASSERT_NO_FATAL_FAILURE(run(d, false));
+  for (const xpose::TransposeDesc& d : realigned) ASSERT_NO_FATAL_FAILURE(run(d, e == 1));
 }
 
 // The automatic plan takes small_batch for batches of tiny matrices.

@@ -18,6 +18,11 @@ __device__ __forceinline__ std::uint32_t permuted_word(const uint4& v, const std
   return __byte_perm(__byte_perm(v.x, v.y, sel[0]), __byte_perm(v.z, v.w, sel[1]), sel[2]);
 }
 
+__device__ __forceinline__ uint4 permuted_chunk(const uint4& v, const ChunkPermutation& p) {
+  return make_uint4(permuted_word(v, p.sel[0]), permuted_word(v, p.sel[1]), permuted_word(v, p.sel[2]),
+                    permuted_word(v, p.sel[3]));
+}
+
 // Block (kChunkThreads); grid: one chunk per thread. `in` and `out` 16-byte aligned, `bytes` of
 // whole matrices (rows x cols of element_bytes) in all; a last chunk cut short goes byte by byte.
 __global__ void __launch_bounds__(kChunkThreads)
@@ -26,17 +31,11 @@ __global__ void __launch_bounds__(kChunkThreads)
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * kChunkThreads + threadIdx.x;
   if (16 * (i + 1) <= bytes) {
     const uint4 v = reinterpret_cast<const uint4*>(in)[i];
-    reinterpret_cast<uint4*>(out)[i] =
-        make_uint4(permuted_word(v, p.sel[0]), permuted_word(v, p.sel[1]), permuted_word(v, p.sel[2]), permuted_word(v, p.sel[3]));
+    reinterpret_cast<uint4*>(out)[i] = permuted_chunk(v, p);
   } else if (16 * i < bytes) {
     for (int j = 0; j < static_cast<int>(bytes - 16 * i); ++j)
       out[16 * i + j] = in[16 * i + chunk_source_byte(rows, cols, element_bytes, j)];
   }
-}
-
-__device__ __forceinline__ uint4 permuted_chunk(const uint4& v, const ChunkPermutation& p) {
-  return make_uint4(permuted_word(v, p.sel[0]), permuted_word(v, p.sel[1]), permuted_word(v, p.sel[2]),
-                    permuted_word(v, p.sel[3]));
 }
 
 // The same transpose with `in` and `out` anywhere (each at least element-aligned): both are packed

@@ -44,8 +44,10 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
     small_batch_period_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
                               std::int64_t batch, SmallBatchArgs a, FastDiv period) {
   static_assert(kSwizzle || !kByteSwizzle, "byte by byte swizzled addresses on a swizzled tile");
-  alignas(16) __shared__ unsigned char smem[small_batch_shared_bytes(kSmallBatchTileBytes)];  // a shifted swizzle's last line
-  alignas(16) __shared__ std::uint16_t source[kSmallBatchMaxPeriod];  // period byte -> tile byte, from the period's start
+  // The tile, to the end of the 128-byte line a shifted input's swizzle reaches.
+  alignas(16) __shared__ unsigned char smem[small_batch_shared_bytes(kSmallBatchTileBytes)];
+  // Output byte head + i of a period -> its tile byte from the period's start (up to two periods on).
+  alignas(16) __shared__ std::uint16_t source[kSmallBatchMaxPeriod];
   const int tid = threadIdx.x;
   const std::int64_t b0 = static_cast<std::int64_t>(blockIdx.x) * a.per_block;
   const int nm = static_cast<int>(batch - b0 < a.per_block ? batch - b0 : a.per_block);

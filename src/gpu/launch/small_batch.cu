@@ -28,8 +28,8 @@ constexpr std::int64_t kSmallBatchMinBlocks = 512;
 using plan::input_packed;
 using plan::output_packed;
 
-// Packed batches of matrices that divide a 16-byte chunk: small_batch_chunks_kernel, where the
-// pointers are 16-byte aligned.
+// Packed batches of matrices that divide a 16-byte chunk: small_batch_chunks_kernel where the pointers
+// are 16-byte aligned, small_batch_chunks_shifted_kernel where they are not.
 bool transposed_by_chunks(const TransposeDesc& d) {
   return chunk_permutation_applies(d.rows, d.cols, static_cast<long long>(dtype_size(d.dtype))) && input_packed(d) &&
          output_packed(d);
