@@ -220,7 +220,7 @@ __global__ void __launch_bounds__(kSmallBatchThreads)
     // 64 MiB, of memcpy, against walking the columns (bench/results/
     // h200_2026-11-30g_small_batch_registers_off_grid.txt): u8 1024 x 256^2 0.66 -> 0.78, 16384 x
     // 64^2 0.67 -> 0.81, 65536 x 32^2 0.75 -> 0.90. Not for 2-byte elements: bf16 2048 x 128^2 ran
-    // 1.5% slower (0.84 -> 0.82), bf16 174762 x 8x24 1.4% faster.
+    // 1.6% slower (0.836 -> 0.823), bf16 174762 x 8x24 1.4% faster.
     bool realigned = false;
     if constexpr (!kRotate && E == 1) {
       realigned = lead != 0 && a.rows % kPerVec == 0;
