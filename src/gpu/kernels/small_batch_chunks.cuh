@@ -43,8 +43,8 @@ __global__ void __launch_bounds__(kChunkThreads)
 // as above wherever it lies. Thread j writes the output's aligned chunk j, which holds the last
 // out % 16 bytes of transposed chunk j - 1 and the first bytes of chunk j; those are cut from the
 // input's aligned chunks j - 1, j and j + 1, each thread loading its own and taking its neighbours'
-// by shuffle (the groups' end lanes load theirs once more, from the L1), so the loads stream as in
-// a copy. Bytes outside the caller's buffers are neither read nor written: chunks that reach past
+// by shuffle (the groups' end lanes load their missing neighbour themselves), so the loads stream
+// as in a copy. Bytes outside the caller's buffers are neither read nor written: chunks that reach past
 // either end go byte by byte. kInShifted / kOutShifted: `in` / `out` off the 16-byte grid (one of
 // them, at least). Block (kChunkThreads); grid: one thread per aligned output chunk that holds a
 // byte of the output, a whole number of 32-lane groups.
