@@ -1,6 +1,7 @@
-// Cutting 16 bytes at any byte offset out of two neighbouring 16-byte chunks, and passing chunks
-// between neighbouring lanes: how register kernels realign a stream whose pointer is off the
-// 16-byte grid without a trip through shared memory.
+// Realigning bytes in registers: W bytes at any offset out of 2 W aligned ones (realign_piece), 16
+// out of two neighbouring 16-byte chunks (byte_window), and chunks passed between neighbouring lanes:
+// how register kernels move data whose pointer is off the 16-byte grid without a trip through
+// shared memory.
 #pragma once
 
 #include <cstdint>
@@ -9,21 +10,37 @@
 
 namespace xpose::gpu {
 
-// Bytes [s, s + 16) of the 32 bytes hi:lo (lo first), 0 <= s <= 16: words picked by selects on the
-// bits of s / 4 (an index into an array would go through local memory), then funnel shifts.
+// Bytes [shift, shift + W) of the 2 * W bytes in w (a row's W bytes that start `shift` bytes into an
+// aligned piece), as W / 4 words. The word offset shift / 4 picks words by selects, a stage per bit;
+// a register array indexed at run time would live in local memory.
+template <int W>
+__device__ __forceinline__ void realign_piece(const std::uint32_t (&w)[2 * W / 4], int shift,
+                                              std::uint32_t (&x)[W / 4]) {
+  constexpr int N = W / 4;
+  std::uint32_t t[N + 1];  // words shift / 4 .. shift / 4 + N
+  if constexpr (W == 16) {
+    std::uint32_t a[6];
+#pragma unroll
+    for (int j = 0; j < 6; ++j) a[j] = (shift & 8) ? w[j + 2] : w[j];
+#pragma unroll
+    for (int j = 0; j < 5; ++j) t[j] = (shift & 4) ? a[j + 1] : a[j];
+  } else if constexpr (W == 8) {
+#pragma unroll
+    for (int j = 0; j < 3; ++j) t[j] = (shift & 4) ? w[j + 1] : w[j];
+  } else {
+    t[0] = w[0], t[1] = w[1];
+  }
+  const unsigned bits = 8 * (shift & 3);
+#pragma unroll
+  for (int i = 0; i < N; ++i) x[i] = __funnelshift_r(t[i], t[i + 1], bits);
+}
+
+// Bytes [s, s + 16) of the 32 bytes hi:lo (lo first), 0 <= s < 16.
 __device__ __forceinline__ uint4 byte_window(const uint4& lo, const uint4& hi, int s) {
-  const std::uint32_t x[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  const int q = s >> 2;
-  std::uint32_t y[8], z[8], w[5];
-#pragma unroll
-  for (int i = 0; i < 8; ++i) y[i] = (q & 4) ? (i + 4 < 8 ? x[i + 4] : 0u) : x[i];
-#pragma unroll
-  for (int i = 0; i < 8; ++i) z[i] = (q & 2) ? (i + 2 < 8 ? y[i + 2] : 0u) : y[i];
-#pragma unroll
-  for (int i = 0; i < 5; ++i) w[i] = (q & 1) ? z[i + 1] : z[i];
-  const unsigned bits = 8u * static_cast<unsigned>(s & 3);
-  return make_uint4(__funnelshift_r(w[0], w[1], bits), __funnelshift_r(w[1], w[2], bits),
-                    __funnelshift_r(w[2], w[3], bits), __funnelshift_r(w[3], w[4], bits));
+  const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+  std::uint32_t x[4];
+  realign_piece<16>(w, s, x);
+  return make_uint4(x[0], x[1], x[2], x[3]);
 }
 
 // A chunk from the lane below / above within the group of 32 lanes (the lane's own at the group's end).

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <type_traits>  // std::conditional_t
 
+#include "gpu/kernels/byte_window.cuh"
 #include "gpu/kernels/chunk_part.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
@@ -94,31 +95,6 @@ __device__ __forceinline__ void load_aligned_piece(const unsigned char* a, std::
   } else {
     w[0] = *reinterpret_cast<const std::uint32_t*>(a);
   }
-}
-
-// Bytes [shift, shift + W) of the 2 * W bytes in w (a row's W bytes that start `shift` bytes into an
-// aligned piece), as W / 4 words. The word offset shift / 4 picks words by selects, a stage per bit;
-// a register array indexed at run time would live in local memory.
-template <int W>
-__device__ __forceinline__ void realign_piece(const std::uint32_t (&w)[2 * W / 4], int shift,
-                                              std::uint32_t (&x)[W / 4]) {
-  constexpr int N = W / 4;
-  std::uint32_t t[N + 1];  // words shift / 4 .. shift / 4 + N
-  if constexpr (W == 16) {
-    std::uint32_t a[6];
-#pragma unroll
-    for (int j = 0; j < 6; ++j) a[j] = (shift & 8) ? w[j + 2] : w[j];
-#pragma unroll
-    for (int j = 0; j < 5; ++j) t[j] = (shift & 4) ? a[j + 1] : a[j];
-  } else if constexpr (W == 8) {
-#pragma unroll
-    for (int j = 0; j < 3; ++j) t[j] = (shift & 4) ? w[j + 1] : w[j];
-  } else {
-    t[0] = w[0], t[1] = w[1];
-  }
-  const unsigned bits = 8 * (shift & 3);
-#pragma unroll
-  for (int i = 0; i < N; ++i) x[i] = __funnelshift_r(t[i], t[i + 1], bits);
 }
 
 // A 4-byte word to p, which may lie anywhere on the element grid (1- and 2-byte elements).

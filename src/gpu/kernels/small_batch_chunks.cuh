@@ -8,6 +8,7 @@
 
 #include "gpu/kernels/bounded_chunk.cuh"
 #include "gpu/kernels/byte_window.cuh"
+#include "gpu/kernels/chunk_part.cuh"
 #include "plan/chunk_permutation.hpp"
 
 namespace xpose::gpu {
@@ -39,15 +40,15 @@ __global__ void __launch_bounds__(kChunkThreads)
 }
 
 // The same transpose with `in` and `out` anywhere (each at least element-aligned): both are packed
-// byte streams, so logical chunk i (stream bytes 16 i to 16 i + 15, whole matrices) is transposed
-// as above wherever it lies. Thread j writes the output's aligned chunk j, which holds the last
-// out % 16 bytes of transposed chunk j - 1 and the first bytes of chunk j; those are cut from the
-// input's aligned chunks j - 1, j and j + 1, each thread loading its own and taking its neighbours'
-// by shuffle (the groups' end lanes load their missing neighbour themselves), so the loads stream
-// as in a copy. Bytes outside the caller's buffers are neither read nor written: chunks that reach past
-// either end go byte by byte. kInShifted / kOutShifted: `in` / `out` off the 16-byte grid (one of
-// them, at least). Block (kChunkThreads); grid: one thread per aligned output chunk that holds a
-// byte of the output, a whole number of 32-lane groups.
+// byte streams, so logical chunk i (stream bytes 16 i to 16 i + 15, whole matrices) is transposed as
+// above wherever it lies. Thread j writes the output's aligned chunk j, which holds the last out % 16
+// bytes of transposed chunk j - 1 and the first bytes of chunk j; those are cut from the input's
+// aligned chunks j - 1, j and j + 1, each thread loading its own and taking its neighbours' by shuffle
+// (the groups' end lanes load their missing neighbour themselves), so the loads stream as in a copy.
+// Bytes outside the caller's buffers are neither read nor written: chunks that reach past either end
+// are read byte by byte and written in aligned pieces (store_chunk_part). kInShifted / kOutShifted:
+// `in` / `out` off the 16-byte grid (one of them, at least). Block (kChunkThreads); grid: one thread
+// per aligned output chunk that holds a byte of the output, a whole number of 32-lane groups.
 template <bool kInShifted, bool kOutShifted>
 __global__ void __launch_bounds__(kChunkThreads)
     small_batch_chunks_shifted_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
@@ -82,10 +83,9 @@ __global__ void __launch_bounds__(kChunkThreads)
   if (first >= 0 && first + 16 <= bytes) {
     *reinterpret_cast<uint4*>(dst) = chunk;
   } else {
-    const std::uint32_t w[4] = {chunk.x, chunk.y, chunk.z, chunk.w};
-#pragma unroll
-    for (int k = 0; k < 16; ++k)
-      if (first + k >= 0 && first + k < bytes) dst[k] = static_cast<unsigned char>(w[k / 4] >> (8 * (k % 4)));
+    const int lo = first < 0 ? static_cast<int>(-first) : 0;
+    const int hi = bytes - first < 16 ? static_cast<int>(bytes - first) : 16;
+    if (lo < hi) store_chunk_part(dst, chunk, lo, hi);
   }
 }
 
