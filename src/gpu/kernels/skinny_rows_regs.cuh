@@ -249,18 +249,35 @@ struct RunStage {
     }
     constexpr int kSpan = kChunks + 1, kSpanPerLane = (kSpan + kRegsLaneGroup - 1) / kRegsLaneGroup;
     unsigned char* base = stretch - s;
+    const auto store_chunks = [&](const auto& realign) {
 #pragma unroll
-    for (int i = 0; i < kSpanPerLane; ++i) {
-      const int q = kRegsLaneGroup * i + lane;
-      if (q >= kSpan) continue;
-      const uint4 lo = q > 0 ? stage[slot(q - 1)] : make_uint4(0, 0, 0, 0);
-      const uint4 hi = q < kChunks ? stage[slot(q)] : make_uint4(0, 0, 0, 0);
-      const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-      std::uint32_t x[4];
-      realign_piece<16>(w, 16 - s, x);
-      const uint4 v = make_uint4(x[0], x[1], x[2], x[3]);
-      if (q > 0 && q < kChunks) *reinterpret_cast<uint4*>(base + 16 * q) = v;
-      else store_chunk_part(base + 16 * q, v, q == 0 ? s : 0, q == 0 ? 16 : s);
+      for (int i = 0; i < kSpanPerLane; ++i) {
+        const int q = kRegsLaneGroup * i + lane;
+        if (q >= kSpan) continue;
+        const uint4 lo = q > 0 ? stage[slot(q - 1)] : make_uint4(0, 0, 0, 0);
+        const uint4 hi = q < kChunks ? stage[slot(q)] : make_uint4(0, 0, 0, 0);
+        const std::uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+        std::uint32_t x[4];
+        realign(w, x);
+        const uint4 v = make_uint4(x[0], x[1], x[2], x[3]);
+        if (q > 0 && q < kChunks) *reinterpret_cast<uint4*>(base + 16 * q) = v;
+        else store_chunk_part(base + 16 * q, v, q == 0 ? s : 0, q == 0 ? 16 : s);
+      }
+    };
+    // The shift is the whole stretch's: up to 7 chunks a lane, one branch on its word offset serves
+    // them all and leaves the funnel shifts alone. Past that the loop's four copies took registers
+    // enough to spill (bf16, 7 rows: 0.96 -> 0.91 of memcpy), so longer stretches keep the selects.
+    // H200, 64 MiB, output one element off, of memcpy, selects -> branch: bf16 5 / 6 rows 0.90 / 0.84
+    // -> 0.97 / 0.97, u8 5 / 6 rows 0.88 / 0.84 -> 0.96 / 0.91; u8 4 and 12 rows, bf16 3 and 12 rows
+    // level (bench/results/h200_2026-11-30h_word_offset_branch.txt).
+    if constexpr (kSpanPerLane <= 7) {
+      with_word_offset(16 - s, [&](auto words) {
+        store_chunks([&](const std::uint32_t(&w)[8], std::uint32_t(&x)[4]) {
+          realign_piece_at<16, decltype(words)::value>(w, 16 - s, x);
+        });
+      });
+    } else {
+      store_chunks([&](const std::uint32_t(&w)[8], std::uint32_t(&x)[4]) { realign_piece<16>(w, 16 - s, x); });
     }
   }
 };

@@ -61,22 +61,32 @@ __global__ void __launch_bounds__(kChunkThreads)
   const unsigned char* in_end = in + bytes;
   const auto input_chunk = [&](std::int64_t q) { return load_chunk(in_grid + 16 * q, in, in_end, in, in_end); };
   const uint4 mine = input_chunk(j);
-  // Transposed chunk j (needs aligned input chunks j and j + 1 where the input is shifted).
-  uint4 logical = mine;
-  if constexpr (kInShifted) {
-    uint4 next = shfl_chunk_down(mine);
-    if (lane == 31) next = input_chunk(j + 1);
-    logical = byte_window(mine, next, in_shift);
-  }
-  const uint4 t = permuted_chunk(logical, p);
-  uint4 chunk = t;
-  if constexpr (kOutShifted) {
-    // Transposed chunk j - 1 (needs aligned input chunks j - 1 and j where the input is shifted).
-    uint4 before = shfl_chunk_up(mine);
-    if (lane == 0) before = input_chunk(j - 1);
-    const uint4 prior = kInShifted ? byte_window(before, mine, in_shift) : before;
-    chunk = byte_window(permuted_chunk(prior, p), t, 16 - out_shift);
-  }
+  uint4 chunk;
+  // Both shifts are the whole launch's: one branch on each word offset, for realignments by funnel
+  // shifts alone (the other side's offset is 0 and branches nowhere). H200, 64 MiB, of memcpy, selects
+  // -> branch (bench/results/h200_2026-11-30h_word_offset_branch.txt): both pointers one element off,
+  // u8 4x4 / bf16 2x4 / f32 2x2 batches 0.85 -> 0.95-0.96; the output alone 0.965 -> 0.99.
+  with_word_offset(kInShifted ? in_shift : 0, [&](auto in_words) {
+    with_word_offset(kOutShifted ? 16 - out_shift : 0, [&](auto out_words) {
+      constexpr int kIn = decltype(in_words)::value;
+      // Transposed chunk j (needs aligned input chunks j and j + 1 where the input is shifted).
+      uint4 logical = mine;
+      if constexpr (kInShifted) {
+        uint4 next = shfl_chunk_down(mine);
+        if (lane == 31) next = input_chunk(j + 1);
+        logical = byte_window_at<kIn>(mine, next, in_shift);
+      }
+      const uint4 t = permuted_chunk(logical, p);
+      chunk = t;
+      if constexpr (kOutShifted) {
+        // Transposed chunk j - 1 (needs aligned input chunks j - 1 and j where the input is shifted).
+        uint4 before = shfl_chunk_up(mine);
+        if (lane == 0) before = input_chunk(j - 1);
+        const uint4 prior = kInShifted ? byte_window_at<kIn>(before, mine, in_shift) : before;
+        chunk = byte_window_at<decltype(out_words)::value>(permuted_chunk(prior, p), t, 16 - out_shift);
+      }
+    });
+  });
   // Output chunk j holds stream bytes [16 j - out_shift, 16 j - out_shift + 16).
   const std::int64_t first = 16 * j - out_shift;
   unsigned char* dst = out + first;  // 16-byte aligned
