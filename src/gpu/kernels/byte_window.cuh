@@ -1,7 +1,8 @@
-// Realigning bytes in registers: W bytes at any offset out of 2 W aligned ones (realign_piece), 16
-// out of two neighbouring 16-byte chunks (byte_window), and chunks passed between neighbouring lanes:
-// how register kernels move data whose pointer is off the 16-byte grid without a trip through
-// shared memory.
+// Realigning bytes in registers: W bytes at any offset out of 2 W aligned ones (realign_piece; by
+// funnel shifts alone where the word offset is known at compile time, realign_piece_at, reached
+// through one uniform branch, with_word_offset), 16 out of two neighbouring 16-byte chunks
+// (byte_window, byte_window_at), and chunks passed between neighbouring lanes: how register kernels
+// move data whose pointer is off the 16-byte grid without a trip through shared memory.
 #pragma once
 
 #include <cstdint>
