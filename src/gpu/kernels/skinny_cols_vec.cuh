@@ -1,13 +1,15 @@
 // A matrix of a few columns whose input rows are packed (ld_in == cols), or padded by a little (records
 // whose other fields are skipped: RGBX into planes of RGB): the input of a slab of rows is one
-// contiguous run of bytes, gaps included, read as aligned 16-byte chunks whatever the element size; each
-// output row's part of the slab is written as aligned 16-byte chunks, every 32-byte sector whole by
-// the slab its first byte falls in. The mirror of skinny_rows_vec.
+// contiguous run of bytes, gaps included, read as aligned 16-byte chunks whatever the element size (and
+// realigned to the run's first byte where it lies off the grid); each output row's part of the slab is
+// written as aligned 16-byte chunks, every 32-byte sector whole by the slab its first byte falls in.
+// The mirror of skinny_rows_vec.
 #pragma once
 
 #include <cstdint>
 
 #include "gpu/kernels/bounded_chunk.cuh"
+#include "gpu/kernels/byte_window.cuh"
 #include "gpu/kernels/chunk_swizzle.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
@@ -42,12 +44,12 @@ __device__ __forceinline__ int run_offset(int x) {
 // 8 write 128 bytes (a quarter of the L2 write requests for the same bytes). A run's lanes read
 // shared memory 16 * cols bytes apart: free of bank conflicts at 8 lanes only for an odd number of
 // columns (the launcher's choice, cols_vec_run_lanes, weighs that). The body of the two kernels below.
-template <int E, bool kSwizzle, int kRunLanes>
+template <int E, bool kSwizzle, int kRunLanes, bool kRealign>
 __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict__ in,
                                                 const unsigned char* __restrict__ in_end,
                                                 unsigned char* __restrict__ out, const MatrixGeometry& g,
                                                 const SkinnyColsSlab& s, const FastDiv& slabs) {
-  alignas(16) __shared__ unsigned char run[kSkinnyColsSmemBytes];  // the slab's input bytes, as they lie
+  alignas(16) __shared__ unsigned char run[kSkinnyColsSmemBytes];  // the slab's input bytes, from its first
   const int tid = threadIdx.x;
   const int cols = static_cast<int>(g.cols);
   const SlabPos slab = slab_position(blockIdx.x, slabs, s.span, s.halo, g.rows);
@@ -61,19 +63,49 @@ __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict_
   const unsigned char* first_chunk = src - shift;
   const int chunks = (shift + run_bytes + 15) / 16;
 
-  // Load: the aligned chunks covering the run, four per thread in flight at a time.
-  for (int base = 0; base < chunks; base += 4 * kSkinnyColsThreads) {
-    uint4 v[4];
+  // Load: the aligned chunks covering the run, four per thread in flight at a time, into shared memory
+  // as they lie (the run's byte x at byte `at0 + x` of `run`, before the swizzle), or realigned.
+  const bool realign = kRealign && shift != 0;
+  const int at0 = realign ? 0 : shift;
+  if (!realign) {
+    for (int base = 0; base < chunks; base += 4 * kSkinnyColsThreads) {
+      uint4 v[4];
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const int k = base + j * kSkinnyColsThreads + tid;
-      if (k < chunks) v[j] = load_chunk(first_chunk + 16 * k, in, in_end, src, src + run_bytes);
-    }
+      for (int j = 0; j < 4; ++j) {
+        const int k = base + j * kSkinnyColsThreads + tid;
+        if (k < chunks) v[j] = load_chunk(first_chunk + 16 * k, in, in_end, src, src + run_bytes);
+      }
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const int k = base + j * kSkinnyColsThreads + tid;
-      if (k < chunks) *reinterpret_cast<uint4*>(run + run_offset<kSwizzle>(16 * k)) = v[j];
+      for (int j = 0; j < 4; ++j) {
+        const int k = base + j * kSkinnyColsThreads + tid;
+        if (k < chunks) *reinterpret_cast<uint4*>(run + run_offset<kSwizzle>(16 * k)) = v[j];
+      }
     }
+  } else if constexpr (kRealign) {
+    // The run from its first byte: each lane cuts its chunk out of its aligned chunk and the next
+    // lane's (the group's last lane loads that one itself). The shift is the block's: one branch on its
+    // word offset.
+    const int lane = tid % 32, run_chunks = (run_bytes + 15) / 16;
+    with_word_offset(shift, [&](auto words) {
+      for (int base = 0; base < run_chunks; base += 4 * kSkinnyColsThreads) {
+        uint4 v[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const int k = base + j * kSkinnyColsThreads + tid;
+          v[j] = k < chunks ? load_chunk(first_chunk + 16 * k, in, in_end, src, src + run_bytes) : uint4{};
+        }
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+          const int k = base + j * kSkinnyColsThreads + tid;
+          uint4 next = shfl_chunk_down(v[j]);
+          if (lane == 31 && k + 1 < chunks)
+            next = load_chunk(first_chunk + 16 * (k + 1), in, in_end, src, src + run_bytes);
+          if (k < run_chunks)
+            *reinterpret_cast<uint4*>(run + run_offset<kSwizzle>(16 * k)) =
+                byte_window_at<decltype(words)::value>(v[j], next, shift);
+        }
+      }
+    });
   }
   __syncthreads();
 
@@ -96,7 +128,7 @@ __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict_
     if (start + 32 * (k / 2) >= own_bytes) continue;  // the next slab's sector
     const int first = start + 16 * k;                  // byte of the slab's output row; may be < 0
     if (first + 16 <= 0 || first >= avail_bytes) continue;
-    const int column = shift + c * E;  // byte of element (0, c) in the run
+    const int column = at0 + c * E;  // byte of element (0, c) in shared memory
     if (first >= 0 && first + 16 <= avail_bytes) {
       std::uint32_t w[4] = {0, 0, 0, 0};
       const int x = column + (first / E) * step;
@@ -113,20 +145,22 @@ __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict_
   }
 }
 
-template <int E, bool kSwizzle, int kRunLanes>
+// kRealign: a run off the 16-byte grid goes to shared memory from its first byte (the launcher's
+// choice, cols_vec_realigns).
+template <int E, bool kSwizzle, int kRunLanes, bool kRealign>
 __global__ void __launch_bounds__(kSkinnyColsThreads)
     skinny_cols_vec_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                            unsigned char* __restrict__ out, MatrixGeometry g, SkinnyColsSlab s, FastDiv slabs) {
-  skinny_cols_vec<E, kSwizzle, kRunLanes>(in, in_end, out, g, s, slabs);
+  skinny_cols_vec<E, kSwizzle, kRunLanes, kRealign>(in, in_end, out, g, s, slabs);
 }
 
-// The same at kSkinnyColsFullBlocks blocks per SM: registers capped at 32 a thread.
+// The same at kSkinnyColsFullBlocks blocks per SM: registers capped at 32 a thread, runs as they lie.
 template <int E, bool kSwizzle, int kRunLanes>
 __global__ void __launch_bounds__(kSkinnyColsThreads, kSkinnyColsFullBlocks)
     skinny_cols_vec_full_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                                 unsigned char* __restrict__ out, MatrixGeometry g, SkinnyColsSlab s,
                                 FastDiv slabs) {
-  skinny_cols_vec<E, kSwizzle, kRunLanes>(in, in_end, out, g, s, slabs);
+  skinny_cols_vec<E, kSwizzle, kRunLanes, false>(in, in_end, out, g, s, slabs);
 }
 
 }  // namespace xpose::gpu
