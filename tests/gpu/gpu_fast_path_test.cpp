@@ -793,6 +793,9 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   // slab that fits, odd output strides, batches with gaps, a last slab cut short.
   for (std::int64_t c : {17, 24, 40, 200, 255}) cases.push_back({t, 20011, c, 1, c, 20013});
   cases.push_back({t, 3001, 40, 3, 40, 3003, 3001 * 40 + 11, 40 * 3003 + 2});
+  // Matrices 3001 * 40 + 5 elements apart: u8 runs 0, 13, 10 and 7 bytes off the 16-byte grid, every word
+  // offset of the few-columns kernel's realigned runs.
+  cases.push_back({t, 3001, 40, 4, 40, 3003, 3001 * 40 + 5, 40 * 3003 + 2});
   cases.push_back({t, 100003, 33});
   // Few columns on the 16-byte grid: packed, and input rows padded past the columns.
   cases.push_back({t, 40016, 16});
@@ -1027,7 +1030,8 @@ TEST_P(GpuFastPath, FewRowsRegisterKernelsOutputOffTheGrid) {
       ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny, e}).ok()) << describe(d);
       EXPECT_EQ(plan.config().tile_rows, rows) << plan << ": a register kernel's plan";
       EXPECT_EQ(plan.config().tile_cols, (rows <= 8 ? 16 : rows <= 16 ? 8 : 4) / e) << plan << ": its piece";
-      for (auto [io, oo] : {std::pair{0, e}, std::pair{e, 8}, std::pair{0, 16 - e}})
+      // Output offsets 16 - e, 8, 12 and e: the stretch stores' word offsets 0, 2, 1 and 3.
+      for (auto [io, oo] : {std::pair{0, e}, std::pair{e, 8}, std::pair{0, 16 - e}, std::pair{0, 12}})
         ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo)));
     }
   }

@@ -48,7 +48,8 @@ __device__ __forceinline__ void realign_piece_at(const std::uint32_t (&w)[2 * W 
   for (int i = 0; i < W / 4; ++i) x[i] = __funnelshift_r(w[kWords + i], w[kWords + i + 1], bits);
 }
 
-// f(std::integral_constant<int, shift / 4>{}) for 0 <= shift < 16: where a shift is the same for every
+// f(std::integral_constant<int, shift / 4>{}) for 0 <= shift < 16 (callers keep it there: a shift of 16
+// would need word 4, past the pieces realign_piece_at reads): where a shift is the same for every
 // lane of a warp (a pointer's offset from the 16-byte grid), one uniform branch here lets the code
 // inside realign with realign_piece_at.
 template <typename F>

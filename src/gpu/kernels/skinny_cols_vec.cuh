@@ -1,9 +1,9 @@
 // A matrix of a few columns whose input rows are packed (ld_in == cols), or padded by a little (records
 // whose other fields are skipped: RGBX into planes of RGB): the input of a slab of rows is one
 // contiguous run of bytes, gaps included, read as aligned 16-byte chunks whatever the element size (and
-// realigned to the run's first byte where it lies off the grid); each output row's part of the slab is
-// written as aligned 16-byte chunks, every 32-byte sector whole by the slab its first byte falls in.
-// The mirror of skinny_rows_vec.
+// for 1-byte elements of up to 64 columns realigned to the run's first byte where it lies off the grid:
+// cols_vec_realigns); each output row's part of the slab is written as aligned 16-byte chunks, every
+// 32-byte sector whole by the slab its first byte falls in. The mirror of skinny_rows_vec.
 #pragma once
 
 #include <cstdint>
@@ -49,7 +49,7 @@ __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict_
                                                 const unsigned char* __restrict__ in_end,
                                                 unsigned char* __restrict__ out, const MatrixGeometry& g,
                                                 const SkinnyColsSlab& s, const FastDiv& slabs) {
-  alignas(16) __shared__ unsigned char run[kSkinnyColsSmemBytes];  // the slab's input bytes, from its first
+  alignas(16) __shared__ unsigned char run[kSkinnyColsSmemBytes];  // the slab's input run, byte x at at0 + x
   const int tid = threadIdx.x;
   const int cols = static_cast<int>(g.cols);
   const SlabPos slab = slab_position(blockIdx.x, slabs, s.span, s.halo, g.rows);
@@ -92,7 +92,8 @@ __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict_
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
           const int k = base + j * kSkinnyColsThreads + tid;
-          v[j] = k < chunks ? load_chunk(first_chunk + 16 * k, in, in_end, src, src + run_bytes) : uint4{};
+          v[j] = k < chunks ? load_chunk(first_chunk + 16 * k, in, in_end, src, src + run_bytes)
+                            : make_uint4(0, 0, 0, 0);
         }
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
