@@ -312,9 +312,10 @@ int cols_vec_run_lanes(const TransposeDesc& d) {
 // conflicts of the aligned layout (H200, u8 1398101x48 and 2796202x24 input one byte off, 0.75 of memcpy
 // against 0.91-0.96 aligned; bench/results/h200_2026-11-30h_cols_vec_shift_ncu.txt). Realigned, of
 // memcpy: u8 x48 0.75 -> 0.88-0.89, x24 0.75 -> 0.88, x40 0.74 -> 0.77, x33 level. Not for wider rows or
-// elements, whose shifted reads conflict no more than aligned ones and which the realigning load phase
-// made slower: u8 x100 0.83 -> 0.74, bf16 x24 / x48 0.97 -> 0.89 / 0.91, f32 x16 / x48 0.92 / 0.98 ->
-// 0.86 / 0.84 (bench/results/h200_2026-11-30h_cols_vec_realign.txt).
+// elements, whose shifted reads conflict little or no more than aligned ones (bench/cols_vec_banks.py
+// replays them) and which the realigning load phase made slower: u8 x100 0.83 -> 0.74, bf16 x24 / x48
+// 0.97 -> 0.89 / 0.91, f32 x16 / x48 0.92 / 0.98 -> 0.86 / 0.84
+// (bench/results/h200_2026-11-30h_cols_vec_realign.txt).
 bool cols_vec_realigns(const TransposeDesc& d) { return dtype_size(d.dtype) == 1 && d.cols <= 64; }
 
 template <int E>
