@@ -658,7 +658,7 @@ bool skinny_cols_vec_runs(const TransposeDesc& d) {
   if (d.cols >= d.rows) return false;
   const bool small_gaps = d.ld_in * e <= 64 || d.ld_in <= 2 * d.cols;
   if (d.ld_in != d.cols && (!small_gaps || d.ld_in > kSkinnyColsVecMaxCols)) return false;
-  return d.cols <= kSkinnyMaxShort ? e <= 4 : e <= 8 && d.cols <= kSkinnyColsVecMaxCols;
+  return d.cols <= kSkinnyMaxShort ? e <= 4 || (e == 8 && d.cols >= 8) : e <= 8 && d.cols <= kSkinnyColsVecMaxCols;
 }
 
 namespace {

@@ -180,11 +180,11 @@ bool few_rows_take_tiles(const TransposeDesc& resolved_desc, int alignment);
 
 // skinny's few-columns kernel (skinny_cols_vec: a slab of input rows read as one run of 16-byte
 // chunks, whole output sectors): where it runs - tall matrices, up to kSkinnyMaxShort columns of 1- to
-// 4-byte elements or up to kSkinnyColsVecMaxCols of 1- to 8-byte ones (a slab of twice 32 / E rows,
-// its own and the halo, fits the kernel's 16 KiB), of packed input rows or rows padded by little
-// enough that reading the gaps pays (at most 64 bytes apart, or ld_in at most twice the columns, and
-// at most kSkinnyColsVecMaxCols). Where the planner sends tall matrices past kSkinnyMaxShort columns
-// to it: short_side_takes_skinny.
+// 4-byte elements (8-byte ones from 8 columns) or up to kSkinnyColsVecMaxCols of 1- to 8-byte ones (a
+// slab of twice 32 / E rows, its own and the halo, fits the kernel's 16 KiB), of packed input rows or
+// rows padded by little enough that reading the gaps pays (at most 64 bytes apart, or ld_in at most
+// twice the columns, and at most kSkinnyColsVecMaxCols). Where the planner sends tall matrices past
+// kSkinnyMaxShort columns to it: short_side_takes_skinny.
 constexpr std::int64_t kSkinnyColsVecMaxCols = 255;
 bool skinny_cols_vec_runs(const TransposeDesc& resolved_desc);
 

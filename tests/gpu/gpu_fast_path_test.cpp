@@ -789,6 +789,10 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   // elements with rows a multiple of 4 are staged as whole words only on the grid).
   cases.push_back({t, 24, 5003, 3, 5007, 24, 24 * 5007 + 9, 24 * 5003 + 5});
   cases.push_back({t, 12, 5003, 2, 5003, 12, 12 * 5003 + 1, 12 * 5003 + 3});
+  // Rows a multiple of 4 into output matrices 1-3 bytes off the 4-byte grid (1-byte elements: the run
+  // staged from word 0 and written out shifted), a last slab cut short.
+  cases.push_back({t, 64, 5003, 4, 5003, 64, 64 * 5003 + 3, 64 * 5003 + 1});
+  cases.push_back({t, 128, 2001, 2, 2001, 128, 128 * 2001, 128 * 2001 + 2});
   // 17 to 255 columns of packed input rows (the few-columns kernel up to 8-byte elements): the widest
   // slab that fits, odd output strides, batches with gaps, a last slab cut short.
   for (std::int64_t c : {17, 24, 40, 200, 255}) cases.push_back({t, 20011, c, 1, c, 20013});
@@ -874,9 +878,9 @@ TEST_P(GpuFastPath, SkinnyRegisterKernelTwoRunsPerThread) {
   EXPECT_TRUE(two_runs_seen) << "no case here took two runs per thread on this GPU";
 }
 
-// A few columns of packed input rows move in 16-byte chunks (up to 16 columns of 4-byte elements:
-// 8-byte ones ran faster element by element there on an H200, 16-byte ones take tiled_vec where they
-// can; 17 columns and more up to 8-byte elements), and so do a few rows whose output rows are packed;
+// A few columns of packed input rows move in 16-byte chunks (up to 16 columns of 4-byte elements, 8 to
+// 16 of 8-byte ones: fewer ran faster element by element on an H200, 16-byte ones take tiled_vec where
+// they can; 17 columns and more up to 8-byte elements), and so do a few rows whose output rows are packed;
 // padded rows on either side are read in 16-byte chunks too.
 TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
   XPOSE_SKIP_WITHOUT_GPU();

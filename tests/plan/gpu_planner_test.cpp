@@ -399,15 +399,16 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
 }
 
 // Where skinny's few-columns kernel runs: tall, packed input rows or rows with small gaps, a slab of
-// twice 32 / E rows in its 16 KiB; up to 16 columns for 1- to 4-byte elements only (8-byte ones ran
-// faster element by element there).
+// twice 32 / E rows in its 16 KiB; up to 16 columns for 1- to 4-byte elements, and 8-byte ones from 8
+// columns (fewer ran faster element by element).
 TEST(GpuPlanner, SkinnyColsVecRunsWhereItsSlabFits) {
   const auto runs = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in = 0) {
     return xpose::plan::skinny_cols_vec_runs(xpose::resolved({t, r, c, 1, ld_in}));
   };
   EXPECT_TRUE(runs(DType::u8, 100000, 3));
   EXPECT_TRUE(runs(DType::f32, 100000, 16));
-  EXPECT_FALSE(runs(DType::f64, 100000, 16)) << "8-byte elements: the direct kernel up to 16 columns";
+  EXPECT_TRUE(runs(DType::f64, 100000, 16)) << "8-byte elements from 8 columns";
+  EXPECT_FALSE(runs(DType::f64, 100000, 7)) << "8-byte elements: the direct kernel up to 7 columns";
   EXPECT_TRUE(runs(DType::f64, 100000, 17));
   EXPECT_TRUE(runs(DType::u8, 100000, 255)) << "64 rows of 255 bytes and the run's 32 fit 16 KiB";
   EXPECT_FALSE(runs(DType::u8, 100000, 256));
@@ -419,7 +420,7 @@ TEST(GpuPlanner, SkinnyColsVecRunsWhereItsSlabFits) {
   EXPECT_FALSE(runs(DType::f32, 100000, 3, 17)) << "rows more than 64 bytes and twice the columns apart";
   EXPECT_FALSE(runs(DType::u8, 100000, 40, 200));
   EXPECT_FALSE(runs(DType::u8, 100000, 200, 256)) << "a slab of rows 256 bytes apart does not fit";
-  EXPECT_FALSE(runs(DType::f64, 100000, 3, 4)) << "8-byte elements: the direct kernel up to 16 columns";
+  EXPECT_FALSE(runs(DType::f64, 100000, 3, 4)) << "8-byte elements: the direct kernel up to 7 columns";
   EXPECT_FALSE(runs(DType::u8, 30, 40)) << "not tall";
 }
 

@@ -1,7 +1,7 @@
 // A matrix of a few columns whose input rows are packed (ld_in == cols), or padded by a little (records
 // whose other fields are skipped: RGBX into planes of RGB): the input of a slab of rows is one
 // contiguous run of bytes, gaps included, read as aligned 16-byte chunks whatever the element size (and
-// for 1-byte elements of up to 64 columns realigned to the run's first byte where it lies off the grid:
+// for 1-byte elements of an even 18 to 64 columns realigned to the run's first byte where it lies off the grid:
 // cols_vec_realigns); each output row's part of the slab is written as aligned 16-byte chunks, every
 // 32-byte sector whole by the slab its first byte falls in. The mirror of skinny_rows_vec.
 #pragma once
@@ -82,26 +82,26 @@ __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict_
       }
     }
   } else if constexpr (kRealign) {
-    // The run from its first byte: each lane cuts its chunk out of its aligned chunk and the next
-    // lane's (the group's last lane loads that one itself). The shift is the block's: one branch on its
-    // word offset.
-    const int lane = tid % 32, run_chunks = (run_bytes + 15) / 16;
+    // The run from its first byte: each warp loads 32 consecutive aligned chunks and realigns 31 of
+    // them, each lane cutting its chunk out of its own and the next lane's. The warp's last chunk is
+    // the next warp's first, loaded twice (a cache hit) so that no lane waits on a second load after
+    // the shuffle. The shift is the block's: one branch on its word offset.
+    constexpr int kWarps = kSkinnyColsThreads / 32, kPerWarp = 31;
+    const int lane = tid % 32, warp = tid / 32, run_chunks = (run_bytes + 15) / 16;
     with_word_offset(shift, [&](auto words) {
-      for (int base = 0; base < run_chunks; base += 4 * kSkinnyColsThreads) {
+      for (int base = 0; base < run_chunks; base += 4 * kWarps * kPerWarp) {
         uint4 v[4];
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
-          const int k = base + j * kSkinnyColsThreads + tid;
+          const int k = base + (j * kWarps + warp) * kPerWarp + lane;
           v[j] = k < chunks ? load_chunk(first_chunk + 16 * k, in, in_end, src, src + run_bytes)
                             : make_uint4(0, 0, 0, 0);
         }
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
-          const int k = base + j * kSkinnyColsThreads + tid;
-          uint4 next = shfl_chunk_down(v[j]);
-          if (lane == 31 && k + 1 < chunks)
-            next = load_chunk(first_chunk + 16 * (k + 1), in, in_end, src, src + run_bytes);
-          if (k < run_chunks)
+          const int k = base + (j * kWarps + warp) * kPerWarp + lane;
+          const uint4 next = shfl_chunk_down(v[j]);
+          if (lane < kPerWarp && k < run_chunks)
             *reinterpret_cast<uint4*>(run + run_offset<kSwizzle>(16 * k)) =
                 byte_window_at<decltype(words)::value>(v[j], next, shift);
         }

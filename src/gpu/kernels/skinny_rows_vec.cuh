@@ -80,12 +80,16 @@ constexpr bool skinny_rows_vec_computes_rows(int esize, std::int64_t rows) { ret
 // 2-byte elements in 2 x 2 blocks, then and after the lean load phase (bf16 48 rows 0.859 -> 0.833, 76
 // rows 0.843 -> 0.804; bench/results/h200_2026-11-25zc_bf16_staged_experiment.txt).
 constexpr std::int64_t kRowsVecPaddedMinRows = 32;  // a chunk then spans at most two columns
-// How skinny_rows_vec's store phase runs: element by element, staged as the run itself, or staged in
-// padded columns.
-enum class RowsVecStage { none, run, padded };
+// How skinny_rows_vec's store phase runs: element by element, staged as the run itself (on the
+// output's 16-byte grid, or from word 0 and written out shifted where the output lies off the 4-byte
+// grid), or staged in padded columns. Measured on an H200, output one byte off, padded columns -> the
+// shifted run, of memcpy, two rounds alike (bench/results/h200_2026-11-30i_rows_vec_shifted_run.txt):
+// u8 128x524288 0.57 -> 0.62, 64x1048576 0.66 -> 0.74, 100x671088 0.65 -> 0.72 (both pointers off 0.65
+// -> 0.72); aligned controls level.
+enum class RowsVecStage { none, run, shifted_run, padded };
 constexpr RowsVecStage skinny_rows_vec_stage(int esize, std::int64_t rows, int load_cols, bool out_on_4_byte_grid) {
   if (esize != 1) return RowsVecStage::none;
-  if (rows % 4 == 0 && out_on_4_byte_grid) return RowsVecStage::run;
+  if (rows % 4 == 0) return out_on_4_byte_grid ? RowsVecStage::run : RowsVecStage::shifted_run;
   const std::int64_t padded_bytes = static_cast<std::int64_t>(load_cols) * ((rows + 3) / 4 * 4) + 24;
   return rows >= kRowsVecPaddedMinRows && padded_bytes <= 4 * staged_run_words(kSkinnyVecSmemWords)
              ? RowsVecStage::padded
@@ -194,13 +198,16 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
   const int chunks_out = start < own_bytes ? 2 * ((own_bytes - start + 31) / 32) : 0;
   if constexpr (kStage != RowsVecStage::none) {
     alignas(16) __shared__ std::uint32_t stage[staged_run_words(kSkinnyVecSmemWords)];
-    constexpr bool kPadded = kStage == RowsVecStage::padded;
-    // The run on the output's 16-byte grid (dst is on the 4-byte grid), or padded columns from word 0.
-    std::uint32_t* run = kPadded ? stage : stage + (reinterpret_cast<std::uintptr_t>(dst) & 15) / 4;
+    constexpr bool kPadded = kStage == RowsVecStage::padded, kShifted = kStage == RowsVecStage::shifted_run;
+    // The run on the output's 16-byte grid (dst is on the 4-byte grid), or from word 0.
+    std::uint32_t* run = kPadded || kShifted ? stage : stage + (reinterpret_cast<std::uintptr_t>(dst) & 15) / 4;
     stage_run_packed<kPadded, kSkinnyVecThreads>(tile, run, rows, load_cols, s.pitch, shift0, shift_step);
     __syncthreads();
     if constexpr (kPadded)
       write_padded_run<kSkinnyVecThreads>(run, dst, start, chunks_out, avail_bytes, rows, s.rows);
+    else if constexpr (kShifted)
+      write_shifted_run<E, kSkinnyVecThreads>(reinterpret_cast<const unsigned char*>(run), dst, start, chunks_out,
+                                              avail_bytes);
     else
       write_staged_run<E, kSkinnyVecThreads>(reinterpret_cast<const unsigned char*>(run), dst, start, chunks_out,
                                              avail_bytes);

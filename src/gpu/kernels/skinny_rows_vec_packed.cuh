@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "gpu/kernels/byte_window.cuh"
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/kernels/word_block_transpose.cuh"
@@ -16,7 +17,8 @@
 namespace xpose::gpu {
 
 // Words of the staged run: the slab's output (no more bytes than the raw rows of the input tile, at
-// most `tile_words` words) and up to 15 bytes of lead putting it on the output's 16-byte grid.
+// most `tile_words` words) and 16 bytes more: up to 15 of lead putting it on the output's 16-byte grid,
+// or the last chunk a shifted run's write reads past it.
 constexpr int staged_run_words(int tile_words) { return tile_words + 4; }
 
 // The slab's output run to `run`, each column at word c * ceil(rows / 4), so that each column's 4-row
@@ -87,6 +89,28 @@ __device__ __forceinline__ void write_staged_run(const unsigned char* run, unsig
     if (first + 16 <= 0 || first >= avail_bytes) continue;
     if (first >= 0 && first + 16 <= avail_bytes) {
       *reinterpret_cast<uint4*>(dst + first) = *reinterpret_cast<const uint4*>(run + first);
+    } else {
+      const int end = first + 16 < avail_bytes ? first + 16 : avail_bytes;
+      for (int byte = first > 0 ? first : 0; byte < end; byte += E) copy_element<E>(dst + byte, run + byte);
+    }
+  }
+}
+
+// write_staged_run for a run staged from word 0 where `dst` lies off the 4-byte grid, so that the
+// run cannot share its place on the 16-byte grid: each whole chunk is cut out of the two aligned stage
+// chunks around it, at an offset the same for every chunk (-dst mod 16). By selects on the word
+// offset: a branch on it (with_word_offset) took the kernel from 48 to 60 registers, 5 to 4 blocks per
+// SM. The second stage chunk may reach 15 bytes past the run (staged_run_words' slack).
+template <int E, int kThreads>
+__device__ __forceinline__ void write_shifted_run(const unsigned char* run, unsigned char* dst, int start, int chunks,
+                                                  int avail_bytes) {
+  const int shift = start & 15;  // first & 15 for every chunk; dst + first is on the grid
+  for (int k = threadIdx.x; k < chunks; k += kThreads) {
+    const int first = start + 16 * k;
+    if (first + 16 <= 0 || first >= avail_bytes) continue;
+    if (first >= 0 && first + 16 <= avail_bytes) {
+      const uint4* pair = reinterpret_cast<const uint4*>(run + (first - shift));
+      *reinterpret_cast<uint4*>(dst + first) = byte_window(pair[0], pair[1], shift);
     } else {
       const int end = first + 16 < avail_bytes ? first + 16 : avail_bytes;
       for (int byte = first > 0 ? first : 0; byte < end; byte += E) copy_element<E>(dst + byte, run + byte);

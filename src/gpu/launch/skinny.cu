@@ -107,9 +107,12 @@ std::int64_t rows_regs_wide_runs(const TransposeDesc& d) { return ceil_div(d.col
 
 // A few columns with packed input rows: the input of a slab is one run, read in 16-byte chunks.
 // For 1- to 4-byte elements (H200, 1048576x3: u8 0.53 -> 1.00 of memcpy, bf16 0.69 -> 0.93, f32
-// 0.87 -> 0.98); up to 16 columns of 8-byte elements measured faster on the direct kernel (0.96
-// against 0.92), from 17 on slower (f64 x17 0.75 against 0.98); 16-byte ones go to tiled_vec where
-// they can. Where it runs: plan::skinny_cols_vec_runs. XPOSE_SKINNY_COLS_VEC=0 turns it off, to
+// 0.87 -> 0.98); 8-byte elements from 8 columns (where skinny runs them: input off the 16-byte grid,
+// as tiled_vec runs the aligned ones; H200, input one element off, direct kernel -> slabs, two rounds
+// alike, bench/results/h200_2026-11-30i_cols_vec_realign_overlap.txt: f64 524288x16 0.69 -> 0.92,
+// 699050x12 0.91 -> 1.03, 1048576x8 0.93 -> 0.94; x17 0.75 -> 0.98 earlier), fewer on the direct kernel
+// (x5 1.01-1.03 either way; on the grid once 0.96 against the slabs' 0.92); 16-byte ones go to tiled_vec
+// where they can. Where it runs: plan::skinny_cols_vec_runs. XPOSE_SKINNY_COLS_VEC=0 turns it off, to
 // measure against it.
 bool use_cols_vec(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_VEC", '0');
@@ -306,17 +309,28 @@ int cols_vec_run_lanes(const TransposeDesc& d) {
   return d.cols > plan::kSkinnyMaxShort && reads_spread ? 8 : 2;
 }
 
-// 1-byte elements of up to 64 columns (past 4: fewer take the kernel capped at 32 registers, which
-// keeps its runs as they lie): runs off the 16-byte grid go to shared memory realigned to their first
-// byte. Stored as they lie, shifted, their bytes met the store phase's reads in 1.8-2.9x the bank
-// conflicts of the aligned layout (H200, u8 1398101x48 and 2796202x24 input one byte off, 0.75 of memcpy
-// against 0.91-0.96 aligned; bench/results/h200_2026-11-30h_cols_vec_shift_ncu.txt). Realigned, of
-// memcpy: u8 x48 0.75 -> 0.88-0.89, x24 0.75 -> 0.88, x40 0.74 -> 0.77, x33 level. Not for wider rows or
-// elements, whose shifted reads conflict little or no more than aligned ones (bench/cols_vec_banks.py
-// replays them) and which the realigning load phase made slower: u8 x100 0.83 -> 0.74, bf16 x24 / x48
-// 0.97 -> 0.89 / 0.91, f32 x16 / x48 0.92 / 0.98 -> 0.86 / 0.84
-// (bench/results/h200_2026-11-30h_cols_vec_realign.txt).
-bool cols_vec_realigns(const TransposeDesc& d) { return dtype_size(d.dtype) == 1 && d.cols <= 64; }
+// 1-byte elements of an even number of columns from 18 to 64: runs off the 16-byte grid go to shared
+// memory realigned to their first byte. Stored as they lie, shifted, their bytes met the store phase's
+// reads in 1.8-2.9x the bank conflicts of the aligned layout (H200, u8 1398101x48 and 2796202x24 input
+// one byte off, 0.75 of memcpy against 0.91-0.96 aligned; bench/results/h200_2026-11-30h_cols_vec_shift_ncu.txt).
+// bench/cols_vec_banks.py replays the reads: rows an odd number of bytes apart meet the same conflicts
+// wherever the run lies, even ones up to 1.8x more off the grid. Realigned / as they lie, input one byte
+// off, of memcpy, two rounds alike (bench/results/h200_2026-11-30i_cols_vec_realign_overlap.txt,
+// _cols_vec_realign_18.txt): u8 x22 0.84 / 0.81, x24 0.91 / 0.75, x38 0.90 / 0.86, x40 0.80 / 0.74, x44
+// 0.79 / 0.75, x48 0.94 / 0.75; x18, x20, x46 within 1.5% either way; odd columns 0.92-0.95 / 0.96-0.97
+// (x19, x21, x23; x33 0.78 / 0.74 the exception). Up to 17 columns the realigning costs more than it
+// saves: x5 0.97 / 0.99, x8 0.87 / 0.92, x12 0.96 / 0.98, x16 0.86 / 0.89, x17 level. Not for wider rows
+// or elements either, which the realigning load phase made slower (before it loaded each warp's last
+// chunk with the others): u8 x100 0.83 -> 0.74, bf16 x24 / x48 0.97 -> 0.89 / 0.91, f32 x16 / x48 0.92
+// / 0.98 -> 0.86 / 0.84 (bench/results/h200_2026-11-30h_cols_vec_realign.txt). Up to 4 columns the
+// kernel capped at 32 registers runs, which keeps its runs as they lie. XPOSE_SKINNY_COLS_REALIGN=0
+// keeps every run as it lies, to measure against it.
+constexpr std::int64_t kColsVecRealignMinCols = 18, kColsVecRealignMaxCols = 64;
+bool cols_vec_realigns(const TransposeDesc& d) {
+  static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_REALIGN", '0');
+  return enabled && dtype_size(d.dtype) == 1 && d.cols % 2 == 0 && d.cols >= kColsVecRealignMinCols &&
+         d.cols <= kColsVecRealignMaxCols;
+}
 
 template <int E>
 Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
@@ -611,6 +625,8 @@ Status launch_rows_vec(const TransposeDesc& d, const LaunchConfig& c, const void
         reinterpret_cast<std::uintptr_t>(out) % 4 == 0 && (d.batch == 1 || d.batch_stride_out % 4 == 0);
     const RowsVecStage stage = skinny_rows_vec_stage(E, d.rows, s.span + s.halo, out_on_4_byte_grid);
     if (stage == RowsVecStage::run) return launch(skinny_rows_vec_kernel<E, true, RowsVecStage::run>, true);
+    if (stage == RowsVecStage::shifted_run)
+      return launch(skinny_rows_vec_kernel<E, true, RowsVecStage::shifted_run>, true);
     if (stage == RowsVecStage::padded) return launch(skinny_rows_vec_kernel<E, true, RowsVecStage::padded>, true);
   }
   if constexpr (!skinny_rows_vec_computes_rows(E, 0)) {
