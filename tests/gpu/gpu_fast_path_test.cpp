@@ -801,6 +801,10 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   // offset of the few-columns kernel's realigned runs.
   cases.push_back({t, 3001, 40, 4, 40, 3003, 3001 * 40 + 5, 40 * 3003 + 2});
   cases.push_back({t, 100003, 33});
+  // Matrices 3001 * 11 elements apart: 8-byte ones (the slabs from 8 columns) alternate on and 8 bytes off
+  // the grid. Padded u8 rows an even number of bytes apart over an odd number of columns (realigned).
+  cases.push_back({t, 3001, 11, 3, 11, 3003, 3001 * 11, 11 * 3003 + 2});
+  cases.push_back({t, 20011, 27, 1, 28, 20013});
   // Few columns on the 16-byte grid: packed, and input rows padded past the columns.
   cases.push_back({t, 40016, 16});
   cases.push_back({t, 40016, 8, 1, 16, 40016});

@@ -408,6 +408,7 @@ TEST(GpuPlanner, SkinnyColsVecRunsWhereItsSlabFits) {
   EXPECT_TRUE(runs(DType::u8, 100000, 3));
   EXPECT_TRUE(runs(DType::f32, 100000, 16));
   EXPECT_TRUE(runs(DType::f64, 100000, 16)) << "8-byte elements from 8 columns";
+  EXPECT_TRUE(runs(DType::f64, 100000, 8)) << "8-byte elements from 8 columns";
   EXPECT_FALSE(runs(DType::f64, 100000, 7)) << "8-byte elements: the direct kernel up to 7 columns";
   EXPECT_TRUE(runs(DType::f64, 100000, 17));
   EXPECT_TRUE(runs(DType::u8, 100000, 255)) << "64 rows of 255 bytes and the run's 32 fit 16 KiB";

@@ -1,9 +1,10 @@
 // A matrix of a few columns whose input rows are packed (ld_in == cols), or padded by a little (records
 // whose other fields are skipped: RGBX into planes of RGB): the input of a slab of rows is one
 // contiguous run of bytes, gaps included, read as aligned 16-byte chunks whatever the element size (and
-// for 1-byte elements of an even 18 to 64 columns realigned to the run's first byte where it lies off the grid:
-// cols_vec_realigns); each output row's part of the slab is written as aligned 16-byte chunks, every
-// 32-byte sector whole by the slab its first byte falls in. The mirror of skinny_rows_vec.
+// for 1-byte elements of 18 to 64 columns, rows an even number of bytes apart, realigned to the run's
+// first byte where it lies off the grid: cols_vec_realigns); each output row's part of the slab is
+// written as aligned 16-byte chunks, every 32-byte sector whole by the slab its first byte falls in. The
+// mirror of skinny_rows_vec.
 #pragma once
 
 #include <cstdint>
@@ -83,9 +84,10 @@ __device__ __forceinline__ void skinny_cols_vec(const unsigned char* __restrict_
     }
   } else if constexpr (kRealign) {
     // The run from its first byte: each warp loads 32 consecutive aligned chunks and realigns 31 of
-    // them, each lane cutting its chunk out of its own and the next lane's. The warp's last chunk is
-    // the next warp's first, loaded twice (a cache hit) so that no lane waits on a second load after
-    // the shuffle. The shift is the block's: one branch on its word offset.
+    // them, each lane cutting its chunk out of its own and the next lane's. The warp's 32nd chunk is
+    // the one after its 31, which another warp (or the next pass) realigns: loaded twice, so that no
+    // lane waits on a second load after the shuffle. The shift is the block's: one branch on its word
+    // offset.
     constexpr int kWarps = kSkinnyColsThreads / 32, kPerWarp = 31;
     const int lane = tid % 32, warp = tid / 32, run_chunks = (run_bytes + 15) / 16;
     with_word_offset(shift, [&](auto words) {

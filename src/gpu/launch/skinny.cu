@@ -107,13 +107,14 @@ std::int64_t rows_regs_wide_runs(const TransposeDesc& d) { return ceil_div(d.col
 
 // A few columns with packed input rows: the input of a slab is one run, read in 16-byte chunks.
 // For 1- to 4-byte elements (H200, 1048576x3: u8 0.53 -> 1.00 of memcpy, bf16 0.69 -> 0.93, f32
-// 0.87 -> 0.98); 8-byte elements from 8 columns (where skinny runs them: input off the 16-byte grid,
-// as tiled_vec runs the aligned ones; H200, input one element off, direct kernel -> slabs, two rounds
-// alike, bench/results/h200_2026-11-30i_cols_vec_realign_overlap.txt: f64 524288x16 0.69 -> 0.92,
-// 699050x12 0.91 -> 1.03, 1048576x8 0.93 -> 0.94; x17 0.75 -> 0.98 earlier), fewer on the direct kernel
-// (x5 1.01-1.03 either way; on the grid once 0.96 against the slabs' 0.92); 16-byte ones go to tiled_vec
-// where they can. Where it runs: plan::skinny_cols_vec_runs. XPOSE_SKINNY_COLS_VEC=0 turns it off, to
-// measure against it.
+// 0.87 -> 0.98); 8-byte elements from 8 columns (skinny runs them where tiled_vec's 16-byte tiles cannot:
+// H200, input one element off, direct kernel -> slabs, two rounds alike,
+// bench/results/h200_2026-11-30i_cols_vec_realign_overlap.txt: f64 524288x16 0.69 -> 0.92, 699050x12 0.91
+// -> 1.03, 1048576x8 0.93 -> 0.94; x17 0.75 -> 0.98 earlier; aligned pointers with output rows or column
+// counts off the grid, such as f64 1048575x12, take the slabs too and were not timed), fewer on the
+// direct kernel (x5 1.01-1.03 either way; 1048576x3 0.96 against the slabs' 0.92, when they were new);
+// 16-byte ones go to tiled_vec where they can. Where it runs: plan::skinny_cols_vec_runs.
+// XPOSE_SKINNY_COLS_VEC=0 turns it off, to measure against it.
 bool use_cols_vec(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_VEC", '0');
   return enabled && plan::skinny_cols_vec_runs(d);
@@ -309,26 +310,28 @@ int cols_vec_run_lanes(const TransposeDesc& d) {
   return d.cols > plan::kSkinnyMaxShort && reads_spread ? 8 : 2;
 }
 
-// 1-byte elements of an even number of columns from 18 to 64: runs off the 16-byte grid go to shared
-// memory realigned to their first byte. Stored as they lie, shifted, their bytes met the store phase's
-// reads in 1.8-2.9x the bank conflicts of the aligned layout (H200, u8 1398101x48 and 2796202x24 input
-// one byte off, 0.75 of memcpy against 0.91-0.96 aligned; bench/results/h200_2026-11-30h_cols_vec_shift_ncu.txt).
-// bench/cols_vec_banks.py replays the reads: rows an odd number of bytes apart meet the same conflicts
-// wherever the run lies, even ones up to 1.8x more off the grid. Realigned / as they lie, input one byte
-// off, of memcpy, two rounds alike (bench/results/h200_2026-11-30i_cols_vec_realign_overlap.txt,
-// _cols_vec_realign_18.txt): u8 x22 0.84 / 0.81, x24 0.91 / 0.75, x38 0.90 / 0.86, x40 0.80 / 0.74, x44
-// 0.79 / 0.75, x48 0.94 / 0.75; x18, x20, x46 within 1.5% either way; odd columns 0.92-0.95 / 0.96-0.97
-// (x19, x21, x23; x33 0.78 / 0.74 the exception). Up to 17 columns the realigning costs more than it
-// saves: x5 0.97 / 0.99, x8 0.87 / 0.92, x12 0.96 / 0.98, x16 0.86 / 0.89, x17 level. Not for wider rows
-// or elements either, which the realigning load phase made slower (before it loaded each warp's last
-// chunk with the others): u8 x100 0.83 -> 0.74, bf16 x24 / x48 0.97 -> 0.89 / 0.91, f32 x16 / x48 0.92
-// / 0.98 -> 0.86 / 0.84 (bench/results/h200_2026-11-30h_cols_vec_realign.txt). Up to 4 columns the
-// kernel capped at 32 registers runs, which keeps its runs as they lie. XPOSE_SKINNY_COLS_REALIGN=0
-// keeps every run as it lies, to measure against it.
+// 1-byte elements of 18 to 64 columns whose input rows lie an even number of bytes apart: runs off the
+// 16-byte grid go to shared memory realigned to their first byte. Stored as they lie, shifted, their bytes
+// met the store phase's reads in 1.8-2.9x the bank conflicts of the aligned layout (H200, u8 1398101x48
+// and 2796202x24 input one byte off, 0.75 of memcpy against 0.91-0.96 aligned;
+// bench/results/h200_2026-11-30h_cols_vec_shift_ncu.txt). bench/cols_vec_banks.py replays the reads: rows an
+// odd number of bytes apart meet the same conflicts wherever the run lies, even ones up to 1.8x more off
+// the grid. Realigned / as they lie, packed rows, input one byte off, of memcpy, two rounds alike
+// (bench/results/h200_2026-11-30i_cols_vec_realign_overlap.txt, _cols_vec_realign_18.txt): u8 x22 0.84 /
+// 0.81, x24 0.91 / 0.75, x38 0.90 / 0.86, x40 0.80 / 0.74, x44 0.79 / 0.75, x48 0.94 / 0.75; x18, x20,
+// x46 within 1.5% either way; odd column counts 0.92-0.95 / 0.96-0.97 (x19, x21, x23; x33 0.78 / 0.74
+// the exception). Padded rows were not measured; the rule goes by the pitch, as the replay does. Up to 17
+// columns the realigning costs more than it saves: x5 0.97 / 0.99, x8 0.87 / 0.92, x12 0.96 / 0.98, x16
+// 0.86 / 0.89, x17 level. Not for wider rows or elements either, which the realigning load phase made
+// slower (before it loaded each warp's last chunk with the others): u8 x100 0.83 -> 0.74, bf16 x24 / x48
+// 0.97 -> 0.89 / 0.91, f32 x16 / x48 0.92 / 0.98 -> 0.86 / 0.84
+// (bench/results/h200_2026-11-30h_cols_vec_realign.txt). Up to 4 columns the kernel capped at 32 registers
+// runs, which keeps its runs as they lie. XPOSE_SKINNY_COLS_REALIGN=0 keeps every run as it lies, to
+// measure against it.
 constexpr std::int64_t kColsVecRealignMinCols = 18, kColsVecRealignMaxCols = 64;
 bool cols_vec_realigns(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_REALIGN", '0');
-  return enabled && dtype_size(d.dtype) == 1 && d.cols % 2 == 0 && d.cols >= kColsVecRealignMinCols &&
+  return enabled && dtype_size(d.dtype) == 1 && d.ld_in % 2 == 0 && d.cols >= kColsVecRealignMinCols &&
          d.cols <= kColsVecRealignMaxCols;
 }
 
@@ -351,11 +354,9 @@ Status launch_cols_vec(const TransposeDesc& d, const LaunchConfig& c, const void
     return swizzled ? launch(skinny_cols_vec_full_kernel<E, true, 2>)
                     : launch(skinny_cols_vec_full_kernel<E, false, 2>);
   if constexpr (E == 1) {
-    if (cols_vec_realigns(d)) {
-      if (swizzled) return launch(skinny_cols_vec_kernel<E, true, 2, true>);
-      if (cols_vec_run_lanes(d) == 8) return launch(skinny_cols_vec_kernel<E, false, 8, true>);
-      return launch(skinny_cols_vec_kernel<E, false, 2, true>);
-    }
+    if (cols_vec_realigns(d))  // an even pitch: runs of 2 lanes (cols_vec_run_lanes)
+      return swizzled ? launch(skinny_cols_vec_kernel<E, true, 2, true>)
+                      : launch(skinny_cols_vec_kernel<E, false, 2, true>);
   }
   if (swizzled) return launch(skinny_cols_vec_kernel<E, true, 2, false>);
   if (cols_vec_run_lanes(d) == 8) return launch(skinny_cols_vec_kernel<E, false, 8, false>);
