@@ -205,12 +205,9 @@ __global__ void __launch_bounds__(kSkinnyVecThreads)
     __syncthreads();
     if constexpr (kPadded)
       write_padded_run<kSkinnyVecThreads>(run, dst, start, chunks_out, avail_bytes, rows, s.rows);
-    else if constexpr (kShifted)
-      write_shifted_run<E, kSkinnyVecThreads>(reinterpret_cast<const unsigned char*>(run), dst, start, chunks_out,
-                                              avail_bytes);
     else
-      write_staged_run<E, kSkinnyVecThreads>(reinterpret_cast<const unsigned char*>(run), dst, start, chunks_out,
-                                             avail_bytes);
+      write_staged_run<E, kSkinnyVecThreads, kShifted>(reinterpret_cast<const unsigned char*>(run), dst, start,
+                                                       chunks_out, avail_bytes);
     return;
   }
   const unsigned char* tile_bytes = reinterpret_cast<const unsigned char*>(tile);

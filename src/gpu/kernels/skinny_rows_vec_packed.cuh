@@ -79,38 +79,27 @@ __device__ __forceinline__ void stage_run_packed(const std::uint32_t* tile, std:
   }
 }
 
-// The staged run's chunks [start + 16 k, + 16) for k < chunks (bytes of the run; `run` and `dst`
-// agree mod 16), whole where they lie inside its `avail_bytes`, element by element where not.
-template <int E, int kThreads>
+// The staged run's chunks [start + 16 k, + 16) for k < chunks (bytes of the run), whole where they lie
+// inside its `avail_bytes`, element by element where not. `run` and `dst` agree mod 16, or with
+// kShifted the run is staged from word 0 where `dst` lies off the 4-byte grid and cannot share its place
+// on the 16-byte grid: each whole chunk is then cut out of the two aligned stage chunks around it, at an
+// offset the same for every chunk (-dst mod 16). By selects on the word offset: a branch on it
+// (with_word_offset) took the kernel from 48 to 60 registers, 5 to 4 blocks per SM. The second stage
+// chunk may reach 15 bytes past the run (staged_run_words' slack).
+template <int E, int kThreads, bool kShifted = false>
 __device__ __forceinline__ void write_staged_run(const unsigned char* run, unsigned char* dst, int start, int chunks,
                                                  int avail_bytes) {
-  for (int k = threadIdx.x; k < chunks; k += kThreads) {
-    const int first = start + 16 * k;
-    if (first + 16 <= 0 || first >= avail_bytes) continue;
-    if (first >= 0 && first + 16 <= avail_bytes) {
-      *reinterpret_cast<uint4*>(dst + first) = *reinterpret_cast<const uint4*>(run + first);
-    } else {
-      const int end = first + 16 < avail_bytes ? first + 16 : avail_bytes;
-      for (int byte = first > 0 ? first : 0; byte < end; byte += E) copy_element<E>(dst + byte, run + byte);
-    }
-  }
-}
-
-// write_staged_run for a run staged from word 0 where `dst` lies off the 4-byte grid, so that the
-// run cannot share its place on the 16-byte grid: each whole chunk is cut out of the two aligned stage
-// chunks around it, at an offset the same for every chunk (-dst mod 16). By selects on the word
-// offset: a branch on it (with_word_offset) took the kernel from 48 to 60 registers, 5 to 4 blocks per
-// SM. The second stage chunk may reach 15 bytes past the run (staged_run_words' slack).
-template <int E, int kThreads>
-__device__ __forceinline__ void write_shifted_run(const unsigned char* run, unsigned char* dst, int start, int chunks,
-                                                  int avail_bytes) {
   const int shift = start & 15;  // first & 15 for every chunk; dst + first is on the grid
   for (int k = threadIdx.x; k < chunks; k += kThreads) {
     const int first = start + 16 * k;
     if (first + 16 <= 0 || first >= avail_bytes) continue;
     if (first >= 0 && first + 16 <= avail_bytes) {
-      const uint4* pair = reinterpret_cast<const uint4*>(run + (first - shift));
-      *reinterpret_cast<uint4*>(dst + first) = byte_window(pair[0], pair[1], shift);
+      if constexpr (kShifted) {
+        const uint4* pair = reinterpret_cast<const uint4*>(run + (first - shift));
+        *reinterpret_cast<uint4*>(dst + first) = byte_window(pair[0], pair[1], shift);
+      } else {
+        *reinterpret_cast<uint4*>(dst + first) = *reinterpret_cast<const uint4*>(run + first);
+      }
     } else {
       const int end = first + 16 < avail_bytes ? first + 16 : avail_bytes;
       for (int byte = first > 0 ? first : 0; byte < end; byte += E) copy_element<E>(dst + byte, run + byte);
