@@ -79,6 +79,7 @@ struct LaunchConfig {
   int bands = 1;                      // tile-column bands walked side by side (tiled_vec; 1: none)
   int rotation = 0;                   // small_batch: slope of the lanes' rotated read orders (0: in order)
   int lead_rows = 0, lead_cols = 0;   // tiled_vec: rows / columns its tile grid starts before the matrix
+  bool shifted_output = false;        // tiled_vec: each tile's output run written to a pointer off the grid
 };
 
 class Plan {

@@ -1090,4 +1090,28 @@ Status configure_led_tiled_vec(const TransposeDesc& d, int in_offset, int out_of
   return Status::ok_status();
 }
 
+// Measured on an H200 (bench/results/h200_2026-11-30j_shifted_output.txt, 64 MiB, of memcpy, the plan
+// before -> these tiles): output one element off, u8 64x1048576 0.74 -> 0.87 (skinny's slabs),
+// 128x524288 0.62 -> 0.86 (slabs), a batch of 16 x 64x65536 0.73 -> 0.88; bf16 64x524288 0.80 -> 0.90
+// (slabs), 128x262144 0.69 -> 0.88 (tiled_unaligned), 16 x 128x16384 three elements off 0.69 -> 0.88.
+// Not on 32 rows, where skinny's register kernel stays ahead (u8 32x2097152 0.93 against 0.85, bf16
+// 32x1048576 0.93 / 0.84), nor with the output on the 8-byte grid, where tiled_vec's 8-byte accesses
+// do (u8 64x1048576 eight bytes off 0.90 / 0.88).
+Status configure_shifted_output_tiled_vec(const TransposeDesc& d, int in_offset, int out_offset, bool automatic,
+                                          std::int64_t whole_matrix_bytes, LaunchConfig& c) {
+  const int e = static_cast<int>(dtype_size(d.dtype));
+  const auto unfit = [](const char* why) { return Status(StatusCode::unsupported, why); };
+  if (in_offset < 0 || out_offset < 0 || out_offset % e != 0) return unfit("pointer offsets unknown or inside an element");
+  if (in_offset % kVecBytes != 0 || out_offset % kVecMinBytes == 0) return unfit("not an output alone off the 8-byte grid");
+  if (e > 2 || d.ld_out != d.rows || (d.rows != 64 && d.rows != 128))
+    return unfit("not packed output rows of 64 or 128 elements of 1 or 2 bytes");
+  if (tiled_vec_vector_bytes(d, kVecBytes) != kVecBytes) return unfit("strides off the 16-byte grid");
+  if (automatic && choose_gpu_algorithm(d, kVecBytes, whole_matrix_bytes) != Algorithm::tiled_vec)
+    return unfit("aligned pointers would not take tiled_vec");
+  XPOSE_RETURN_IF_ERROR(configure_tiled_vec_tile(d, kVecBytes, kVecTileBytes, kVecTileBytes / static_cast<int>(d.rows), c));
+  c.bands = 1;
+  c.shifted_output = true;
+  return Status::ok_status();
+}
+
 }  // namespace xpose::plan

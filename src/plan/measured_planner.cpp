@@ -71,8 +71,8 @@ Status plan_candidate(Plan& p, const TransposeDesc& desc, const PlanOptions& fit
   XPOSE_RETURN_IF_ERROR(make_plan(p, desc, o));
   if (c.led) {
     const LaunchConfig& k = p.config();
-    return k.lead_rows > 0 || k.lead_cols > 0 ? Status::ok_status()
-                                              : Status(StatusCode::unsupported, "no lead for these pointers");
+    return plan::fitted_to_offsets(k) ? Status::ok_status()
+                                      : Status(StatusCode::unsupported, "no lead for these pointers");
   }
   const int alignment = fitted.alignment;
   if (c.algorithm != Algorithm::tiled_vec) return Status::ok_status();
@@ -157,7 +157,7 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
     MeasuredPlanReport untimed{false, {{heuristic.to_string(), -1.0, kFitsInL2}}};
     return keep(plan, std::move(heuristic), in, out, stream, report, std::move(untimed));
   }
-  const bool led = heuristic.config().lead_rows > 0 || heuristic.config().lead_cols > 0;
+  const bool led = plan::fitted_to_offsets(heuristic.config());
   PlanOptions offsets;  // the pointers' offsets where they lead the heuristic plan (the cache key's part)
   if (led) {
     offsets.in_offset = fitted.in_offset;

@@ -79,6 +79,7 @@ std::string Plan::to_string() const {
     }
     if (c.bands > 1) os << "bands" << c.bands << ',';
     if (c.lead_rows > 0 || c.lead_cols > 0) os << "lead" << c.lead_rows << 'x' << c.lead_cols << ',';
+    if (c.shifted_output) os << "shifted_out,";
     os << "vec" << c.vector_bytes << "B> block=(" << c.block_x << ',' << c.block_y << ") grid=("
        << c.grid_x << ',' << c.grid_y << ',' << c.grid_z << ')';
   } else if (state_->backend == Backend::cpu && state_->algorithm == Algorithm::cpu_blocked) {
@@ -118,10 +119,16 @@ Status make_plan(Plan& plan, const TransposeDesc& desc, const PlanOptions& optio
       return Status(StatusCode::no_device,
                     gpu_backend_built() ? "no GPU device found" : "this build of xpose has no GPU backend");
     const bool may_lead = options.algorithm == Algorithm::automatic || options.algorithm == Algorithm::tiled_vec;
-    if (may_lead && plan::configure_led_tiled_vec(state->desc, options.in_offset, options.out_offset,
-                                                  gpu::multiprocessor_count(), gpu::small_batch_whole_matrix_bytes(),
-                                                  state->config)
-                        .ok()) {
+    const auto fits_offsets = [&] {
+      const std::int64_t whole = gpu::small_batch_whole_matrix_bytes();
+      return plan::configure_led_tiled_vec(state->desc, options.in_offset, options.out_offset,
+                                           gpu::multiprocessor_count(), whole, state->config)
+                 .ok() ||
+             plan::configure_shifted_output_tiled_vec(state->desc, options.in_offset, options.out_offset,
+                                                      options.algorithm == Algorithm::automatic, whole, state->config)
+                 .ok();
+    };
+    if (may_lead && fits_offsets()) {
       state->algorithm = Algorithm::tiled_vec;
       state->in_offset16 = options.in_offset % 16;
       state->out_offset16 = options.out_offset % 16;

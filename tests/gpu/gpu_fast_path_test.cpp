@@ -322,6 +322,62 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
   EXPECT_GT(led, 0) << "no case took a led plan";
 }
 
+// tiled_vec's shifted-output tiles: packed output rows of 64 or 128 elements (one tile tall), the
+// output pointer at every element offset off the 8-byte grid, last tile columns cut short (and units
+// cut by an odd column count), a packed batch and a batch with gaps, asked for by name; and a matrix
+// large enough for the automatic plan, there and through the one call. Pointers at other offsets
+// modulo 16 than the plan's are refused.
+TEST_P(GpuFastPath, ShiftedOutputRunsMatchReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const int e = static_cast<int>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "built for 1- and 2-byte elements";
+  const std::int64_t w = 16 / e;  // elements per 16 bytes
+  const auto up = [w](std::int64_t x) { return (x + w - 1) / w * w; };  // input rows on the 16-byte grid
+  const std::vector<xpose::TransposeDesc> cases = {
+      {t, 64, 1001, 1, up(1001)},
+      {t, 64, 40 * w + 3, 1, 41 * w},
+      {t, 128, 333, 1, up(333)},
+      {t, 64, 3, 1, w},  // one cut tile
+      {t, 128, 5 * w, 3},  // a packed batch
+      {t, 64, 130, 3, 144, 64, 64 * 144 + 16 * w, 130 * 64 + 2 * w},  // a batch with gaps, padded input rows
+  };
+  int cases_run = 0;
+  for (const xpose::TransposeDesc& d : cases) {
+    for (int oo = e; oo < 16; oo += e) {
+      if (oo % 8 == 0) continue;  // on the 8-byte grid: tiled_vec's 8-byte accesses
+      xpose::PlanOptions options{Backend::cuda, Algorithm::tiled_vec, e};
+      options.in_offset = 0;
+      options.out_offset = 32 + oo;
+      xpose::Plan plan;
+      const xpose::Status made = xpose::make_plan(plan, d, options);
+      ASSERT_TRUE(made.ok()) << describe(d) << " out+" << oo << ": " << made.message();
+      const std::string where = at_offsets(plan, 0, 32 + oo);
+      ASSERT_TRUE(plan.config().shifted_output) << where;
+      ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), 0, 32 + oo, where));
+      ++cases_run;
+      if (oo == e) {
+        expect_refused_at_offsets(plan, 0, 32 + oo + e, "out");
+        expect_refused_at_offsets(plan, 16 + e, 32 + oo, "in");
+      }
+    }
+  }
+  EXPECT_EQ(cases_run, static_cast<int>(cases.size()) * (16 / e - 2));
+  const xpose::TransposeDesc large{t, 64, (std::int64_t{9} << 20) / (64 * e) + w};  // past 8 MiB
+  xpose::PlanOptions options{Backend::cuda};
+  options.in_offset = 0;
+  options.out_offset = e;
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, large, options).ok()) << describe(large);
+  EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << plan.to_string();
+  EXPECT_TRUE(plan.config().shifted_output) << plan.to_string();
+  ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(large, execute_call(plan), 0, e, at_offsets(plan, 0, e)));
+  const PointerCall one_call = [&large](const void* in, void* out) {
+    return xpose::transpose(large, in, out, nullptr, {Backend::cuda});
+  };
+  ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(large, one_call, 0, 3 * e, describe(large) + " by transpose"));
+}
+
 // tiled_unaligned asked for by name on every case, on element-aligned and 16-byte aligned pointers
 // (a 16-byte element needs 16-byte alignment here).
 TEST_P(GpuFastPath, TiledUnalignedMatchesReference) {

@@ -1227,3 +1227,43 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
   EXPECT_TRUE(xpose::lead_adds_tile_column(8192, 1, 16));
   EXPECT_FALSE(xpose::lead_adds_tile_column(8192, 0, 16));
 }
+
+// An output pointer alone off the 16-byte grid on packed output rows one tile tall: tiled_vec's
+// shifted-output tiles, exactly rows x (16 KiB / rows bytes), no bands, 16-byte input accesses.
+TEST(GpuPlanner, ShiftsTheOutputRunsOfFewRowsTiles) {
+  const auto shifted = [](xpose::TransposeDesc d, int in_off, int out_off, bool automatic = true) {
+    xpose::LaunchConfig c;
+    d = xpose::resolved(d);
+    const bool ok = xpose::plan::configure_shifted_output_tiled_vec(d, in_off, out_off, automatic,
+                                                                    xpose::plan::kSmallBatchMaxWholeMatrixBytes, c)
+                        .ok();
+    if (!ok) return std::make_pair(-1, -1);
+    const std::string where = xpose::dtype_name(d.dtype) + std::string(" ") + std::to_string(d.rows);
+    EXPECT_TRUE(c.shifted_output) << where;
+    EXPECT_EQ(c.tile_rows, d.rows) << where;
+    EXPECT_EQ(c.tile_rows * c.tile_cols * static_cast<int>(xpose::dtype_size(d.dtype)), xpose::kVecTileBytes) << where;
+    EXPECT_EQ(c.vector_bytes, 16) << where;
+    EXPECT_EQ(c.bands, 1) << where;
+    EXPECT_EQ(c.lead_rows + c.lead_cols, 0) << where;
+    EXPECT_EQ(c.grid_x, d.batch * ((d.cols + c.tile_cols - 1) / c.tile_cols)) << where;
+    return std::make_pair(c.tile_rows, c.tile_cols);
+  };
+  using P = std::pair<int, int>;
+  EXPECT_EQ(shifted({DType::u8, 64, 1048576}, 0, 1), P(64, 256));
+  EXPECT_EQ(shifted({DType::u8, 128, 524288}, 0, 15), P(128, 128));
+  EXPECT_EQ(shifted({DType::u8, 64, 1048576, 2}, 16, 36), P(64, 256));
+  EXPECT_EQ(shifted({DType::u8, 32, 2097152}, 0, 1), P(-1, -1));      // 32 rows: skinny's register kernel
+  EXPECT_EQ(shifted({DType::u8, 64, 1048576}, 0, 8), P(-1, -1));      // on the 8-byte grid: tiled_vec's 8 bytes
+  EXPECT_EQ(shifted({DType::bf16, 64, 524288}, 0, 2), P(64, 128));
+  EXPECT_EQ(shifted({DType::bf16, 128, 262144, 4}, 0, 6), P(128, 64));
+  EXPECT_EQ(shifted({DType::u8, 64, 1008}, 0, 1, false), P(64, 256));  // by name: any size
+  EXPECT_EQ(shifted({DType::u8, 64, 1008}, 0, 1), P(-1, -1));         // small: aligned would not take tiled_vec
+  EXPECT_EQ(shifted({DType::u8, 64, 1048576}, 1, 1), P(-1, -1));      // the input off the grid too
+  EXPECT_EQ(shifted({DType::u8, 64, 1048576}, 0, 16), P(-1, -1));     // the output on the grid
+  EXPECT_EQ(shifted({DType::u8, 64, 1048576}, 0, -1), P(-1, -1));     // offsets not known
+  EXPECT_EQ(shifted({DType::bf16, 64, 524288}, 0, 3), P(-1, -1));     // inside an element
+  EXPECT_EQ(shifted({DType::u8, 96, 699050}, 0, 1), P(-1, -1));       // not one tile tall
+  EXPECT_EQ(shifted({DType::u8, 64, 1048576, 1, 0, 80}, 0, 1), P(-1, -1));  // padded output rows
+  EXPECT_EQ(shifted({DType::f32, 64, 262144}, 0, 4), P(-1, -1));      // not built for 4-byte elements
+  EXPECT_EQ(shifted({DType::u8, 64, 1048577}, 0, 1), P(-1, -1));      // input rows off the grid
+}

@@ -44,13 +44,17 @@ __global__ void __launch_bounds__(kChunkThreads)
 // above wherever it lies. Thread j writes the output's aligned chunk j, which holds the last out % 16
 // bytes of transposed chunk j - 1 and the first bytes of chunk j; those are cut from the input's
 // aligned chunks j - 1, j and j + 1, each thread loading its own and taking its neighbours' by shuffle
-// (the groups' end lanes load their missing neighbour themselves), so the loads stream as in a copy.
+// (the groups' end lanes load their missing neighbour themselves, alongside their own), so the loads
+// stream as in a copy.
 // Bytes outside the caller's buffers are neither read nor written: chunks that reach past either end
 // are read byte by byte and written in aligned pieces (store_chunk_part). kInShifted / kOutShifted:
 // `in` / `out` off the 16-byte grid (one of them, at least). Block (kChunkThreads); grid: one thread
 // per aligned output chunk that holds a byte of the output, a whole number of 32-lane groups.
+// Capped at 32 registers (8 blocks per SM): with both pointers shifted the early edge load took it to
+// 33, 6 blocks, and it ran slower than loading after the shuffle (H200, u8 4x4 batch 0.955 -> 0.898);
+// capped, it spills 4 bytes and runs at 0.97 (bench/results/h200_2026-11-30j_small_batch_edge_load.txt).
 template <bool kInShifted, bool kOutShifted>
-__global__ void __launch_bounds__(kChunkThreads)
+__global__ void __launch_bounds__(kChunkThreads, 8)
     small_batch_chunks_shifted_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
                                       std::int64_t bytes, ChunkPermutation p) {
   const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * kChunkThreads + threadIdx.x;
@@ -61,6 +65,11 @@ __global__ void __launch_bounds__(kChunkThreads)
   const unsigned char* in_end = in + bytes;
   const auto input_chunk = [&](std::int64_t q) { return load_chunk(in_grid + 16 * q, in, in_end, in, in_end); };
   const uint4 mine = input_chunk(j);
+  // The end lanes' missing neighbour (lane 31's next chunk, lane 0's previous one), loaded with
+  // their own chunk rather than after the shuffle, so that the warp waits on memory once.
+  uint4 edge = make_uint4(0, 0, 0, 0);
+  if (kInShifted && lane == 31) edge = input_chunk(j + 1);
+  else if (kOutShifted && lane == 0) edge = input_chunk(j - 1);
   uint4 chunk;
   // Both shifts are the whole launch's: one branch on each word offset, for realignments by funnel
   // shifts alone (the other side's offset is 0 and branches nowhere). H200, 64 MiB, of memcpy, selects
@@ -73,7 +82,7 @@ __global__ void __launch_bounds__(kChunkThreads)
       uint4 logical = mine;
       if constexpr (kInShifted) {
         uint4 next = shfl_chunk_down(mine);
-        if (lane == 31) next = input_chunk(j + 1);
+        if (lane == 31) next = edge;
         logical = byte_window_at<kIn>(mine, next, in_shift);
       }
       const uint4 t = permuted_chunk(logical, p);
@@ -81,7 +90,7 @@ __global__ void __launch_bounds__(kChunkThreads)
       if constexpr (kOutShifted) {
         // Transposed chunk j - 1 (needs aligned input chunks j - 1 and j where the input is shifted).
         uint4 before = shfl_chunk_up(mine);
-        if (lane == 0) before = input_chunk(j - 1);
+        if (lane == 0) before = edge;
         const uint4 prior = kInShifted ? byte_window_at<kIn>(before, mine, in_shift) : before;
         chunk = byte_window_at<decltype(out_words)::value>(permuted_chunk(prior, p), t, 16 - out_shift);
       }

@@ -1,5 +1,6 @@
 // Launcher for the tiled_vec family: the planner chose the tile (src/plan/gpu_planner.cpp); this instantiates it.
 #include "gpu/kernels/tiled_vec.cuh"
+#include "gpu/kernels/tiled_vec_shifted_output.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
 
@@ -29,6 +30,16 @@ Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in,
   if (led && (c.lead_rows >= Tile::kRows || c.lead_cols >= Tile::kCols))
     return Status(StatusCode::internal, "tiled_vec: the plan's lead does not fit its tile");
   const TileLead lead{c.lead_rows, c.lead_cols};
+  if (c.shifted_output) {
+    if constexpr (tiled_vec_shifted_output_built<E, V, kRowBytes, kTileBytes>()) {
+      if (d.rows != Tile::kRows || d.ld_out != d.rows || led || c.bands > 1)
+        return Status(StatusCode::internal, "tiled_vec: a shifted-output plan needs packed output rows one tile tall");
+      tiled_vec_shifted_output_kernel<Tile><<<grid_of(c), block_of(c), 0, stream>>>(
+          src, dst, make_geometry(d, tiles_y), make_tile_grid(tiles_y, tiles_c, tiles_down_first()));
+      return check_launch("tiled_vec_shifted_output_kernel", c, kTileBytes, stream);
+    }
+    return Status(StatusCode::internal, "tiled_vec: no shifted-output kernel for this tile");
+  }
   // Bands are a down-first order; the across-first measuring switch walks without them.
   if (c.bands > 1 && tiles_down_first()) {
     if constexpr (tiled_vec_bands_built(kTileBytes, kRowBytes, V)) {
@@ -123,7 +134,9 @@ Status launch_tiled_vec(const TransposeDesc& d, const LaunchConfig& c, const voi
       reinterpret_cast<std::uintptr_t>(in) - static_cast<std::uintptr_t>(c.lead_cols) * e;
   const std::uintptr_t out_origin =
       reinterpret_cast<std::uintptr_t>(out) - static_cast<std::uintptr_t>(c.lead_rows) * e;
-  if (v == 0 || in_origin % v != 0 || out_origin % v != 0)
+  // A shifted-output plan writes its output in aligned chunks cut to the pointer: any element will do.
+  const bool out_fits = c.shifted_output ? out_origin % e == 0 : out_origin % v == 0;
+  if (v == 0 || in_origin % v != 0 || !out_fits)
     return Status(StatusCode::invalid_argument,
                   "tiled_vec plan needs " + std::to_string(c.vector_bytes) +
                       "-byte aligned input and output pointers (plan with PlanOptions::alignment set to the "
