@@ -1264,6 +1264,9 @@ TEST(GpuPlanner, ShiftsTheOutputRunsOfFewRowsTiles) {
   EXPECT_EQ(shifted({DType::bf16, 64, 524288}, 0, 3), P(-1, -1));     // inside an element
   EXPECT_EQ(shifted({DType::u8, 96, 699050}, 0, 1), P(-1, -1));       // not one tile tall
   EXPECT_EQ(shifted({DType::u8, 64, 1048576, 1, 0, 80}, 0, 1), P(-1, -1));  // padded output rows
-  EXPECT_EQ(shifted({DType::f32, 64, 262144}, 0, 4), P(-1, -1));      // not built for 4-byte elements
+  EXPECT_EQ(shifted({DType::f32, 64, 262144}, 0, 4), P(-1, -1));      // 4-byte elements: not built
+  // The GPU test's automatic plans (9 MiB and a little more).
+  EXPECT_EQ(shifted({DType::u8, 64, 147472}, 0, 1), P(64, 256));
+  EXPECT_EQ(shifted({DType::bf16, 64, 73736}, 0, 2), P(64, 128));
   EXPECT_EQ(shifted({DType::u8, 64, 1048577}, 0, 1), P(-1, -1));      // input rows off the grid
 }
