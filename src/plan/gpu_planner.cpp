@@ -1101,14 +1101,17 @@ Status configure_shifted_output_tiled_vec(const TransposeDesc& d, int in_offset,
                                           std::int64_t whole_matrix_bytes, LaunchConfig& c) {
   const int e = static_cast<int>(dtype_size(d.dtype));
   const auto unfit = [](const char* why) { return Status(StatusCode::unsupported, why); };
-  if (in_offset < 0 || out_offset < 0 || out_offset % e != 0) return unfit("pointer offsets unknown or inside an element");
-  if (in_offset % kVecBytes != 0 || out_offset % kVecMinBytes == 0) return unfit("not an output alone off the 8-byte grid");
+  if (in_offset < 0 || out_offset < 0 || out_offset % e != 0)
+    return unfit("pointer offsets unknown or inside an element");
+  if (in_offset % kVecBytes != 0 || out_offset % kVecMinBytes == 0)
+    return unfit("not an output alone off the 8-byte grid");
   if (e > 2 || d.ld_out != d.rows || (d.rows != 64 && d.rows != 128))
     return unfit("not packed output rows of 64 or 128 elements of 1 or 2 bytes");
   if (tiled_vec_vector_bytes(d, kVecBytes) != kVecBytes) return unfit("strides off the 16-byte grid");
   if (automatic && choose_gpu_algorithm(d, kVecBytes, whole_matrix_bytes) != Algorithm::tiled_vec)
     return unfit("aligned pointers would not take tiled_vec");
-  XPOSE_RETURN_IF_ERROR(configure_tiled_vec_tile(d, kVecBytes, kVecTileBytes, kVecTileBytes / static_cast<int>(d.rows), c));
+  const int row_bytes = kVecTileBytes / static_cast<int>(d.rows);  // one tile row: rows x row_bytes
+  XPOSE_RETURN_IF_ERROR(configure_tiled_vec_tile(d, kVecBytes, kVecTileBytes, row_bytes, c));
   c.bands = 1;
   c.shifted_output = true;
   return Status::ok_status();
