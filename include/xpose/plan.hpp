@@ -62,7 +62,9 @@ struct PlanOptions {
   // are off that grid (a slice of a larger matrix, say) runs tiled_vec with its tile grid moved to
   // start before the matrix, so that the tiles inside meet whole aligned accesses and 256-byte
   // blocks as far as the strides allow; the plan shows the move as `lead<rows>x<cols>`, and execute
-  // then refuses pointers at other offsets modulo 16. A tiled_unaligned plan of 1- and 2-byte elements
+  // then refuses pointers at other offsets modulo 16. So it does for a few-rows matrix of one tile row
+  // whose output pointer alone is off the grid (`shifted_out` in the plan: each tile's output run is
+  // written shifted to it). A tiled_unaligned plan of 1- and 2-byte elements
   // also takes each known offset's own alignment: where one side lies on the 16-byte grid its tiles may
   // take that side's chunks whole, and execute then refuses that side's pointer off the grid.
   int in_offset = -1, out_offset = -1;

@@ -29,10 +29,12 @@ constexpr bool tiled_vec_shifted_output_built() {
   }
 }
 
-// 16-byte chunk q of the staged run in shared memory. The store phase's lanes write chunks 16 apart
-// (one per output row of their unit) for each lane across the units; XOR-ing the chunk's place
-// within its 128 bytes with q / 16 spreads them over the banks, while 16 consecutive chunks keep
-// distinct places for the reads.
+// 16-byte chunk q of the staged run in shared memory: XOR-ing the chunk's place within its 128 bytes
+// with q / 16 moves the staging stores of units 16 chunks apart. A replay of the stores counts one
+// wavefront per quarter group in three of the four built tiles, two in the u8 tile of 64 rows; a
+// swizzle that makes that one whole too (q ^ ((q >> 2) & 4)) ran it level and the other three 1% slower
+// on an H200 (bench/results/h200_2026-11-30j_shifted_output_swizzle.txt), so this one stays. 8
+// consecutive chunks, which the store phase's reads take, keep 8 different places.
 __device__ __forceinline__ int staged_chunk_offset(int q) { return 16 * (q ^ ((q >> 4) & 7)); }
 
 // Gathers the tile's output vectors as vec_store_tile does (every tile row is valid here: rows ==
@@ -99,7 +101,8 @@ __device__ __forceinline__ void store_shifted_run(unsigned char* dst, const unsi
 
 // Block (Tile::kThreads), one tile per block, grid in TileGrid's order (one tile row: rows == kRows);
 // the input as tiled_vec_kernel needs it (16-byte aligned pointer and strides), the output pointer
-// element-aligned anywhere with ld_out == kRows. Capped as the plain kernel is.
+// element-aligned off the 16-byte grid (a shift of 0 is not one: the launcher refuses it) with ld_out ==
+// kRows. Capped as the plain kernel is.
 template <typename Tile>
 __global__ void __launch_bounds__(Tile::kThreads, kVecMinThreadsPerSm / Tile::kThreads)
     tiled_vec_shifted_output_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,

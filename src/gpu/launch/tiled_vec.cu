@@ -134,9 +134,13 @@ Status launch_tiled_vec(const TransposeDesc& d, const LaunchConfig& c, const voi
       reinterpret_cast<std::uintptr_t>(in) - static_cast<std::uintptr_t>(c.lead_cols) * e;
   const std::uintptr_t out_origin =
       reinterpret_cast<std::uintptr_t>(out) - static_cast<std::uintptr_t>(c.lead_rows) * e;
-  // A shifted-output plan writes its output in aligned chunks cut to the pointer: any element will do.
-  const bool out_fits = c.shifted_output ? out_origin % e == 0 : out_origin % v == 0;
-  if (v == 0 || in_origin % v != 0 || !out_fits)
+  // A shifted-output plan writes its output in aligned chunks cut to the pointer: an element off the
+  // 16-byte grid (its funnel shifts take a shift of 1 to 15 bytes).
+  if (c.shifted_output && (out_origin % e != 0 || out_origin % 16 == 0))
+    return Status(StatusCode::invalid_argument,
+                  "tiled_vec shifted-output plan needs an element-aligned output pointer off the 16-byte grid "
+                  "(plan with PlanOptions::out_offset set to the pointer's offset)");
+  if (v == 0 || in_origin % v != 0 || (!c.shifted_output && out_origin % v != 0))
     return Status(StatusCode::invalid_argument,
                   "tiled_vec plan needs " + std::to_string(c.vector_bytes) +
                       "-byte aligned input and output pointers (plan with PlanOptions::alignment set to the "
