@@ -158,6 +158,18 @@ TEST(MeasuredPlan, OnePointerOffTheGridIsAClassOfItsOwn) {
   });
 }
 
+// Few rows of u8 with the output one byte off and packed output rows one tile tall take tiled_vec's
+// shifted-output tiles: the measured planner times that plan first (as it does a led one), keyed on the
+// pointers, and the output is the transpose.
+TEST(MeasuredPlan, ShiftedOutputRunsAreTimedFirst) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const xpose::TransposeDesc d{DType::u8, 64, 1048576};  // 64 MiB each side, past the L2
+  expect_shifted_output_class(d, 1, [](std::size_t shift, const xpose::Plan& heuristic, const std::string& what) {
+    EXPECT_EQ(heuristic.algorithm(), Algorithm::tiled_vec) << what;
+    EXPECT_EQ(heuristic.config().shifted_output, shift != 0) << what;
+  });
+}
+
 TEST(MeasuredPlan, FitsInTheL2) {
   XPOSE_SKIP_WITHOUT_GPU();
   const xpose::TransposeDesc d{DType::u8, 500, 700};
