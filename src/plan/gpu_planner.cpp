@@ -1091,8 +1091,8 @@ Status configure_led_tiled_vec(const TransposeDesc& d, int in_offset, int out_of
 }
 
 // Measured on an H200 (bench/results/h200_2026-11-30j_shifted_output.txt, 64 MiB, of memcpy, the plan
-// before -> these tiles): output one element off, u8 64x1048576 0.74 -> 0.87 (skinny's slabs),
-// 128x524288 0.62 -> 0.86 (slabs), a batch of 16 x 64x65536 0.73 -> 0.88; bf16 64x524288 0.80 -> 0.90
+// before -> these tiles): output one element off, u8 64x1048576 0.74 -> 0.88 (skinny's slabs),
+// 128x524288 0.62 -> 0.87 (slabs), a batch of 16 x 64x65536 0.72 -> 0.87; bf16 64x524288 0.80 -> 0.90
 // (slabs), 128x262144 0.69 -> 0.88 (tiled_unaligned), 16 x 128x16384 three elements off 0.69 -> 0.88.
 // Not on 32 rows, where skinny's register kernel stays ahead (u8 32x2097152 0.93 against 0.85, bf16
 // 32x1048576 0.93 / 0.84), nor with the output on the 8-byte grid, where tiled_vec's 8-byte accesses

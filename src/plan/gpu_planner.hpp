@@ -249,14 +249,16 @@ Status configure_led_tiled_vec(const TransposeDesc& resolved_desc, int in_offset
                                std::int64_t whole_matrix_bytes, LaunchConfig& config);
 
 // tiled_vec for an input on the 16-byte grid and an output pointer `out_offset` bytes off the 8-byte
-// grid (element multiples) whose packed rows are one tile tall (64 or 128 elements of 1 or 2 bytes): each tile's
-// contiguous output run staged and written shifted (LaunchConfig::shifted_output). `automatic`: only
-// where aligned pointers would take tiled_vec (a plan asked for by name skips that check).
+// grid (element multiples) whose packed rows are one tile tall (64 or 128 elements of 1 or 2 bytes):
+// each tile's contiguous output run staged and written shifted (LaunchConfig::shifted_output).
+// `automatic`: only where aligned pointers would take tiled_vec (a plan asked for by name skips that).
 Status configure_shifted_output_tiled_vec(const TransposeDesc& resolved_desc, int in_offset, int out_offset,
                                           bool automatic, std::int64_t whole_matrix_bytes, LaunchConfig& config);
 
 // Whether a tiled_vec plan was made for its pointers' offsets (led, or shifted output): execute
 // checks them, and the measured planner keys its cache on them.
-inline bool fitted_to_offsets(const LaunchConfig& c) { return c.lead_rows > 0 || c.lead_cols > 0 || c.shifted_output; }
+inline bool fitted_to_offsets(const LaunchConfig& c) {
+  return c.lead_rows > 0 || c.lead_cols > 0 || c.shifted_output;
+}
 
 }  // namespace xpose::plan

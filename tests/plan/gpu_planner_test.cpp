@@ -1228,7 +1228,7 @@ TEST(GpuPlanner, LeadsTheTileGridOntoAlignedAccesses) {
   EXPECT_FALSE(xpose::lead_adds_tile_column(8192, 0, 16));
 }
 
-// An output pointer alone off the 16-byte grid on packed output rows one tile tall: tiled_vec's
+// An output pointer alone off the 8-byte grid on packed output rows one tile tall: tiled_vec's
 // shifted-output tiles, exactly rows x (16 KiB / rows bytes), no bands, 16-byte input accesses.
 TEST(GpuPlanner, ShiftsTheOutputRunsOfFewRowsTiles) {
   const auto shifted = [](xpose::TransposeDesc d, int in_off, int out_off, bool automatic = true) {
