@@ -1096,7 +1096,9 @@ Status configure_led_tiled_vec(const TransposeDesc& d, int in_offset, int out_of
 // (slabs), 128x262144 0.69 -> 0.88 (tiled_unaligned), 16 x 128x16384 three elements off 0.69 -> 0.88.
 // Not on 32 rows, where skinny's register kernel stays ahead (u8 32x2097152 0.93 against 0.85, bf16
 // 32x1048576 0.93 / 0.84), nor with the output on the 8-byte grid, where tiled_vec's 8-byte accesses
-// do (u8 64x1048576 eight bytes off 0.90 / 0.88).
+// do (u8 64x1048576 eight bytes off 0.90 / 0.88). Matrices of fewer than 4 tile columns (batches of
+// small ones: u8 4096 x 128x128, bf16 8192 x 64x64, on small_batch at 0.83-0.87 with the output one
+// element off) were not measured with these tiles and keep their plans.
 Status configure_shifted_output_tiled_vec(const TransposeDesc& d, int in_offset, int out_offset, bool automatic,
                                           std::int64_t whole_matrix_bytes, LaunchConfig& c) {
   const int e = static_cast<int>(dtype_size(d.dtype));
@@ -1111,6 +1113,7 @@ Status configure_shifted_output_tiled_vec(const TransposeDesc& d, int in_offset,
   if (automatic && choose_gpu_algorithm(d, kVecBytes, whole_matrix_bytes) != Algorithm::tiled_vec)
     return unfit("aligned pointers would not take tiled_vec");
   const int row_bytes = kVecTileBytes / static_cast<int>(d.rows);  // one tile row: rows x row_bytes
+  if (automatic && ceil_div(d.cols, row_bytes / e) < kLedMinTileCols) return unfit("too few tile columns");
   XPOSE_RETURN_IF_ERROR(configure_tiled_vec_tile(d, kVecBytes, kVecTileBytes, row_bytes, c));
   c.bands = 1;
   c.shifted_output = true;

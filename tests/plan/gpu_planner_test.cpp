@@ -1269,4 +1269,9 @@ TEST(GpuPlanner, ShiftsTheOutputRunsOfFewRowsTiles) {
   EXPECT_EQ(shifted({DType::u8, 64, 147472}, 0, 1), P(64, 256));
   EXPECT_EQ(shifted({DType::bf16, 64, 73736}, 0, 2), P(64, 128));
   EXPECT_EQ(shifted({DType::u8, 64, 1048577}, 0, 1), P(-1, -1));      // input rows off the grid
+  // Batches of matrices of fewer than 4 tile columns (not measured) keep their plans; by name they run.
+  EXPECT_EQ(shifted({DType::u8, 128, 128, 4096}, 0, 1), P(-1, -1));
+  EXPECT_EQ(shifted({DType::bf16, 64, 64, 8192}, 0, 2), P(-1, -1));
+  EXPECT_EQ(shifted({DType::u8, 128, 128, 4096}, 0, 1, false), P(128, 128));
+  EXPECT_EQ(shifted({DType::u8, 64, 4 * 256, 64}, 0, 1), P(64, 256));  // 4 tile columns
 }
