@@ -1107,7 +1107,7 @@ Status configure_shifted_output_tiled_vec(const TransposeDesc& d, int in_offset,
     return unfit("pointer offsets unknown or inside an element");
   if (in_offset % kVecBytes != 0 || out_offset % kVecMinBytes == 0)
     return unfit("not an output alone off the 8-byte grid");
-  if (e > 2 || d.ld_out != d.rows || (d.rows != 64 && d.rows != 128))
+  if (d.ld_out != d.rows || !tiled_vec_shifted_output_built(e, kVecBytes, kVecTileBytes, d.rows))
     return unfit("not packed output rows of 64 or 128 elements of 1 or 2 bytes");
   if (tiled_vec_vector_bytes(d, kVecBytes) != kVecBytes) return unfit("strides off the 16-byte grid");
   if (automatic && choose_gpu_algorithm(d, kVecBytes, whole_matrix_bytes) != Algorithm::tiled_vec)

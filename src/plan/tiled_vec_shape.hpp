@@ -117,6 +117,14 @@ constexpr bool tiled_vec_bands_built(int tile_bytes, int row_bytes, int vector_b
   return vector_bytes == kVecBytes && tile_bytes >= kVecTileBytesSmall && row_bytes >= 256;
 }
 
+// tiled_vec's shifted-output tiles (tiled_vec_shifted_output.cuh): 1- and 2-byte elements in 16 KiB
+// tiles of 16-byte accesses, 64 or 128 rows (on 32, skinny's register kernel measured faster; 4-byte
+// elements measured slower than their plans). The planner and the launcher both ask this.
+constexpr bool tiled_vec_shifted_output_built(int esize, int vector_bytes, int tile_bytes, long long tile_rows) {
+  return esize <= 2 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytes &&
+         (tile_rows == 64 || tile_rows == 128);
+}
+
 // Whether a lead of `lead_cols` columns adds a tile column to a matrix of `cols` columns in tiles
 // `tile_cols` wide. A slice x[:, k:] of a matrix whose tiles span its rows keeps its tile count
 // (k < tile_cols); a pointer moved within a padded row adds one. A banded led grid walks an added

@@ -16,19 +16,6 @@
 
 namespace xpose::gpu {
 
-// Which tiles the kernel is built for (the planner asks the same): 1- and 2-byte elements in 16 KiB
-// tiles of 16-byte accesses whose store phase covers every tile row in one pass (kRowGroups == 1):
-// 64 or 128 rows (on 32, skinny's register kernel measured faster).
-template <int E, int V, int kRowBytes, int kTileBytes>
-constexpr bool tiled_vec_shifted_output_built() {
-  if constexpr (E > 2 || V != 16 || kTileBytes != kVecTileBytes) {
-    return false;
-  } else {
-    using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
-    return Tile::kRowGroups == 1 && Tile::kRows >= 64 && Tile::kRows <= 128;
-  }
-}
-
 // 16-byte chunk q of the staged run in shared memory: XOR-ing the chunk's place within its 128 bytes
 // with q / 16 moves the staging stores of units 16 chunks apart. A replay of the stores counts one
 // wavefront per quarter group in three of the four built tiles, two in the u8 tile of 64 rows; a
@@ -38,8 +25,9 @@ constexpr bool tiled_vec_shifted_output_built() {
 __device__ __forceinline__ int staged_chunk_offset(int q) { return 16 * (q ^ ((q >> 4) & 7)); }
 
 // Gathers the tile's output vectors as vec_store_tile does (every tile row is valid here: rows ==
-// kRows), then, after the whole block has read the tile, stages them in it as one run: output row c
-// of the tile at run bytes [c * kRows * E, (c + 1) * kRows * E). Columns past bytes_valid are not staged.
+// kRows; the built tiles, tiled_vec_shifted_output_built, cover them in one pass of the store mapping),
+// then, after the whole block has read the tile, stages them in it as one run: output row c of the
+// tile at run bytes [c * kRows * E, (c + 1) * kRows * E). Columns past bytes_valid are not staged.
 template <typename Tile>
 __device__ __forceinline__ void stage_output_run(unsigned char* tile, int bytes_valid, int tid) {
   constexpr int E = Tile::kE, V = Tile::kVBytes;
@@ -49,10 +37,11 @@ __device__ __forceinline__ void stage_output_run(unsigned char* tile, int bytes_
   const int lane = tid % kLaneGroup, group = tid / kLaneGroup;
   const int tr = lane % Tile::kRowThreads, tu = lane / Tile::kRowThreads;
   const int rb = tr * Tile::kV;
+  const auto unit_byte = [&](int pass) { return ((group + pass * kGroups) * Tile::kUnitThreads + tu) * Tile::kUnit; };
   VecWords<V> vec[kPasses][Tile::kColsPerUnit];
 #pragma unroll
   for (int i = 0; i < kPasses; ++i) {
-    const int cb = ((group + i * kGroups) * Tile::kUnitThreads + tu) * Tile::kUnit;
+    const int cb = unit_byte(i);
     // A unit cut by the last column reads whole words of the tile; its columns past the matrix are
     // dropped below.
     if (cb < bytes_valid) vec_gather_unit<Tile>(tile, rb, cb, vec[i]);
@@ -60,7 +49,7 @@ __device__ __forceinline__ void stage_output_run(unsigned char* tile, int bytes_
   __syncthreads();  // the whole tile is read: it becomes the stage
 #pragma unroll
   for (int i = 0; i < kPasses; ++i) {
-    const int cb = ((group + i * kGroups) * Tile::kUnitThreads + tu) * Tile::kUnit;
+    const int cb = unit_byte(i);
 #pragma unroll
     for (int j = 0; j < Tile::kColsPerUnit; ++j)
       if (cb + j * E < bytes_valid)

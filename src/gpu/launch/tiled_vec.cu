@@ -31,7 +31,7 @@ Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in,
     return Status(StatusCode::internal, "tiled_vec: the plan's lead does not fit its tile");
   const TileLead lead{c.lead_rows, c.lead_cols};
   if (c.shifted_output) {
-    if constexpr (tiled_vec_shifted_output_built<E, V, kRowBytes, kTileBytes>()) {
+    if constexpr (tiled_vec_shifted_output_built(E, V, kTileBytes, Tile::kRows)) {
       if (d.rows != Tile::kRows || d.ld_out != d.rows || led || c.bands > 1)
         return Status(StatusCode::internal, "tiled_vec: a shifted-output plan needs packed output rows one tile tall");
       tiled_vec_shifted_output_kernel<Tile><<<grid_of(c), block_of(c), 0, stream>>>(
