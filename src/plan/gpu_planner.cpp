@@ -44,7 +44,7 @@ bool tiles_three_quarters_full(const TransposeDesc& d, std::int64_t tile_rows, s
 // Large matrices of 16-byte elements: half-size tiles of 256-byte rows (tiled_vec_shape.hpp).
 bool halves_wide_element_tiles(const TransposeDesc& d) {
   return large_matrix(d) &&
-         tiled_vec_halves_wide_element_tiles(static_cast<int>(dtype_size(d.dtype)), d.rows, d.cols);
+         tiled_vec_halves_wide_element_tiles(static_cast<int>(dtype_size(d.dtype)), d.rows, d.cols, d.ld_in);
 }
 
 // Large matrices of at most 32 one-byte columns, at least a tile (512 rows) tall: 32-byte tile rows,
@@ -79,10 +79,38 @@ int mid_sector_row_bytes(const TransposeDesc& d, int vector_bytes) {
   return vector_bytes == kVecMinBytes && d.batch > 1 && large_matrix(d) ? 2 * narrow : narrow;
 }
 
+// Large matrices of 4-byte elements whose input rows start inside 128-byte lines (ld_in off the
+// 32-element grid): 16 KiB tiles of 512-byte rows rather than 256, so that fewer of each row's
+// pieces touch a line more than their bytes need. Measured on an H200 (us, 256- -> 512-byte rows,
+// one process, two or three rounds in alternated order; bench/results/h200_2026-11-30k_tile_knobs.txt,
+// _row_bytes_general.txt): f32 8192^2 with ld 8200 139.0 -> 137.5, ld_in 8200 alone 138.1 -> 137.3,
+// ld 8208 138.0 -> 136.4, 16384x4096 with ld_in 4104 140.4 -> 138.2, 4096x16384 with ld_in 16392
+// 137.0 -> 136.0, 8 x 4096^2 with ld 4104 267.1 -> 265.7. Not where the input rows lie on the line
+// grid: ld_out 8200 alone 133.3 -> 133.7, packed 8192^2 131.6 -> 134.1.
+bool mid_line_rows_take_wide_tiles(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
+  return dtype_size(d.dtype) == 4 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytes &&
+         d.ld_in * 4 % 128 != 0 && d.rows >= 1024 && d.cols >= 1024 && large_matrix(d);
+}
+
+// Batches of 2-byte matrices of 1024 to 2048 columns, up to 8 MiB each, output rows on the sector
+// grid: tile rows of 128 bytes rather than 256 (128 tile rows, output runs of 256 bytes). Measured on
+// an H200 (us, 256- -> 128-byte rows, 16 KiB tiles, one process, two or three rounds in alternated
+// order; the same files): bf16 64 x 2048^2 260.3 -> 259.0, 256 x 1024^2 259.6 -> 257.7; not with
+// longer rows (16 x 2048x4096 131.6 -> 131.6, 16 x 4096^2 265.6 -> 267.1, 4 x 8192^2 264.7 -> 269.8,
+// 8192^2 69.6 -> 70.9), nor for 1-byte elements (u8 64 x 2048^2 131.0 -> 131.1).
+bool short_row_batches_take_narrow_rows(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
+  constexpr std::int64_t kMaxMatrixBytes = 8LL << 20;
+  return dtype_size(d.dtype) == 2 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytes && d.batch > 1 &&
+         d.cols >= 1024 && d.cols <= 2048 && d.rows >= 1024 && d.rows * d.cols * 2 <= kMaxMatrixBytes &&
+         output_rows_sector_aligned(d) && large_matrix(d);
+}
+
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : mid_sector_row_bytes(d, vector_bytes))
                       : esize == 4 ? 256 : 512;
+  if (mid_line_rows_take_wide_tiles(d, tile_bytes, vector_bytes)) rb = 512;
+  if (short_row_batches_take_narrow_rows(d, tile_bytes, vector_bytes)) rb = 128;
   std::int64_t row_bytes_pow2 = kVecMinRowBytes;
   while (row_bytes_pow2 < d.cols * esize && row_bytes_pow2 < 512) row_bytes_pow2 *= 2;
   rb = static_cast<int>(std::min<std::int64_t>(rb, row_bytes_pow2));

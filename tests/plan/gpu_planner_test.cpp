@@ -126,7 +126,7 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       const bool small = xpose::tiled_vec_halves_mid_size_tiles(static_cast<int>(e), d.batch * d.rows * d.cols * e) ||
                          d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
                          xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e)) ||
-                         xpose::tiled_vec_halves_wide_element_tiles(static_cast<int>(e), d.rows, d.cols) ||
+                         xpose::tiled_vec_halves_wide_element_tiles(static_cast<int>(e), d.rows, d.cols, d.ld_in) ||
                          xpose::tiled_vec_halves_short_tiles(d.rows) ||
                          xpose::plan::tiled_vec_sixteen_row_tiles(d, v);
       const bool small_matrix = d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes;
@@ -448,6 +448,50 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   EXPECT_EQ(c.tile_rows, 256) << "1-byte elements keep 16 KiB tiles";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::c128, 1048576, 3}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows, 256) << "16-byte elements keep 16 KiB tiles";
+}
+
+// Tile rows picked by how the rows lie (measured: gpu_planner.cpp, tiled_vec_shape.hpp): f32 input
+// rows that start inside 128-byte lines take 512-byte tile rows; wide c128 matrices of padded input
+// rows keep 16 KiB tiles of 512-byte rows; batches of bf16 matrices of 1024 to 2048 columns take
+// 128-byte tile rows. Each next to a neighbour that keeps the usual tile.
+TEST(GpuPlanner, RowLayoutsPickTheirTileRows) {
+  xpose::LaunchConfig c;
+  const auto row_bytes = [&c](xpose::TransposeDesc d) {
+    const auto r = xpose::resolved(d);
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(r, 16, 132, c).ok());
+    return c.tile_cols * static_cast<std::int64_t>(xpose::dtype_size(r.dtype));
+  };
+  const auto tile_bytes = [&c](std::int64_t rb) { return c.tile_rows * rb; };
+  EXPECT_EQ(row_bytes({DType::f32, 8192, 8192, 1, 8200, 8200}), 512) << "rows 32 bytes into a line, and on";
+  EXPECT_EQ(tile_bytes(512), xpose::kVecTileBytes);
+  EXPECT_EQ(row_bytes({DType::f32, 8192, 8192, 1, 8208}), 512) << "rows 64 bytes into a line, and on";
+  EXPECT_EQ(row_bytes({DType::f32, 4, 4096, 4096, 4104, 4104}), 512) << "a batch";
+  EXPECT_EQ(row_bytes({DType::f32, 8192, 8192, 1, 8192, 8200}), 256) << "output rows padded only";
+  EXPECT_EQ(row_bytes({DType::f32, 8192, 8192}), 256) << "packed";
+  EXPECT_EQ(row_bytes({DType::f32, 1000, 8192, 1, 8200}), 256) << "under 1024 rows: not measured";
+  EXPECT_EQ(row_bytes({DType::c128, 8192, 8192, 1, 8200, 8200}), 512) << "padded input rows, 16-byte elements";
+  EXPECT_EQ(tile_bytes(512), xpose::kVecTileBytes);
+  EXPECT_EQ(row_bytes({DType::c128, 8192, 8192, 1, 8192, 8200}), 256) << "output rows padded only";
+  EXPECT_EQ(tile_bytes(256), xpose::kVecTileBytesSmall);
+  EXPECT_EQ(row_bytes({DType::c128, 8192, 8192}), 256) << "packed: half-size tiles";
+  EXPECT_EQ(row_bytes({DType::c128, 1048576, 32, 1, 40}), 256) << "a narrow matrix keeps its half-size tiles";
+  EXPECT_EQ(tile_bytes(256), xpose::kVecTileBytesSmall);
+  EXPECT_EQ(row_bytes({DType::bf16, 2048, 2048, 64}), 128) << "a batch of 2048-column matrices";
+  EXPECT_EQ(tile_bytes(128), xpose::kVecTileBytes);
+  EXPECT_EQ(row_bytes({DType::bf16, 1024, 1024, 256}), 128);
+  EXPECT_EQ(row_bytes({DType::bf16, 4096, 4096, 16}), 256) << "longer rows";
+  EXPECT_EQ(row_bytes({DType::bf16, 2048, 4096, 16}), 256) << "longer rows";
+  EXPECT_EQ(row_bytes({DType::bf16, 8192, 8192}), 256) << "one matrix";
+  EXPECT_EQ(row_bytes({DType::bf16, 16384, 2048}), 256) << "one matrix";
+  EXPECT_EQ(row_bytes({DType::u8, 2048, 2048, 64}), 256) << "1-byte elements";
+  // The GPU test's cases (RowLayoutTilesMatchReference): tiled_vec, and these tile rows.
+  for (const auto& [d, rb] : std::vector<std::pair<xpose::TransposeDesc, std::int64_t>>{
+           {{DType::f32, 4103, 2050, 1, 2056, 4112}, 512},
+           {{DType::c128, 2055, 1030, 1, 1036, 2056}, 512},
+           {{DType::bf16, 1024, 1030, 16, 1032}, 128}}) {
+    EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved(d), 16), Algorithm::tiled_vec) << xpose_test::describe(d);
+    EXPECT_EQ(row_bytes(d), rb) << xpose_test::describe(d);
+  }
 }
 
 // Large matrices of at most 32 one-byte columns fill their tiles with 32-byte rows (16 KiB: 512 rows),
