@@ -106,8 +106,8 @@ constexpr bool tiled_vec_halves_narrow_tiles(int esize, int row_bytes) {
 // with ld_in 4104 and ld_out 8200 266.7 -> 265.9.
 constexpr long long kWideElementPaddedMinCols = 1024;
 constexpr bool tiled_vec_halves_wide_element_tiles(int esize, long long rows, long long cols, long long ld_in) {
-  if (ld_in > cols && cols >= kWideElementPaddedMinCols) return false;
-  return esize == 16 && rows > 64 && (cols % 16 == 0 || cols >= 256);
+  const bool wide_padded = ld_in > cols && cols >= kWideElementPaddedMinCols;
+  return esize == 16 && rows > 64 && (cols % 16 == 0 || cols >= 256) && !wide_padded;
 }
 constexpr int kVecWideElementRowBytes = 256;
 

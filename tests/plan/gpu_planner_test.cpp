@@ -465,10 +465,10 @@ TEST(GpuPlanner, RowLayoutsPickTheirTileRows) {
   EXPECT_EQ(row_bytes({DType::f32, 8192, 8192, 1, 8200, 8200}), 512) << "rows 32 bytes into a line, and on";
   EXPECT_EQ(tile_bytes(512), xpose::kVecTileBytes);
   EXPECT_EQ(row_bytes({DType::f32, 8192, 8192, 1, 8208}), 512) << "rows 64 bytes into a line, and on";
-  EXPECT_EQ(row_bytes({DType::f32, 4, 4096, 4096, 4104, 4104}), 512) << "a batch";
+  EXPECT_EQ(row_bytes({DType::f32, 4096, 4096, 4, 4104, 4104}), 512) << "a batch";
   EXPECT_EQ(row_bytes({DType::f32, 8192, 8192, 1, 8192, 8200}), 256) << "output rows padded only";
   EXPECT_EQ(row_bytes({DType::f32, 8192, 8192}), 256) << "packed";
-  EXPECT_EQ(row_bytes({DType::f32, 1000, 8192, 1, 8200}), 256) << "under 1024 rows: not measured";
+  EXPECT_EQ(row_bytes({DType::f32, 1000, 8192, 1, 8200}), 256) << "under 1024 rows: left out";
   EXPECT_EQ(row_bytes({DType::c128, 8192, 8192, 1, 8200, 8200}), 512) << "padded input rows, 16-byte elements";
   EXPECT_EQ(tile_bytes(512), xpose::kVecTileBytes);
   EXPECT_EQ(row_bytes({DType::c128, 8192, 8192, 1, 8192, 8200}), 256) << "output rows padded only";
