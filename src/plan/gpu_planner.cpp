@@ -79,21 +79,28 @@ int mid_sector_row_bytes(const TransposeDesc& d, int vector_bytes) {
   return vector_bytes == kVecMinBytes && d.batch > 1 && large_matrix(d) ? 2 * narrow : narrow;
 }
 
-// Large matrices of 4-byte elements whose input rows start inside 128-byte lines (ld_in off the
-// 32-element grid): 16 KiB tiles of 512-byte rows rather than 256, so that fewer of each row's
-// pieces touch a line more than their bytes need. Measured on an H200 (us, 256- -> 512-byte rows,
-// one process, two or three rounds in alternated order; bench/results/h200_2026-11-30k_tile_knobs.txt,
-// _row_bytes_general.txt): f32 8192^2 with ld 8200 139.0 -> 137.5, ld_in 8200 alone 138.1 -> 137.3,
-// ld 8208 138.0 -> 136.4, 16384x4096 with ld_in 4104 140.4 -> 138.2, 4096x16384 with ld_in 16392
-// 137.0 -> 136.0, 8 x 4096^2 with ld 4104 267.1 -> 265.7. Not where the input rows lie on the line
-// grid: ld_out 8200 alone 133.3 -> 133.7, packed 8192^2 131.6 -> 134.1.
+// Large matrices of 4-byte elements whose input rows start 32, 64 or 96 bytes into a 128-byte line
+// (ld_in on the 8-element grid, off the 32-element one): 16 KiB tiles of 512-byte rows rather than
+// 256, so that fewer of each row's pieces touch a line more than their bytes need. Measured on an
+// H200 (us, 256- -> 512-byte rows, one process, two or three rounds in alternated order;
+// bench/results/h200_2026-11-30k_tile_knobs.txt, _row_bytes_general.txt, _f32_rows_under_1024.txt):
+// f32 8192^2 with ld 8200 139.0 -> 137.5, ld_in 8200 alone 138.1 -> 137.3, ld 8208 138.0 -> 136.4,
+// 16384x4096 with ld_in 4104 and ld_out 16392 140.4 -> 138.2, 4096x16384 with ld_in 16392 and ld_out
+// 4104 137.0 -> 136.0, 8 x 4096^2 with ld 4104 267.1 -> 265.7, 1000x16384 with ld_in 16392 36.2 ->
+// 36.0, 16 x 1000x2000 64.8 -> 64.6. Not on 1000 columns (64 x 1000^2 125.3 -> 126.2, 16384x1000
+// level), nor where the input rows lie on the line grid (ld_out 8200 alone 133.3 -> 133.7, packed
+// 8192^2 131.6 -> 134.1). Rows 16 bytes into a line were not measured.
+constexpr std::int64_t kMidLineMinRows = 1000, kMidLineMinCols = 1024;
 bool mid_line_rows_take_wide_tiles(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
+  const std::int64_t row_bytes = d.ld_in * 4;
   return dtype_size(d.dtype) == 4 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytes &&
-         d.ld_in * 4 % 128 != 0 && d.rows >= 1024 && d.cols >= 1024 && large_matrix(d);
+         row_bytes % 32 == 0 && row_bytes % 128 != 0 && d.rows >= kMidLineMinRows && d.cols >= kMidLineMinCols &&
+         large_matrix(d);
 }
 
 // Batches of 2-byte matrices of 1024 to 2048 columns, up to 8 MiB each, output rows on the sector
-// grid: tile rows of 128 bytes rather than 256 (128 tile rows, output runs of 256 bytes). Measured on
+// grid: tile rows of 128 bytes rather than 256 (128 tile rows, output runs of 256 bytes). (One such
+// matrix alone is under 32 MiB, which takes 8 KiB tiles.) Padded rows were not measured. Measured on
 // an H200 (us, 256- -> 128-byte rows, 16 KiB tiles, one process, two or three rounds in alternated
 // order; the same files): bf16 64 x 2048^2 260.3 -> 259.0, 256 x 1024^2 259.6 -> 257.7; not with
 // longer rows (16 x 2048x4096 131.6 -> 131.6, 16 x 4096^2 265.6 -> 267.1, 4 x 8192^2 264.7 -> 269.8,

@@ -39,18 +39,20 @@ int size_bucket(std::int64_t n) {
 }
 
 // What decides which kernels fit and roughly how they rank: the GPU, the element size, the size of
-// each extent to a power of two, the alignment of pointers, strides and output rows, and whether the
-// heuristic plan walks the tiles in bands (input rows on the 128 KiB grid), whether the output
-// pointer lies inside a 32-byte sector (gather_gives_way_off_sector), and each pointer's own alignment
-// (tiled_unaligned's tiles); for a led heuristic plan, the pointers' offsets too.
-std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info, int heuristic_bands,
+// each extent to a power of two, the alignment of pointers, strides and output rows, the heuristic
+// plan's tile and whether it walks the tiles in bands (its tile follows how the rows lie: input rows
+// inside 128-byte lines, padded ones, the 128 KiB grid), whether the output pointer lies inside a
+// 32-byte sector (gather_gives_way_off_sector), and each pointer's own alignment (tiled_unaligned's
+// tiles); for a led heuristic plan, the pointers' offsets too.
+std::string shape_class(const TransposeDesc& d, int alignment, const DeviceInfo& info, const LaunchConfig& heuristic,
                         const PlanOptions& fitted, const PlanOptions& led) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   std::ostringstream key;
   key << gpu::current_device() << '|' << info.name << '|' << e << '|' << size_bucket(d.rows) << '|'
       << size_bucket(d.cols) << '|' << size_bucket(d.batch) << '|' << alignment << '|'
       << plan::tiled_vec_vector_bytes(d, alignment) << '|' << plan::output_rows_sector_aligned(d) << '|'
-      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic_bands << '|'
+      << (d.ld_in * e % 16 == 0) << (d.ld_out * e % 16 == 0) << '|' << heuristic.bands << '|'
+      << heuristic.tile_rows << 'x' << heuristic.tile_cols << '|'
       << plan::output_pointer_in_sector(fitted.out_offset) << '|'
       << plan::pointer_alignment(alignment, fitted.in_offset) << '|'
       << plan::pointer_alignment(alignment, fitted.out_offset) << '|' << led.in_offset << '|' << led.out_offset;
@@ -163,7 +165,7 @@ Status make_measured_plan(Plan& plan, const TransposeDesc& desc, const void* in,
     offsets.in_offset = fitted.in_offset;
     offsets.out_offset = fitted.out_offset;
   }
-  const std::string key = shape_class(d, alignment, info, heuristic.config().bands, fitted, offsets);
+  const std::string key = shape_class(d, alignment, info, heuristic.config(), fitted, offsets);
   plan::Candidate known;
   bool cached = false;
   {

@@ -98,13 +98,14 @@ constexpr bool tiled_vec_halves_narrow_tiles(int esize, int row_bytes) {
 // -> 268.6, 2097152x16 271.8 -> 269.2, 8192^2 550.3 -> 546.2, 4096^2 132.3 -> 131.5, 64 x 1000^2
 // 492.1 -> 486.4; in a second run 16384^2 2103.0 -> 2085.1, 64 x 2048^2 2043.5 -> 2027.9, 2048^2
 // 36.05 -> 35.64, ld 8200 529.9 -> 531.1 (the one loss, 0.2%); not 1048576x24 (203.3 -> 217.9, its
-// second tile column half empty). Nor wide matrices of padded input rows (ld_in > cols, 1024 columns
+// second tile column half empty). Nor wide matrices of padded input rows (ld_in > cols, 4096 columns
 // or more), which run faster on the 16 KiB tiles. Measured on an H200 (us, 8 KiB of 256-byte rows ->
 // 16 KiB of 512-byte rows, one process, two or three rounds in alternated order;
-// bench/results/h200_2026-11-30k_row_bytes_general.txt): 8192^2 with ld 8200 532.8 -> 530.3, ld_in
-// 8200 alone 531.8 -> 526.6, ld 8196 550.6 -> 543.5, 4096^2 with ld 4100 136.0 -> 135.6, 8192x4096
-// with ld_in 4104 and ld_out 8200 266.7 -> 265.9.
-constexpr long long kWideElementPaddedMinCols = 1024;
+// bench/results/h200_2026-11-30k_tile_knobs.txt, _row_bytes_general.txt): 8192^2 with ld 8200 532.8
+// -> 530.3, ld_in 8200 alone 531.8 -> 526.6, ld 8196 550.6 -> 543.5; 4096^2 with ld 4100 136.0 ->
+// 135.6 and 8192x4096 with ld_in 4104 and ld_out 8200 266.7 -> 265.9, level within the spread. Rows
+// padded by 4 or 8 elements; narrower matrices and other paddings were not measured.
+constexpr long long kWideElementPaddedMinCols = 4096;
 constexpr bool tiled_vec_halves_wide_element_tiles(int esize, long long rows, long long cols, long long ld_in) {
   const bool wide_padded = ld_in > cols && cols >= kWideElementPaddedMinCols;
   return esize == 16 && rows > 64 && (cols % 16 == 0 || cols >= 256) && !wide_padded;

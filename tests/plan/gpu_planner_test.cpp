@@ -451,9 +451,9 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
 }
 
 // Tile rows picked by how the rows lie (measured: gpu_planner.cpp, tiled_vec_shape.hpp): f32 input
-// rows that start inside 128-byte lines take 512-byte tile rows; wide c128 matrices of padded input
-// rows keep 16 KiB tiles of 512-byte rows; batches of bf16 matrices of 1024 to 2048 columns take
-// 128-byte tile rows. Each next to a neighbour that keeps the usual tile.
+// rows that start 32-96 bytes into 128-byte lines take 512-byte tile rows; c128 matrices of 4096
+// columns or more with padded input rows keep 16 KiB tiles of 512-byte rows; batches of bf16 matrices
+// of 1024 to 2048 columns take 128-byte tile rows. Each next to neighbours that keep the usual tile.
 TEST(GpuPlanner, RowLayoutsPickTheirTileRows) {
   xpose::LaunchConfig c;
   const auto row_bytes = [&c](xpose::TransposeDesc d) {
@@ -468,7 +468,11 @@ TEST(GpuPlanner, RowLayoutsPickTheirTileRows) {
   EXPECT_EQ(row_bytes({DType::f32, 4096, 4096, 4, 4104, 4104}), 512) << "a batch";
   EXPECT_EQ(row_bytes({DType::f32, 8192, 8192, 1, 8192, 8200}), 256) << "output rows padded only";
   EXPECT_EQ(row_bytes({DType::f32, 8192, 8192}), 256) << "packed";
-  EXPECT_EQ(row_bytes({DType::f32, 1000, 8192, 1, 8200}), 256) << "under 1024 rows: left out";
+  EXPECT_EQ(row_bytes({DType::f32, 1000, 16384, 1, 16392}), 512) << "1000 rows";
+  EXPECT_EQ(tile_bytes(512), xpose::kVecTileBytes);
+  EXPECT_EQ(row_bytes({DType::f32, 16384, 1000}), 256) << "1000 columns, rows 32 bytes into a line";
+  EXPECT_EQ(row_bytes({DType::f32, 1000, 1000, 64}), 256) << "1000 columns";
+  EXPECT_EQ(row_bytes({DType::f32, 8192, 8192, 1, 8196}), 256) << "rows 16 bytes into a line: not measured";
   EXPECT_EQ(row_bytes({DType::c128, 8192, 8192, 1, 8200, 8200}), 512) << "padded input rows, 16-byte elements";
   EXPECT_EQ(tile_bytes(512), xpose::kVecTileBytes);
   EXPECT_EQ(row_bytes({DType::c128, 8192, 8192, 1, 8192, 8200}), 256) << "output rows padded only";
@@ -476,19 +480,21 @@ TEST(GpuPlanner, RowLayoutsPickTheirTileRows) {
   EXPECT_EQ(row_bytes({DType::c128, 8192, 8192}), 256) << "packed: half-size tiles";
   EXPECT_EQ(row_bytes({DType::c128, 1048576, 32, 1, 40}), 256) << "a narrow matrix keeps its half-size tiles";
   EXPECT_EQ(tile_bytes(256), xpose::kVecTileBytesSmall);
+  EXPECT_EQ(row_bytes({DType::c128, 2048, 2048, 1, 2056}), 256) << "under 4096 columns: half-size tiles";
+  EXPECT_EQ(tile_bytes(256), xpose::kVecTileBytesSmall);
   EXPECT_EQ(row_bytes({DType::bf16, 2048, 2048, 64}), 128) << "a batch of 2048-column matrices";
   EXPECT_EQ(tile_bytes(128), xpose::kVecTileBytes);
   EXPECT_EQ(row_bytes({DType::bf16, 1024, 1024, 256}), 128);
   EXPECT_EQ(row_bytes({DType::bf16, 4096, 4096, 16}), 256) << "longer rows";
   EXPECT_EQ(row_bytes({DType::bf16, 2048, 4096, 16}), 256) << "longer rows";
-  EXPECT_EQ(row_bytes({DType::bf16, 8192, 8192}), 256) << "one matrix";
-  EXPECT_EQ(row_bytes({DType::bf16, 16384, 2048}), 256) << "one matrix";
+  EXPECT_EQ(row_bytes({DType::bf16, 4096, 2048, 16}), 256) << "matrices over 8 MiB";
+  EXPECT_EQ(row_bytes({DType::bf16, 8192, 8192}), 256) << "one matrix of longer rows";
   EXPECT_EQ(row_bytes({DType::u8, 2048, 2048, 64}), 256) << "1-byte elements";
   // The GPU test's cases (RowLayoutTilesMatchReference): tiled_vec, and these tile rows.
   for (const auto& [d, rb] : std::vector<std::pair<xpose::TransposeDesc, std::int64_t>>{
            {{DType::f32, 4103, 2050, 1, 2056, 4112}, 512},
-           {{DType::c128, 2055, 1030, 1, 1036, 2056}, 512},
-           {{DType::bf16, 1024, 1030, 16, 1032}, 128}}) {
+           {{DType::c128, 1031, 4100, 1, 4104, 1040}, 512},
+           {{DType::bf16, 1090, 1030, 16, 1032, 1104}, 128}}) {
     EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved(d), 16), Algorithm::tiled_vec) << xpose_test::describe(d);
     EXPECT_EQ(row_bytes(d), rb) << xpose_test::describe(d);
   }
