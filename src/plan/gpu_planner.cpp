@@ -99,8 +99,8 @@ bool mid_line_rows_take_wide_tiles(const TransposeDesc& d, int tile_bytes, int v
 }
 
 // Batches of 2-byte matrices of 1024 to 2048 columns, up to 8 MiB each, output rows on the sector
-// grid: tile rows of 128 bytes rather than 256 (128 tile rows, output runs of 256 bytes). (One such
-// matrix alone is under 32 MiB, which takes 8 KiB tiles.) Padded rows were not measured. Measured on
+// grid, packed (padded rows were not measured): tile rows of 128 bytes rather than 256 (128 tile rows,
+// output runs of 256 bytes). (One such matrix alone is under 32 MiB, which takes 8 KiB tiles.) Measured on
 // an H200 (us, 256- -> 128-byte rows, 16 KiB tiles, one process, two or three rounds in alternated
 // order; the same files): bf16 64 x 2048^2 260.3 -> 259.0, 256 x 1024^2 259.6 -> 257.7; not with
 // longer rows (16 x 2048x4096 131.6 -> 131.6, 16 x 4096^2 265.6 -> 267.1, 4 x 8192^2 264.7 -> 269.8,
@@ -109,7 +109,7 @@ bool short_row_batches_take_narrow_rows(const TransposeDesc& d, int tile_bytes, 
   constexpr std::int64_t kMaxMatrixBytes = 8LL << 20;
   return dtype_size(d.dtype) == 2 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytes && d.batch > 1 &&
          d.cols >= 1024 && d.cols <= 2048 && d.rows >= 1024 && d.rows * d.cols * 2 <= kMaxMatrixBytes &&
-         output_rows_sector_aligned(d) && large_matrix(d);
+         input_packed(d) && output_packed(d) && output_rows_sector_aligned(d) && large_matrix(d);
 }
 
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {

@@ -192,7 +192,7 @@ TEST_P(GpuFastPath, RowLayoutTilesMatchReference) {
   std::vector<std::pair<xpose::TransposeDesc, std::int64_t>> cases;  // case, tile row bytes
   if (t == DType::f32) cases.push_back({{t, 4103, 2050, 1, 2056, 4112}, 512});
   if (t == DType::c128) cases.push_back({{t, 1031, 4100, 1, 4104, 1040}, 512});
-  if (t == DType::bf16) cases.push_back({{t, 1090, 1030, 16, 1032, 1104}, 128});
+  if (t == DType::bf16) cases.push_back({{t, 1040, 1032, 16}, 128});
   if (cases.empty()) GTEST_SKIP() << "no row-layout rule for " << xpose::dtype_name(t);
   for (const auto& [d, row_bytes] : cases) {
     xpose::Plan plan;
