@@ -89,7 +89,8 @@ int mid_sector_row_bytes(const TransposeDesc& d, int vector_bytes) {
 // 4104 137.0 -> 136.0, 8 x 4096^2 with ld 4104 267.1 -> 265.7, 1000x16384 with ld_in 16392 36.2 ->
 // 36.0, 16 x 1000x2000 64.8 -> 64.6. Not on 1000 columns (64 x 1000^2 125.3 -> 126.2, 16384x1000
 // level), nor where the input rows lie on the line grid (ld_out 8200 alone 133.3 -> 133.7, packed
-// 8192^2 131.6 -> 134.1). Rows 16 bytes into a line were not measured.
+// 8192^2 131.6 -> 134.1). Every measured case had rows 32 or 64 bytes into a line: 96 is taken with
+// them unmeasured; 16 (rows on the 16-byte grid only) was not measured and keeps 256-byte rows.
 constexpr std::int64_t kMidLineMinRows = 1000, kMidLineMinCols = 1024;
 bool mid_line_rows_take_wide_tiles(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   const std::int64_t row_bytes = d.ld_in * 4;
