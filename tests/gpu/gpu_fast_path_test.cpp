@@ -7,6 +7,7 @@
 #include "gpu/gpu_backend.hpp"
 #include "gpu_test_support.hpp"
 #include "plan/gpu_planner.hpp"
+#include "row_layout_cases.hpp"
 
 namespace {
 
@@ -184,15 +185,12 @@ TEST_P(GpuFastPath, AutomaticPlanInBandsMatchesReference) {
 
 // The tile rows picked by how the rows lie (gpu_planner.cpp: 512-byte rows for f32 input rows inside
 // 128-byte lines, 16 KiB tiles for c128 matrices of 4096 columns or more with padded input rows,
-// 128-byte rows for batches of bf16 matrices of 1024 to 2048 columns), on matrices whose last tile
-// column and row are cut.
+// 128-byte rows for packed batches of bf16 matrices of 1024 to 2048 columns), on matrices whose last
+// tile column and row are cut (row_layout_cases.hpp).
 TEST_P(GpuFastPath, RowLayoutTilesMatchReference) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
-  std::vector<std::pair<xpose::TransposeDesc, std::int64_t>> cases;  // case, tile row bytes
-  if (t == DType::f32) cases.push_back({{t, 4103, 2050, 1, 2056, 4112}, 512});
-  if (t == DType::c128) cases.push_back({{t, 1031, 4100, 1, 4104, 1040}, 512});
-  if (t == DType::bf16) cases.push_back({{t, 1040, 1032, 16}, 128});
+  const auto cases = row_layout_cases(t);  // (case, tile row bytes)
   if (cases.empty()) GTEST_SKIP() << "no row-layout rule for " << xpose::dtype_name(t);
   for (const auto& [d, row_bytes] : cases) {
     xpose::Plan plan;

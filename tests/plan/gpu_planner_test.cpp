@@ -5,6 +5,7 @@
 
 #include "plan/gpu_planner.hpp"
 #include "plan/tiled_vec_shape.hpp"
+#include "row_layout_cases.hpp"
 #include "test_support.hpp"
 #include "vector_width_checks.hpp"
 
@@ -492,15 +493,13 @@ TEST(GpuPlanner, RowLayoutsPickTheirTileRows) {
   EXPECT_EQ(row_bytes({DType::bf16, 8192, 8192}), 256) << "one matrix of longer rows";
   EXPECT_EQ(row_bytes({DType::u8, 2048, 2048, 64}), 256) << "1-byte elements";
   // The GPU test's cases (RowLayoutTilesMatchReference): tiled_vec, and these tile rows.
-  for (const auto& [d, rb] : std::vector<std::pair<xpose::TransposeDesc, std::int64_t>>{
-           {{DType::f32, 4103, 2050, 1, 2056, 4112}, 512},
-           {{DType::c128, 1031, 4100, 1, 4104, 1040}, 512},
-           {{DType::bf16, 1040, 1032, 16}, 128}}) {
-    EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved(d), 16), Algorithm::tiled_vec) << xpose_test::describe(d);
-    EXPECT_EQ(row_bytes(d), rb) << xpose_test::describe(d);
-  }
+  for (DType t : {DType::f32, DType::c128, DType::bf16})
+    for (const auto& [d, rb] : xpose_test::row_layout_cases(t)) {
+      EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved(d), 16), Algorithm::tiled_vec)
+          << xpose_test::describe(d);
+      EXPECT_EQ(row_bytes(d), rb) << xpose_test::describe(d);
+    }
 }
-
 // Large matrices of at most 32 one-byte columns fill their tiles with 32-byte rows (16 KiB: 512 rows),
 // at either access width; wider, smaller or shorter ones keep 64-byte rows.
 TEST(GpuPlanner, NarrowByteMatricesTakeNarrowTileRows) {
