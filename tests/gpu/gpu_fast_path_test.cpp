@@ -893,6 +893,11 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 8, 4099, 2, 4112, 8, 8 * 4112, 32800});
   cases.push_back({t, 7, 4099, 2, 4112, 7, 7 * 4112 + 32, 28704});
   cases.push_back({t, 2, 17, 5, 32, 2, 64, 48});
+  // ... whose columns fill whole blocks of the one-run kernel (40960: a multiple of every element
+  // size's block columns, so that no block takes the checked path for a matrix's end), batched with gaps.
+  cases.push_back({t, 3, 40960});
+  cases.push_back({t, 2, 40960});
+  cases.push_back({t, 7, 40960, 3, 40976, 7, 7 * 40976 + 16, 7 * 40960 + 16});
   // 2-8 rows off the 16-byte grid with output on it (1- and 2-byte elements: the register kernel,
   // realigned): odd row and batch strides, a last chunk cut short.
   cases.push_back({t, 3, 40001});

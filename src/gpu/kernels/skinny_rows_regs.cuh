@@ -11,6 +11,7 @@
 // barrier: a group stores as soon as its own loads land.
 #pragma once
 
+#include <algorithm>  // std::min
 #include <cstdint>
 #include <type_traits>  // std::conditional_t
 
@@ -376,6 +377,12 @@ constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = fa
   return rows <= 3 ? 8 : rows == 4 || (rows == 5 && e >= 2) ? 6 : rows <= 7 || e == 1 ? 5 : 0;
 }
 
+// Blocks of `threads` runs of `columns` each, for a matrix of `cols`, whose runs are all whole (a
+// grid's x extent fits 32 bits).
+constexpr std::uint32_t one_run_whole_blocks(std::int64_t cols, int threads, int columns) {
+  return static_cast<std::uint32_t>(std::min<std::int64_t>(cols / (std::int64_t{threads} * columns), UINT32_MAX));
+}
+
 // One run per thread: grid (runs / block, batch), so that no loop and no division is needed and the
 // 32 runs of a warp always share one matrix (an index from one dimension costs a division, and 4-16
 // bytes of spills in some instances). Built for 2 to 7 rows (8 of 1-byte elements) with aligned
@@ -387,11 +394,15 @@ constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = fa
 // blocks). Past 8 rows it replaced skinny's slabs (whose store phase builds every output chunk
 // element by element from shared memory), tiled_vec's tiles or gather there. Strides in bytes.
 // kOutShifted: as skinny_rows_regs_kernel's (launched past 8 rows, for input rows on their grid).
-template <int E, int R, bool kShifted = false, bool kOutShifted = false>
+// whole_blocks: one_run_whole_blocks, the blocks of each matrix whose runs are all whole. kWholeGrid:
+// one matrix whose blocks are all whole (input rows on the grid), taken without matrix offsets or a
+// check on the way to the loads.
+template <int E, int R, bool kShifted = false, bool kOutShifted = false, bool kWholeGrid = false>
 __global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs_one_run_blocks(E, R, kShifted))
     skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                                     unsigned char* __restrict__ out, std::int64_t ld_in, std::int64_t bs_in,
-                                    std::int64_t bs_out, std::int64_t cols, std::int64_t runs) {
+                                    std::int64_t bs_out, std::int64_t cols, std::int64_t runs,
+                                    std::uint32_t whole_blocks) {
   static_assert(skinny_rows_regs_one_run_blocks(E, R, kShifted) > 0, "not built for this many rows");
   constexpr int W = rows_regs_piece_bytes(R);
   constexpr int V = W / E;  // columns per run
@@ -401,38 +412,53 @@ __global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs
   const OneRunThread me = one_run_thread<kThreads>();
   const int lane = me.lane;
   const std::int64_t t = me.run;
-  const std::uint32_t b = me.matrix;
+  static_assert(!kWholeGrid || !kShifted, "whole grids are built for input rows on the grid");
+  const std::uint32_t b = kWholeGrid ? 0 : me.matrix;
   out += b * bs_out;
   const std::int64_t c0 = t * V;
-  const bool whole = t < runs && c0 + V <= cols;
   const unsigned char* src = in + b * bs_in + c0 * E;
-  std::uint32_t x[R][W / 4];
-  if (whole) load_run_pieces<W, R, kShifted>(src, ld_in, in, in_end, x);
   unsigned char* dst = out + c0 * R * E;
+  std::uint32_t x[R][W / 4];
   const auto word = [&x](int k) { return run_word<E, R>(x, k); };
-  if (rt::warp_all(whole)) {
+  const auto store_staged = [&] {
     Stage::write_run(stage[me.group], lane, word);
     rt::warp_sync();
     Stage::template store_stretch<kOutShifted>(stage[me.group], dst - W * R * lane, lane);
-  } else if (whole) {
-    // A group cut by the matrix's end: each whole run straight from registers, in chunks where the
-    // pieces are (as the stage stores them), word by word past 8 rows (fewer registers held there)
-    // and where the output pointer is off the 16-byte grid.
-    if constexpr (W == 16 && !kOutShifted) {
+  };
+  // Every block but a matrix's last (all, where the block's columns divide cols) holds whole runs
+  // only. It finds so once, for the block, and goes to its loads with no per-thread bounds check or
+  // vote before them: on that path each instruction delays every warp's first load, which these
+  // latency-bound kernels feel. Measured on an H200 (us; bench/results/h200_2026-11-30l_few_rows_probe.txt):
+  // the checked path for every block -> this, f32 3x1048576 8.97 -> 8.89, 2x1048576 6.90 -> 6.83 (run
+  // A); this -> kWholeGrid, 8.99 -> 8.91 and 6.96 -> 6.86 (run B).
+  if (!kWholeGrid && blockIdx.x >= whole_blocks) {
+    const bool whole = t < runs && c0 + V <= cols;
+    if (whole) load_run_pieces<W, R, kShifted>(src, ld_in, in, in_end, x);
+    if (rt::warp_all(whole)) {
+      store_staged();
+    } else if (whole) {
+      // A group cut by the matrix's end: each whole run straight from registers, in chunks where the
+      // pieces are (as the stage stores them), word by word past 8 rows (fewer registers held there)
+      // and where the output pointer is off the 16-byte grid.
+      if constexpr (W == 16 && !kOutShifted) {
 #pragma unroll
-      for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);
-    } else if constexpr (kOutShifted) {
+        for (int k = 0; k < R; ++k) *reinterpret_cast<uint4*>(dst + 16 * k) = run_chunk<E, R>(x, k);
+      } else if constexpr (kOutShifted) {
 #pragma unroll
-      for (int k = 0; k < W * R / 4; ++k) store_word_anywhere(dst + 4 * k, word(k));
-    } else {
+        for (int k = 0; k < W * R / 4; ++k) store_word_anywhere(dst + 4 * k, word(k));
+      } else {
 #pragma unroll
-      for (int k = 0; k < W * R / 4; ++k) *reinterpret_cast<std::uint32_t*>(dst + 4 * k) = word(k);
+        for (int k = 0; k < W * R / 4; ++k) *reinterpret_cast<std::uint32_t*>(dst + 4 * k) = word(k);
+      }
+    } else if (t < runs) {
+      // The matrix's last columns: fewer than a run, element by element.
+      for (int j = 0; c0 + j < cols; ++j)
+        for (int s = 0; s < R; ++s) copy_element<E>(dst + (j * R + s) * E, src + s * ld_in + j * E);
     }
-  } else if (t < runs) {
-    // The matrix's last columns: fewer than a run, element by element.
-    for (int j = 0; c0 + j < cols; ++j)
-      for (int s = 0; s < R; ++s) copy_element<E>(dst + (j * R + s) * E, src + s * ld_in + j * E);
+    return;
   }
+  load_run_pieces<W, R, kShifted>(src, ld_in, in, in_end, x);
+  store_staged();
 }
 
 }  // namespace xpose::gpu

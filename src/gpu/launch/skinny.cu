@@ -521,7 +521,9 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
   const bool one_run_grid = c.grid_x == rows_regs_one_run_blocks_per_matrix(d) && c.grid_y == d.batch;
   const auto one_run = [&](auto kernel) {
     kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, d.ld_in * E, d.batch_stride_in * E,
-                                                   d.batch_stride_out * E, d.cols, rows_regs_runs(d));
+                                                   d.batch_stride_out * E, d.cols, rows_regs_runs(d),
+                                                   one_run_whole_blocks(d.cols, rows_regs_one_run_threads(R),
+                                                                        rows_regs_piece_bytes(R) / E));
     return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
   };
   const auto looped = [&](auto kernel) {
@@ -544,7 +546,10 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
   }
   if constexpr (skinny_rows_regs_one_run_blocks(E, R) > 0) {
     if (input_aligned && one_run_grid && use_rows_regs_one_run(d, false))
-      return one_run(skinny_rows_regs_one_run_kernel<E, R>);
+      return d.batch == 1 && c.grid_x == one_run_whole_blocks(d.cols, rows_regs_one_run_threads(R),
+                                                                rows_regs_piece_bytes(R) / E)
+                 ? one_run(skinny_rows_regs_one_run_kernel<E, R, false, false, true>)
+                 : one_run(skinny_rows_regs_one_run_kernel<E, R>);
   }
   if constexpr (R <= 4) {
     if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) return looped(skinny_rows_regs_kernel<E, R, 2>);
@@ -588,7 +593,9 @@ Status launch_rows_regs_wide(const TransposeDesc& d, const LaunchConfig& c, cons
         kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src + input_span_elements(d) * E,
                                                        static_cast<unsigned char*>(out), d.ld_in * E,
                                                        d.batch_stride_in * E, d.batch_stride_out * E, d.cols,
-                                                       rows_regs_wide_runs(d));
+                                                       rows_regs_wide_runs(d),
+                                                       one_run_whole_blocks(d.cols, rows_regs_one_run_threads(R),
+                                                                            rows_regs_piece_bytes(R) / E));
         return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
       });
 }
