@@ -66,6 +66,14 @@ std::int64_t tile_count(const TransposeDesc& d) {
   return d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kTileCols);
 }
 
+// Whether the tiles cover the matrix exactly (none cut by its edges), and the kernel may skip the
+// check. XPOSE_GATHER_WHOLE_TILES=0 turns that off, to measure against it.
+template <typename Tile>
+bool tiles_whole(const TransposeDesc& d) {
+  static const bool enabled = !core::env_starts_with("XPOSE_GATHER_WHOLE_TILES", '0');
+  return enabled && d.rows % Tile::kRows == 0 && d.cols % Tile::kTileCols == 0;
+}
+
 template <typename Tile>
 Status configure_tile(const TransposeDesc& d, LaunchConfig& c) {
   if (tile_count<Tile>(d) >= (std::int64_t{1} << 31))
@@ -97,7 +105,9 @@ Status launch_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in
   auto* dst = static_cast<unsigned char*>(out);
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), limit = std::int64_t{1} << 31;
   const bool small = input_span_elements(d) * e < limit && output_span_elements(d) * e < limit;
-  if (small && d.batch == 1)
+  if (small && d.batch == 1 && tiles_whole<Tile>(d))
+    gather_kernel<Tile, int, false, true><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, int>(d));
+  else if (small && d.batch == 1)
     gather_kernel<Tile, int, false><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, int>(d));
   else if (small)
     gather_kernel<Tile, int, true><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, int>(d));
