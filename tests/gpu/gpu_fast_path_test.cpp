@@ -893,11 +893,20 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   cases.push_back({t, 8, 4099, 2, 4112, 8, 8 * 4112, 32800});
   cases.push_back({t, 7, 4099, 2, 4112, 7, 7 * 4112 + 32, 28704});
   cases.push_back({t, 2, 17, 5, 32, 2, 64, 48});
-  // ... whose columns fill whole blocks of the one-run kernel (40960: a multiple of every element
-  // size's block columns, so that no block takes the checked path for a matrix's end), batched with gaps.
-  cases.push_back({t, 3, 40960});
-  cases.push_back({t, 2, 40960});
-  cases.push_back({t, 7, 40960, 3, 40976, 7, 7 * 40976 + 16, 7 * 40960 + 16});
+  // ... whose columns fill whole blocks of the one-run kernel (8192: a multiple of every element
+  // size's block columns, so that no block takes the checked path for a matrix's end): one matrix
+  // (the instance with no check), a batch with gaps (each block's own check), 7 rows (checked per
+  // thread). Each planned on the one-run kernel's grid, a block per 256 runs and a row per matrix
+  // (small enough to fit its waves on a GPU of 8 SMs).
+  const std::vector<xpose::TransposeDesc> whole_blocks = {
+      {t, 3, 8192}, {t, 2, 8192}, {t, 3, 8192, 3, 8208, 3, 3 * 8208 + 16, 3 * 8192 + 16}, {t, 7, 8192}};
+  for (const xpose::TransposeDesc& d : whole_blocks) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
+    EXPECT_EQ(plan.config().grid_x * 256 * static_cast<std::int64_t>(16 / xpose::dtype_size(t)), d.cols) << plan;
+    EXPECT_EQ(plan.config().grid_y, d.batch) << plan;
+    cases.push_back(d);
+  }
   // 2-8 rows off the 16-byte grid with output on it (1- and 2-byte elements: the register kernel,
   // realigned): odd row and batch strides, a last chunk cut short.
   cases.push_back({t, 3, 40001});

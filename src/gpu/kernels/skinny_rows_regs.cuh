@@ -377,11 +377,17 @@ constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = fa
   return rows <= 3 ? 8 : rows == 4 || (rows == 5 && e >= 2) ? 6 : rows <= 7 || e == 1 ? 5 : 0;
 }
 
-// Blocks of `threads` runs of `columns` each, for a matrix of `cols`, whose runs are all whole (a
-// grid's x extent fits 32 bits).
+// Blocks of `threads` runs of `columns` each, for a matrix of `cols`, whose runs are all whole
+// (clamped to the kernel's 32-bit parameter).
 constexpr std::uint32_t one_run_whole_blocks(std::int64_t cols, int threads, int columns) {
   return static_cast<std::uint32_t>(std::min<std::int64_t>(cols / (std::int64_t{threads} * columns), UINT32_MAX));
 }
+
+// Whether the one-run kernel's blocks of whole runs take a path of their own to the loads (below):
+// built and measured for 2 to 4 rows with input rows on the grid. Past that, the path's second copy
+// of the loads and stage spilled registers in some instances (ptxas: u8 8 rows 36 bytes, f32 7 rows
+// 8, the realigning u8 5 and 8 rows and bf16 29 and 32 rows 8 each), so they keep one checked path.
+constexpr bool one_run_checks_per_block(int rows, bool shifted) { return rows <= 4 && !shifted; }
 
 // One run per thread: grid (runs / block, batch), so that no loop and no division is needed and the
 // 32 runs of a warp always share one matrix (an index from one dimension costs a division, and 4-16
@@ -395,8 +401,8 @@ constexpr std::uint32_t one_run_whole_blocks(std::int64_t cols, int threads, int
 // element by element from shared memory), tiled_vec's tiles or gather there. Strides in bytes.
 // kOutShifted: as skinny_rows_regs_kernel's (launched past 8 rows, for input rows on their grid).
 // whole_blocks: one_run_whole_blocks, the blocks of each matrix whose runs are all whole. kWholeGrid:
-// one matrix whose blocks are all whole (input rows on the grid), taken without matrix offsets or a
-// check on the way to the loads.
+// one matrix whose blocks are all whole (where one_run_checks_per_block), taken without matrix
+// offsets or a check on the way to the loads.
 template <int E, int R, bool kShifted = false, bool kOutShifted = false, bool kWholeGrid = false>
 __global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs_one_run_blocks(E, R, kShifted))
     skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
@@ -412,7 +418,7 @@ __global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs
   const OneRunThread me = one_run_thread<kThreads>();
   const int lane = me.lane;
   const std::int64_t t = me.run;
-  static_assert(!kWholeGrid || !kShifted, "whole grids are built for input rows on the grid");
+  static_assert(!kWholeGrid || one_run_checks_per_block(R, kShifted), "whole grids: 2 to 4 rows on the grid");
   const std::uint32_t b = kWholeGrid ? 0 : me.matrix;
   out += b * bs_out;
   const std::int64_t c0 = t * V;
@@ -426,12 +432,14 @@ __global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs
     Stage::template store_stretch<kOutShifted>(stage[me.group], dst - W * R * lane, lane);
   };
   // Every block but a matrix's last (all, where the block's columns divide cols) holds whole runs
-  // only. It finds so once, for the block, and goes to its loads with no per-thread bounds check or
-  // vote before them: on that path each instruction delays every warp's first load, which these
-  // latency-bound kernels feel. Measured on an H200 (us; bench/results/h200_2026-11-30l_few_rows_probe.txt):
-  // the checked path for every block -> this, f32 3x1048576 8.97 -> 8.89, 2x1048576 6.90 -> 6.83 (run
-  // A); this -> kWholeGrid, 8.99 -> 8.91 and 6.96 -> 6.86 (run B).
-  if (!kWholeGrid && blockIdx.x >= whole_blocks) {
+  // only. Where one_run_checks_per_block, it finds so once, for the block, and goes to its loads with
+  // no per-thread bounds check or vote before them: on that path each instruction delays every warp's
+  // first load, which these latency-bound kernels feel. Measured on an H200 (us;
+  // bench/results/h200_2026-11-30l_few_rows_probe.txt): the checked path for every block -> this, f32
+  // 3x1048576 8.97 -> 8.89, 2x1048576 6.90 -> 6.83 (run A); this -> kWholeGrid, 8.99 -> 8.91 and 6.96 ->
+  // 6.86 (run B).
+  constexpr bool kBlockCheck = one_run_checks_per_block(R, kShifted);
+  if (!kWholeGrid && (!kBlockCheck || blockIdx.x >= whole_blocks)) {
     const bool whole = t < runs && c0 + V <= cols;
     if (whole) load_run_pieces<W, R, kShifted>(src, ld_in, in, in_end, x);
     if (rt::warp_all(whole)) {

@@ -67,7 +67,8 @@ std::int64_t tile_count(const TransposeDesc& d) {
 }
 
 // Whether the tiles cover the matrix exactly (none cut by its edges), and the kernel may skip the
-// check. XPOSE_GATHER_WHOLE_TILES=0 turns that off, to measure against it.
+// check (the launch also asks for a grid of exactly the tiles: a block past them would write outside).
+// XPOSE_GATHER_WHOLE_TILES=0 turns that off, to measure against it.
 template <typename Tile>
 bool tiles_whole(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_GATHER_WHOLE_TILES", '0');
@@ -105,7 +106,7 @@ Status launch_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in
   auto* dst = static_cast<unsigned char*>(out);
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), limit = std::int64_t{1} << 31;
   const bool small = input_span_elements(d) * e < limit && output_span_elements(d) * e < limit;
-  if (small && d.batch == 1 && tiles_whole<Tile>(d))
+  if (small && d.batch == 1 && tiles_whole<Tile>(d) && c.grid_x == tile_count<Tile>(d))
     gather_kernel<Tile, int, false, true><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, int>(d));
   else if (small && d.batch == 1)
     gather_kernel<Tile, int, false><<<grid_of(c), block_of(c), 0, stream>>>(src, dst, gather_args<Tile, int>(d));

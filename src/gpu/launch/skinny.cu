@@ -503,6 +503,12 @@ LaunchConfig flat_grid(LaunchConfig c) {
   return c;
 }
 
+// The one-run kernel's blocks of whole runs per matrix, for its instance of R rows of E-byte elements.
+template <int E, int R>
+std::uint32_t rows_regs_one_run_whole_blocks(const TransposeDesc& d) {
+  return one_run_whole_blocks(d.cols, rows_regs_one_run_threads(R), rows_regs_piece_bytes(R) / E);
+}
+
 // The one-run kernel where configure sized the grid for it; otherwise the loop kernel: two runs per
 // thread where configure sized the grid for that (fewer threads than runs), one for 1- and 2-byte
 // input rows off the 16-byte grid (the kernel loops past its grid). `input_aligned`:
@@ -522,8 +528,7 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
   const auto one_run = [&](auto kernel) {
     kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, d.ld_in * E, d.batch_stride_in * E,
                                                    d.batch_stride_out * E, d.cols, rows_regs_runs(d),
-                                                   one_run_whole_blocks(d.cols, rows_regs_one_run_threads(R),
-                                                                        rows_regs_piece_bytes(R) / E));
+                                                   rows_regs_one_run_whole_blocks<E, R>(d));
     return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
   };
   const auto looped = [&](auto kernel) {
@@ -545,11 +550,13 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
     if (!input_aligned) return looped(skinny_rows_regs_kernel<E, R, 1, true>);
   }
   if constexpr (skinny_rows_regs_one_run_blocks(E, R) > 0) {
-    if (input_aligned && one_run_grid && use_rows_regs_one_run(d, false))
-      return d.batch == 1 && c.grid_x == one_run_whole_blocks(d.cols, rows_regs_one_run_threads(R),
-                                                                rows_regs_piece_bytes(R) / E)
-                 ? one_run(skinny_rows_regs_one_run_kernel<E, R, false, false, true>)
-                 : one_run(skinny_rows_regs_one_run_kernel<E, R>);
+    if (input_aligned && one_run_grid && use_rows_regs_one_run(d, false)) {
+      if constexpr (one_run_checks_per_block(R, false)) {
+        if (d.batch == 1 && c.grid_x == rows_regs_one_run_whole_blocks<E, R>(d))
+          return one_run(skinny_rows_regs_one_run_kernel<E, R, false, false, true>);
+      }
+      return one_run(skinny_rows_regs_one_run_kernel<E, R>);
+    }
   }
   if constexpr (R <= 4) {
     if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) return looped(skinny_rows_regs_kernel<E, R, 2>);
@@ -593,9 +600,7 @@ Status launch_rows_regs_wide(const TransposeDesc& d, const LaunchConfig& c, cons
         kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src + input_span_elements(d) * E,
                                                        static_cast<unsigned char*>(out), d.ld_in * E,
                                                        d.batch_stride_in * E, d.batch_stride_out * E, d.cols,
-                                                       rows_regs_wide_runs(d),
-                                                       one_run_whole_blocks(d.cols, rows_regs_one_run_threads(R),
-                                                                            rows_regs_piece_bytes(R) / E));
+                                                       rows_regs_wide_runs(d), rows_regs_one_run_whole_blocks<E, R>(d));
         return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
       });
 }
