@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <type_traits>  // std::conditional_t
 #include <vector>
 
 #include "gpu/kernels/skinny_rows_regs.cuh"
@@ -24,20 +25,9 @@
 
 enum Store { kStaged, kDirect, kScalar };
 
+// V floats as one access (V = 1, 2 or 4).
 template <int V>
-struct VecOf;
-template <>
-struct VecOf<1> {
-  using T = float;
-};
-template <>
-struct VecOf<2> {
-  using T = float2;
-};
-template <>
-struct VecOf<4> {
-  using T = float4;
-};
+using FloatVec = std::conditional_t<V == 4, float4, std::conditional_t<V == 2, float2, float>>;
 
 // Word k of a thread's output run: output element k = (column k / R, row k % R).
 template <int R, int V>
@@ -45,14 +35,37 @@ __device__ __forceinline__ float run_word(const float (&x)[R][V], int k) {
   return x[k % R][k / R];
 }
 
+// A warp's 32 output runs (one contiguous stretch from dst - lane * R * V) through its stage in shared
+// memory: each lane writes its run in the widest units its length allows, then 16-byte stores cover
+// 512 contiguous bytes per instruction (the library's skinny_rows_regs_one_run_kernel).
+template <int R, int V>
+__device__ __forceinline__ void store_run_staged(const float (&x)[R][V], float* st, float* dst, int lane) {
+  constexpr int kRun = R * V;
+  constexpr int kUnit = kRun % 4 == 0 ? 4 : kRun % 2 == 0 ? 2 : 1;  // words per shared store
+#pragma unroll
+  for (int k = 0; k < kRun; k += kUnit) {
+    if constexpr (kUnit == 4)
+      *reinterpret_cast<float4*>(st + lane * kRun + k) = make_float4(
+          run_word<R, V>(x, k), run_word<R, V>(x, k + 1), run_word<R, V>(x, k + 2), run_word<R, V>(x, k + 3));
+    else if constexpr (kUnit == 2)
+      *reinterpret_cast<float2*>(st + lane * kRun + k) = make_float2(run_word<R, V>(x, k), run_word<R, V>(x, k + 1));
+    else
+      st[lane * kRun + k] = run_word<R, V>(x, k);
+  }
+  __syncwarp();
+  float* stretch = dst - lane * kRun;
+#pragma unroll
+  for (int q = lane; q < 32 * kRun / 4; q += 32)
+    *reinterpret_cast<float4*>(stretch + 4 * q) = *reinterpret_cast<const float4*>(st + 4 * q);
+}
+
 // One thread per V columns of all R rows; cols a multiple of V * T (the probe's shapes are).
-// kStaged: a warp's 32 runs (one contiguous stretch) through shared memory, 16-byte stores covering
-// 512 contiguous bytes per instruction (the library's skinny_rows_regs_one_run_kernel); kDirect: each
+// kStaged: store_run_staged; kDirect: each
 // run straight from registers in the widest vectors its length allows; kScalar: word by word.
 template <int R, int V, int T, Store S>
 __global__ void __launch_bounds__(T, 2048 / T) rows_probe(const float* __restrict__ in, float* __restrict__ out,
                                                           long cols) {
-  using Vec = typename VecOf<V>::T;
+  using Vec = FloatVec<V>;
   constexpr int kRun = R * V;  // words
   const long t = blockIdx.x * static_cast<long>(T) + threadIdx.x;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -66,26 +79,8 @@ __global__ void __launch_bounds__(T, 2048 / T) rows_probe(const float* __restric
   }
   float* dst = out + t * kRun;
   if constexpr (S == kStaged) {
-    constexpr int kUnit = kRun % 4 == 0 ? 4 : kRun % 2 == 0 ? 2 : 1;  // words per shared store
     __shared__ __align__(16) float stage[T / 32][32 * kRun];
-    float* st = stage[warp];
-#pragma unroll
-    for (int k = 0; k < kRun; k += kUnit) {
-      if constexpr (kUnit == 4)
-        *reinterpret_cast<float4*>(st + lane * kRun + k) =
-            make_float4(run_word<R, V>(x, k), run_word<R, V>(x, k + 1), run_word<R, V>(x, k + 2),
-                        run_word<R, V>(x, k + 3));
-      else if constexpr (kUnit == 2)
-        *reinterpret_cast<float2*>(st + lane * kRun + k) = make_float2(run_word<R, V>(x, k), run_word<R, V>(x, k + 1));
-      else
-        st[lane * kRun + k] = run_word<R, V>(x, k);
-    }
-    __syncwarp();
-    constexpr int kChunks = 32 * kRun / 4;
-    float* stretch = dst - lane * kRun;
-#pragma unroll
-    for (int q = lane; q < kChunks; q += 32)
-      *reinterpret_cast<float4*>(stretch + 4 * q) = *reinterpret_cast<const float4*>(st + 4 * q);
+    store_run_staged<R, V>(x, stage[warp], dst, lane);
   } else if constexpr (S == kDirect) {
     if constexpr (kRun % 4 == 0) {
 #pragma unroll
@@ -111,7 +106,7 @@ __global__ void __launch_bounds__(T, 2048 / T) rows_probe(const float* __restric
 template <int R, int V, int T>
 __global__ void __launch_bounds__(T, 2048 / T) copy_probe(const float* __restrict__ in, float* __restrict__ out,
                                                           long cols) {
-  using Vec = typename VecOf<V>::T;
+  using Vec = FloatVec<V>;
   const long t = blockIdx.x * static_cast<long>(T) + threadIdx.x;
 #pragma unroll
   for (int s = 0; s < R; ++s)
@@ -123,39 +118,8 @@ struct Variant {
   std::function<void(const float*, float*, long, cudaStream_t)> launch;
 };
 
-// rows_probe's staged form with the library one-run kernel's parameter list (the extra ones unused).
-template <int R, int T>
-__global__ void __launch_bounds__(T, 2048 / T)
-    staged_with_params(const unsigned char* __restrict__ in_b, const unsigned char* __restrict__ in_end,
-                       unsigned char* __restrict__ out_b, std::int64_t ld_in, std::int64_t bs_in, std::int64_t bs_out,
-                       std::int64_t cols, std::int64_t runs) {
-  constexpr int V = 4, kRun = R * V;
-  const float* in = reinterpret_cast<const float*>(in_b);
-  float* out = reinterpret_cast<float*>(out_b);
-  const long t = blockIdx.x * static_cast<long>(T) + threadIdx.x;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  float x[R][V];
-#pragma unroll
-  for (int s = 0; s < R; ++s) {
-    const float4 v = *reinterpret_cast<const float4*>(in_b + s * ld_in + t * 16);
-    x[s][0] = v.x, x[s][1] = v.y, x[s][2] = v.z, x[s][3] = v.w;
-  }
-  float* dst = out + t * kRun;
-  __shared__ __align__(16) float stage[T / 32][32 * kRun];
-  float* st = stage[warp];
-#pragma unroll
-  for (int k = 0; k < kRun; k += 4)
-    *reinterpret_cast<float4*>(st + lane * kRun + k) = make_float4(
-        run_word<R, V>(x, k), run_word<R, V>(x, k + 1), run_word<R, V>(x, k + 2), run_word<R, V>(x, k + 3));
-  __syncwarp();
-  float* stretch = dst - lane * kRun;
-#pragma unroll
-  for (int q = lane; q < 32 * kRun / 4; q += 32)
-    *reinterpret_cast<float4*>(stretch + 4 * q) = *reinterpret_cast<const float4*>(st + 4 * q);
-  (void)in;
-}
-
-// The library one-run kernel's prologue, piece by piece, on staged_with_params: kCheck 1 branches on
+// The probe's one-run kernel (4 columns a thread, 256-thread blocks, staged stores) with the library
+// one-run kernel's parameter list and its prologue, piece by piece: kCheck 1 branches on
 // whether the run is whole before its loads, 2 loads a clamped run instead (no branch); kVote takes
 // the staged path only where the warp's 32 runs are whole (else each run from registers); kBatch
 // adds the matrix offsets of blockIdx.y.
@@ -182,16 +146,7 @@ __global__ void __launch_bounds__(256, 8)
   float* dst = reinterpret_cast<float*>(out_b) + t * kRun;
   __shared__ __align__(16) float stage[T / 32][32 * kRun];
   if (!kVote || __all_sync(~0u, whole)) {
-    float* st = stage[warp];
-#pragma unroll
-    for (int k = 0; k < kRun; k += 4)
-      *reinterpret_cast<float4*>(st + lane * kRun + k) = make_float4(
-          run_word<R, V>(x, k), run_word<R, V>(x, k + 1), run_word<R, V>(x, k + 2), run_word<R, V>(x, k + 3));
-    __syncwarp();
-    float* stretch = dst - lane * kRun;
-#pragma unroll
-    for (int q = lane; q < 32 * kRun / 4; q += 32)
-      *reinterpret_cast<float4*>(stretch + 4 * q) = *reinterpret_cast<const float4*>(st + 4 * q);
+    store_run_staged<R, V>(x, stage[warp], dst, lane);
   } else if (whole) {
 #pragma unroll
     for (int k = 0; k < kRun; k += 4)
@@ -211,12 +166,23 @@ Variant prologue_variant() {
           }};
 }
 
-
 template <int R, int V, int T, Store S>
 Variant probe_variant(const char* store) {
   return {std::string(store) + "_v" + std::to_string(V) + "_t" + std::to_string(T),
           [](const float* in, float* out, long cols, cudaStream_t s) {
             rows_probe<R, V, T, S><<<cols / V / T, T, 0, s>>>(in, out, cols);
+          }};
+}
+
+// The library's one-run kernel launched directly: its whole-grid instance, or the one that checks
+// each block.
+template <int R, bool kWholeGrid>
+Variant lib_one_run_variant(const char* name) {
+  return {name, [](const float* in, float* out, long cols, cudaStream_t s) {
+            const auto* i = reinterpret_cast<const unsigned char*>(in);
+            xpose::gpu::skinny_rows_regs_one_run_kernel<4, R, false, false, kWholeGrid><<<cols / 4 / 256, 256, 0, s>>>(
+                i, i + R * cols * 4, reinterpret_cast<unsigned char*>(out), cols * 4, 0, 0, cols, cols / 4,
+                xpose::gpu::one_run_whole_blocks(cols, 256, 4));
           }};
 }
 
@@ -238,30 +204,14 @@ std::vector<Variant> variants() {
       prologue_variant<R, 0, false, true>(),
       prologue_variant<R, 1, true, true>(),
       prologue_variant<R, 2, true, true>(),
-      {"lib_whole_grid", [](const float* in, float* out, long cols, cudaStream_t s) {
-         const auto* i = reinterpret_cast<const unsigned char*>(in);
-         xpose::gpu::skinny_rows_regs_one_run_kernel<4, R, false, false, true><<<cols / 4 / 256, 256, 0, s>>>(
-             i, i + R * cols * 4, reinterpret_cast<unsigned char*>(out), cols * 4, 0, 0, cols, cols / 4,
-             xpose::gpu::one_run_whole_blocks(cols, 256, 4));
-       }},
-      {"lib_one_run", [](const float* in, float* out, long cols, cudaStream_t s) {
-         const auto* i = reinterpret_cast<const unsigned char*>(in);
-         xpose::gpu::skinny_rows_regs_one_run_kernel<4, R><<<cols / 4 / 256, 256, 0, s>>>(
-             i, i + R * cols * 4, reinterpret_cast<unsigned char*>(out), cols * 4, 0, 0, cols, cols / 4,
-             xpose::gpu::one_run_whole_blocks(cols, 256, 4));
-       }},
+      lib_one_run_variant<R, true>("lib_whole_grid"),
+      lib_one_run_variant<R, false>("lib_one_run"),
       {"lib_loop_u2", [](const float* in, float* out, long cols, cudaStream_t s) {
          const auto* i = reinterpret_cast<const unsigned char*>(in);
          xpose::gpu::MatrixGeometry g{};
          g.rows = R, g.cols = cols, g.ld_in = cols, g.ld_out = R, g.batch = 1, g.bs_in = R * cols, g.bs_out = R * cols;
          xpose::gpu::skinny_rows_regs_kernel<4, R, 2><<<cols / 4 / 512, 256, 0, s>>>(
              i, i + R * cols * 4, reinterpret_cast<unsigned char*>(out), g, cols / 4);
-       }},
-      {"staged_params", [](const float* in, float* out, long cols, cudaStream_t s) {
-         const auto* i = reinterpret_cast<const unsigned char*>(in);
-         staged_with_params<R, 256><<<cols / 4 / 256, 256, 0, s>>>(i, i + R * cols * 4,
-                                                                   reinterpret_cast<unsigned char*>(out), cols * 4, 0,
-                                                                   0, cols, cols / 4);
        }},
       {"copy_v4_t256", [](const float* in, float* out, long cols,
                           cudaStream_t s) { copy_probe<R, 4, 256><<<cols / 4 / 256, 256, 0, s>>>(in, out, cols); }},
@@ -271,9 +221,7 @@ std::vector<Variant> variants() {
 template <int R>
 void run_case(long cols, int rounds, cudaStream_t s) {
   const std::size_t bytes = static_cast<std::size_t>(R) * cols * 4;
-  int l2 = 0;
-  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-  const int pairs = std::max<int>(2, static_cast<int>((3.0 * l2) / (2.0 * bytes)) + 1);
+  const int pairs = pairs_past_l2(2 * bytes, 1 << 20);
   std::vector<CaseBuffers*> buf;
   for (int p = 0; p < pairs; ++p) buf.push_back(new CaseBuffers(bytes, bytes, 1234u + p));
   const int calls = std::max(pairs, 32);
@@ -297,43 +245,19 @@ void run_case(long cols, int rounds, cudaStream_t s) {
     if (vs[id].name.rfind("copy", 0) == 0) continue;  // not a transpose
     verdict[id] = verify_variant(call, id, buf[0]->in, buf[0]->out, bytes, 4, R, cols, cols, R, s);
   }
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  std::vector<std::vector<float>> t(nv);
-  int next = 0;
-  const auto run = [&](int id) {
-    spin<<<1, 1, 0, s>>>(2000000);
-    CK(cudaEventRecord(e0, s));
-    for (int n = 0; n < calls; ++n, next = (next + 1) % pairs)
-      vs[id].launch(static_cast<const float*>(buf[next]->in), static_cast<float*>(buf[next]->out), cols, s);
-    CK(cudaEventRecord(e1, s));
-    CK(cudaEventSynchronize(e1));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    return ms * 1000 / calls;
-  };
-  for (int id = 0; id < nv; ++id) run(id);  // warm-up
-  for (int r = 0; r < rounds; ++r)
-    for (int j = 0; j < nv; ++j) {
-      const int id = (j + r) % nv;
-      t[id].push_back(run(id));
-    }
+  const std::vector<float> med = rotated_median_times(
+      [&](int id, int p) {
+        vs[id].launch(static_cast<const float*>(buf[p]->in), static_cast<float*>(buf[p]->out), cols, s);
+      },
+      nv, pairs, calls, rounds, 2000000, s);
   char plan[256], msg[256];
   xpose_describe_plan("f32", 1, R, cols, 0, 0, 0, 0, 16, "cuda", plan, sizeof plan, msg, sizeof msg);
   std::printf("f32 %dx%ld (%d pairs, %d calls a run, %d rounds; xpose plan %s)\n", R, cols, pairs, calls, rounds, plan);
-  std::vector<float> med(nv);
-  for (int id = 0; id < nv; ++id) {
-    std::sort(t[id].begin(), t[id].end());
-    med[id] = t[id][t[id].size() / 2];
-  }
   for (int id = 0; id < nv; ++id)
     std::printf("  %-16s %8.3f us  memcpy/this %.3f  xpose/this %.3f  %s\n", vs[id].name.c_str(), med[id],
                 med[0] / med[id], med[1] / med[id], verdict[id].c_str());
   std::fflush(stdout);
   for (auto* b : buf) delete b;
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
 }
 
 int main(int argc, char** argv) {

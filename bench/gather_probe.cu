@@ -53,9 +53,7 @@ template <typename Tile>
 void run_case(const char* dtype, long n, int rounds, cudaStream_t s) {
   constexpr int e = Tile::kE;
   const std::size_t bytes = static_cast<std::size_t>(n) * n * e;
-  int l2 = 0;
-  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-  const int pairs = std::min<int>(2048, std::max<int>(2, static_cast<int>((3.0 * l2) / (2.0 * bytes)) + 1));
+  const int pairs = pairs_past_l2(2 * bytes, 2048);
   std::vector<CaseBuffers*> buf;
   for (int p = 0; p < pairs; ++p) buf.push_back(new CaseBuffers(bytes, bytes, 777u + p));
   const int calls = std::min(pairs, 256);
@@ -78,43 +76,17 @@ void run_case(const char* dtype, long n, int rounds, cudaStream_t s) {
     const auto call = [&](int v) { vs[v].launch(buf[0]->in, buf[0]->out, s); };
     verdict[id] = verify_variant(call, id, buf[0]->in, buf[0]->out, bytes, e, n, n, n, n, s);
   }
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  std::vector<std::vector<float>> t(nv);
-  int next = 0;
-  const auto run = [&](int id) {
-    spin<<<1, 1, 0, s>>>(4000000);
-    CK(cudaEventRecord(e0, s));
-    for (int c = 0; c < calls; ++c, next = (next + 1) % pairs) vs[id].launch(buf[next]->in, buf[next]->out, s);
-    CK(cudaEventRecord(e1, s));
-    CK(cudaEventSynchronize(e1));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    return ms * 1000 / calls;
-  };
-  for (int id = 0; id < nv; ++id) run(id);  // warm-up
-  for (int r = 0; r < rounds; ++r)
-    for (int j = 0; j < nv; ++j) {
-      const int id = (j + r) % nv;
-      t[id].push_back(run(id));
-    }
+  const std::vector<float> med = rotated_median_times(
+      [&](int id, int p) { vs[id].launch(buf[p]->in, buf[p]->out, s); }, nv, pairs, calls, rounds, 4000000, s);
   char plan[256], msg[256];
   xpose_describe_plan(dtype, 1, n, n, 0, 0, 0, 0, 16, "cuda", plan, sizeof plan, msg, sizeof msg);
   std::printf("%s %ldx%ld (%d pairs, %d calls a run, %d rounds; xpose plan %s)\n", dtype, n, n, pairs, calls, rounds,
               plan);
-  std::vector<float> med(nv);
-  for (int id = 0; id < nv; ++id) {
-    std::sort(t[id].begin(), t[id].end());
-    med[id] = t[id][t[id].size() / 2];
-  }
   for (int id = 0; id < nv; ++id)
     std::printf("  %-8s %8.3f us  memcpy/this %.3f  checked/this %.3f  %s\n", vs[id].name.c_str(), med[id],
                 med[0] / med[id], med[2] / med[id], verdict[id].c_str());
   std::fflush(stdout);
   for (auto* b : buf) delete b;
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
 }
 
 int main(int argc, char** argv) {

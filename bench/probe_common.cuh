@@ -1,7 +1,8 @@
-// Shared by the probes under bench/ (tma_probe.cu, tma_odd_probe.cu, strided_vector_probe.cu); not part
-// of the build: error check, mbarrier and cp.async.bulk.tensor wrappers, the 128-byte swizzle's word
-// address, tensor map encoding, and the harness (random fill, a GPU check of every element against the
-// input, verification of a variant, median timing of interleaved variants).
+// Shared by the probes under bench/ (tma_probe.cu, tma_odd_probe.cu, strided_vector_probe.cu,
+// few_rows_probe.cu, gather_probe.cu); not part of the build: error check, mbarrier and
+// cp.async.bulk.tensor wrappers, the 128-byte swizzle's word address, tensor map encoding, and the
+// harness (random fill, a GPU check of every element against the input, verification of a variant,
+// median timing of interleaved variants, on one buffer pair or rotated past the L2).
 #pragma once
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -185,25 +186,41 @@ inline std::string verify_variant(const std::function<void(int)>& call, int id, 
   return nb == 0 ? "PASSED" : "FAILED(" + std::to_string(nb) + ")";
 }
 
-// Median microseconds per call of variants 0 .. nv - 1: rounds of 4 calls queued behind a spin kernel
-// (so that launch gaps do not count), the variants interleaved and their order rotated each round.
-inline std::vector<float> median_times(const std::function<void(int)>& call, int nv, int iters, cudaStream_t s) {
+// Buffer pairs of `pair_bytes` (input and output) enough that the calls between two uses of a pair
+// touch 3x the L2, so that every call finds its data cold (as bench/peers.py rotates them): at least
+// 2, at most max_pairs.
+inline int pairs_past_l2(std::size_t pair_bytes, int max_pairs) {
+  int l2 = 0;
+  CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  return std::min(max_pairs, std::max(2, static_cast<int>(3.0 * l2 / static_cast<double>(pair_bytes)) + 1));
+}
+
+// Median microseconds per call of variants 0 .. nv - 1, timed as bench/peers.py times small cases:
+// runs of `calls` calls, each on the next of `pairs` buffer pairs (call(id, pair)), queued behind a
+// spin kernel of spin_cycles that holds the stream until the run is enqueued; one warm-up run each,
+// then `rounds` rounds in which the variants' order rotates.
+inline std::vector<float> rotated_median_times(const std::function<void(int, int)>& call, int nv, int pairs,
+                                               int calls, int rounds, long long spin_cycles, cudaStream_t s) {
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   std::vector<std::vector<float>> t(nv);
-  for (int id = 0; id < nv; ++id) call(id);
-  for (int it = 0; it < iters; ++it)
+  int next = 0;
+  const auto run = [&](int id) {
+    spin<<<1, 1, 0, s>>>(spin_cycles);
+    CK(cudaEventRecord(e0, s));
+    for (int n = 0; n < calls; ++n, next = (next + 1) % pairs) call(id, next);
+    CK(cudaEventRecord(e1, s));
+    CK(cudaEventSynchronize(e1));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    return ms * 1000 / calls;
+  };
+  for (int id = 0; id < nv; ++id) run(id);  // warm-up
+  for (int r = 0; r < rounds; ++r)
     for (int j = 0; j < nv; ++j) {
-      const int id = (j + it) % nv;
-      spin<<<1, 1, 0, s>>>(400000);
-      CK(cudaEventRecord(e0, s));
-      for (int n = 0; n < 4; ++n) call(id);
-      CK(cudaEventRecord(e1, s));
-      CK(cudaEventSynchronize(e1));
-      float ms;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      t[id].push_back(ms * 1000 / 4);
+      const int id = (j + r) % nv;
+      t[id].push_back(run(id));
     }
   std::vector<float> med(nv);
   for (int id = 0; id < nv; ++id) {
@@ -213,6 +230,13 @@ inline std::vector<float> median_times(const std::function<void(int)>& call, int
   CK(cudaEventDestroy(e0));
   CK(cudaEventDestroy(e1));
   return med;
+}
+
+// Median microseconds per call of variants 0 .. nv - 1 on one buffer pair: rounds of 4 calls queued
+// behind a spin kernel (so that launch gaps do not count), the variants interleaved and their order
+// rotated each round.
+inline std::vector<float> median_times(const std::function<void(int)>& call, int nv, int iters, cudaStream_t s) {
+  return rotated_median_times([&](int id, int) { call(id); }, nv, 1, 4, iters, 400000, s);
 }
 
 // The rest of a case's line after its memcpy time: each variant 1 .. nv - 1 as "name time (ratio to
