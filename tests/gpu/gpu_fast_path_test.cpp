@@ -1022,10 +1022,12 @@ TEST_P(GpuFastPath, SingleRowIntoSpreadColumnTakesDirectKernel) {
 
 // 2 to 8 columns of packed input rows into output rows on the 16-byte grid: skinny's column-register
 // kernel, whose plan reads 16 / E rows by the columns, where it measured ahead (every column count of
-// 1- and 2-byte elements at these sizes, even ones of 4-byte elements, 2 of 8-byte ones). Rows past
-// the last whole run (padded output), runs past the last whole warp, packed batches and batches with
-// gaps match the reference; on pointers off the 16-byte grid the slab or direct kernels run the same
-// plan, and output rows off the grid never take the register kernel.
+// 1- and 2-byte elements at these sizes, even ones and 3 of 4-byte elements, 2 of 8-byte ones). Rows past
+// the last whole run (padded output), runs past the last whole warp, a matrix of whole blocks only
+// (where cols_regs_checks_per_block: the instance with no check), packed batches and batches with
+// gaps (blocks of whole runs and cut ones in each matrix) match the reference; on pointers off the
+// 16-byte grid the slab or direct kernels run the same plan, and output rows off the grid never take
+// the register kernel.
 TEST_P(GpuFastPath, FewColumnsTakeColumnRegisterKernel) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -1035,11 +1037,12 @@ TEST_P(GpuFastPath, FewColumnsTakeColumnRegisterKernel) {
   const auto up = [v](std::int64_t n) { return (n + v - 1) / v * v; };
   int taken = 0;
   for (std::int64_t cols = 2; cols <= 8; ++cols) {
-    const bool registers = e <= 2 || (cols % 2 == 0 && (e == 4 || cols == 2));
+    const bool registers = e <= 2 || (e == 4 && (cols % 2 == 0 || cols == 3)) || (e == 8 && cols == 2);
     const std::int64_t odd = 100003, whole = 65536 + 3 * v, small = 4096 + v;
     const std::vector<xpose::TransposeDesc> cases = {
         {t, odd, cols, 1, cols, up(odd)},                    // a last run cut short
         {t, whole, cols},                                    // a last warp cut short
+        {t, 65536, cols},                                    // whole blocks only (blocks of 256 runs)
         {t, small, cols, 3},                                 // a packed batch
         {t, small, cols, 2, cols, small + v, small * cols + v, cols * (small + v) + v},  // gaps
     };
@@ -1047,6 +1050,7 @@ TEST_P(GpuFastPath, FewColumnsTakeColumnRegisterKernel) {
     for (const xpose::TransposeDesc& d : cases) {
       ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
       EXPECT_EQ(plan.config().tile_rows == v && plan.config().tile_cols == cols, registers) << plan;
+      if (registers) EXPECT_EQ(plan.config().grid_x, (d.rows + 256 * v - 1) / (256 * v)) << plan;
       taken += registers;
       xpose::Plan automatic;
       if (registers && cols * e <= 32 && d.batch == 1) {  // where the automatic plan takes skinny

@@ -14,7 +14,9 @@ constexpr int kSkinnySmemBytes = 16384;
 // Moves the `short_n` elements of long index i: with kShortCols, input row i (a few columns) to
 // column i of the output; otherwise input column i (a few rows) to output row i. Neighbouring
 // threads take neighbouring i, so the side with unit stride is coalesced and the other side's
-// short runs land in the same L2 sectors.
+// short runs land in the same L2 sectors. A line's loads all issued before its stores ran slower on
+// 3 columns of 8-byte elements (H200, f64 1048576x3 +1.4%, 4194304x3 +3.5%;
+// bench/results/h200_2026-11-30n_direct_loads_first.txt).
 template <typename T, bool kShortCols>
 __device__ void skinny_line(const T* in, T* out, const MatrixGeometry& g, std::int64_t i, std::int64_t short_n) {
   for (std::int64_t s = 0; s < short_n; ++s) {

@@ -53,27 +53,37 @@ constexpr int cols_regs_piece_bytes(int cols) {
   return cols <= kSkinnyColsRegsMaxCols ? 16 : plan::skinny_cols_regs_wide_piece_bytes(cols);
 }
 
-// The kernel's instances: 2 to 8 columns of 1- and 2-byte elements, even ones of 4-byte elements, 2 of
-// 8-byte ones; and the wide columns of 1- and 2-byte elements.
+// The kernel's instances: 2 to 8 columns of 1- and 2-byte elements, even ones and 3 of 4-byte
+// elements, 2 of 8-byte ones; and the wide columns of 1- and 2-byte elements.
 constexpr bool cols_regs_built(int e, int cols) {
   if (cols > kSkinnyColsRegsMaxCols)
     return e <= 2 && cols >= plan::kSkinnyColsRegsWideMinCols && cols <= plan::kSkinnyColsRegsWideMaxCols;
-  return cols >= 2 && (e <= 2 || (cols % 2 == 0 && (e == 4 || (e == 8 && cols == 2))));
+  return cols >= 2 && (e <= 2 || (e == 4 && (cols % 2 == 0 || cols == 3)) || (e == 8 && cols == 2));
 }
 
 // Blocks per SM the kernel is built for with C columns (the register cap; the wide columns hold 42-64
 // registers under 4 without spills).
 constexpr int skinny_cols_regs_blocks(int cols) { return cols <= 4 ? 8 : cols <= 6 ? 6 : cols <= 8 ? 5 : 4; }
 
+// Whether the kernel's blocks of whole runs take a path of their own to the loads (below), as the
+// few-rows one-run kernel's do (one_run_checks_per_block): up to 4 columns, where the path's second
+// copy of the loads and stage compiles without spills, but for 4 of 4-byte elements (8 bytes spilled
+// at the 32-register cap, ptxas).
+constexpr bool cols_regs_checks_per_block(int e, int cols) { return cols <= 4 && !(e == 4 && cols == 4); }
+
 // Block (kSkinnyColsRegsThreads); grid (ceil(runs / block), batch). Run t of matrix b: input rows
 // [t * W / E, (t + 1) * W / E), W = cols_regs_piece_bytes(C). Needs `in` and the input batch stride on
 // the 16-byte grid, `out`, the output batch stride and ld_out * E on the W-byte grid (the launcher
-// checks). Strides in bytes.
-template <int E, int C>
+// checks). Strides in bytes. whole_blocks: one_run_whole_blocks over the rows, the blocks of each
+// matrix whose runs are all whole. kWholeGrid: one matrix whose blocks are all whole (where
+// cols_regs_checks_per_block), taken without matrix offsets or a check on the way to the loads.
+template <int E, int C, bool kWholeGrid = false>
 __global__ void __launch_bounds__(kSkinnyColsRegsThreads, skinny_cols_regs_blocks(C))
     skinny_cols_regs_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, std::int64_t rows,
-                            std::int64_t ld_out, std::int64_t bs_in, std::int64_t bs_out, std::int64_t runs) {
+                            std::int64_t ld_out, std::int64_t bs_in, std::int64_t bs_out, std::int64_t runs,
+                            std::uint32_t whole_blocks) {
   static_assert(cols_regs_built(E, C), "not built for this many columns of this element size");
+  static_assert(!kWholeGrid || cols_regs_checks_per_block(E, C), "whole grids: up to 4 columns");
   constexpr int W = cols_regs_piece_bytes(C);
   constexpr int V = W / E;  // input rows per run
   using Stage = RunStage<W * C>;
@@ -81,20 +91,12 @@ __global__ void __launch_bounds__(kSkinnyColsRegsThreads, skinny_cols_regs_block
   const OneRunThread me = one_run_thread<kSkinnyColsRegsThreads>();
   const int lane = me.lane;
   const std::int64_t t = me.run;
-  in += me.matrix * bs_in;
-  out += me.matrix * bs_out;
+  const std::uint32_t b = kWholeGrid ? 0 : me.matrix;
+  in += b * bs_in;
+  out += b * bs_out;
   const std::int64_t r0 = t * V;
-  const bool whole = t < runs && r0 + V <= rows;
   std::uint32_t w[Stage::kWords];
-  if (rt::warp_all(whole)) {
-    // The group's 32 runs are one stretch: lane reads chunk 32k + lane and keeps its own run.
-    Stage::load_stretch(stage[me.group], in + (t - lane) * W * C, lane);
-    rt::warp_sync();
-    Stage::read_run(stage[me.group], lane, w);
-  } else if (whole) {
-    Stage::load_run(in + t * W * C, w);  // a group cut by the matrix's end
-  }
-  if (whole) {
+  const auto store_run = [&] {
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       unsigned char* dst = out + c * ld_out + r0 * E;
@@ -106,11 +108,35 @@ __global__ void __launch_bounds__(kSkinnyColsRegsThreads, skinny_cols_regs_block
       else
         *reinterpret_cast<std::uint32_t*>(dst) = word(0);
     }
-  } else if (t < runs) {
-    // The matrix's last rows: fewer than a run, element by element.
-    for (std::int64_t r = r0; r < rows; ++r)
-      for (int c = 0; c < C; ++c) copy_element<E>(out + c * ld_out + r * E, in + (r * C + c) * E);
+  };
+  // The group's 32 runs are one stretch: lane reads chunk 32k + lane and keeps its own run.
+  const auto load_staged = [&] {
+    Stage::load_stretch(stage[me.group], in + (t - lane) * W * C, lane);
+    rt::warp_sync();
+    Stage::read_run(stage[me.group], lane, w);
+  };
+  // Every block but a matrix's last (all, where the block's rows divide the matrix's) holds whole
+  // runs only; where cols_regs_checks_per_block it finds so once, for the block, and goes to its
+  // loads with no per-thread check or vote before them, as the few-rows one-run kernel does (the
+  // reasons and its measurements there).
+  if (!kWholeGrid && (!cols_regs_checks_per_block(E, C) || blockIdx.x >= whole_blocks)) {
+    const bool whole = t < runs && r0 + V <= rows;
+    if (rt::warp_all(whole)) {
+      load_staged();
+    } else if (whole) {
+      Stage::load_run(in + t * W * C, w);  // a group cut by the matrix's end
+    }
+    if (whole) {
+      store_run();
+    } else if (t < runs) {
+      // The matrix's last rows: fewer than a run, element by element.
+      for (std::int64_t r = r0; r < rows; ++r)
+        for (int c = 0; c < C; ++c) copy_element<E>(out + c * ld_out + r * E, in + (r * C + c) * E);
+    }
+    return;
   }
+  load_staged();
+  store_run();
 }
 
 }  // namespace xpose::gpu

@@ -377,10 +377,10 @@ constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = fa
   return rows <= 3 ? 8 : rows == 4 || (rows == 5 && e >= 2) ? 6 : rows <= 7 || e == 1 ? 5 : 0;
 }
 
-// Blocks of `threads` runs of `columns` each, for a matrix of `cols`, whose runs are all whole
-// (clamped to the kernel's 32-bit parameter).
-constexpr std::uint32_t one_run_whole_blocks(std::int64_t cols, int threads, int columns) {
-  return static_cast<std::uint32_t>(std::min<std::int64_t>(cols / (std::int64_t{threads} * columns), UINT32_MAX));
+// Blocks of `threads` runs of `per_run` columns (rows, in the column-register kernel) each, for a
+// matrix of `extent` of them, whose runs are all whole (clamped to the kernels' 32-bit parameter).
+constexpr std::uint32_t one_run_whole_blocks(std::int64_t extent, int threads, int per_run) {
+  return static_cast<std::uint32_t>(std::min<std::int64_t>(extent / (std::int64_t{threads} * per_run), UINT32_MAX));
 }
 
 // Whether the one-run kernel's blocks of whole runs take a path of their own to the loads (below):

@@ -133,11 +133,15 @@ std::int64_t cols_regs_runs(const TransposeDesc& d) { return ceil_div(d.rows, co
 // 0.84 / 0.86 / 0.86 / 0.87 -> 0.97 / 0.97 / 0.97 / 0.99 / 1.00, 64 MiB x2 0.92 -> 0.97, x8 0.93 -> 0.96,
 // a batch of 64 x 50176x3 0.83 -> 1.00; bf16 1048576 rows x2 / x3 / x4 / x8 0.89 / 0.95 / 0.95 / 0.91 ->
 // 0.97 / 0.99 / 1.00 / 0.97; f32 x2 0.96 -> 1.00, x4 0.94 -> 0.98; f64 x2 0.92 -> 0.97, 64 MiB too.
-// Level or behind it, the others stay: odd column counts of 4-byte elements (f32 1048576x3 1.00 ->
-// 0.99, x5 0.93 -> 0.93, x7 0.93 -> 0.93), 8-byte elements past 2 columns (f64 1048576x3 0.97 -> 0.96,
-// x4 0.96 -> 0.95), and past two waves of blocks (64 MiB) all but 2 columns, 4 and 8 of 1- and 2-byte
-// elements and 3 of 1-byte ones (bf16 x3 1.04 -> 1.03, x5 1.05 -> 1.03; u8 x5 1.02 -> 1.01; f32 x4 0.950
-// -> 0.943, x8 0.955 -> 0.952).
+// Level or behind it, the others stay: odd column counts of 4-byte elements past 3 (x5 0.93 -> 0.93,
+// x7 0.93 -> 0.93), 8-byte elements past 2 columns (f64 1048576x3 0.97 -> 0.96, x4 0.96 -> 0.95), and
+// past two waves of blocks (64 MiB) all but 2 columns, 4 and 8 of 1- and 2-byte elements and 3 of
+// 1-byte ones (bf16 x3 1.04 -> 1.03, x5 1.05 -> 1.03; u8 x5 1.02 -> 1.01; f32 x4 0.950 -> 0.943, x8
+// 0.955 -> 0.952). f32 x3 was level too (1.00 -> 0.99) until the kernel's whole blocks went straight
+// to their loads; since then, three rounds alike (bench/results/h200_2026-11-30n_one_run_ab.txt, us):
+// f32 1048576x3 8.54-8.66 on the slabs -> 8.32-8.48, within two waves; 4194304x3 level (28.1-28.4 ->
+// 27.9-29.1). f64 x3 and x4 stayed behind the direct kernel with it (1048576x3 15.25 -> 15.14, x4
+// 20.04 -> 20.70, 2097152x3 27.71 -> 27.95), so they are not built.
 bool cols_regs_ahead(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const bool ahead_at_any_size = d.cols == 2 || (e <= 2 && (d.cols == 4 || d.cols == 8)) || (e == 1 && d.cols == 3);
@@ -158,10 +162,11 @@ bool cols_regs_runs_on(const TransposeDesc& d) {
 
 // The column-register kernel, transposing 16 / E rows a thread in registers (skinny_cols_regs.cuh),
 // where it can run and measured ahead; off the 16-byte grid at launch the kernels below run.
-// XPOSE_SKINNY_COLS_REGS=0 turns it off, to measure against it.
+// XPOSE_SKINNY_COLS_REGS=0 turns it off, =all takes it wherever it runs, to measure against it.
 bool use_cols_regs(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_REGS", '0');
-  return enabled && cols_regs_runs_on(d) && cols_regs_ahead(d);
+  static const bool everywhere = core::env_starts_with("XPOSE_SKINNY_COLS_REGS", 'a');
+  return enabled && cols_regs_runs_on(d) && (everywhere || cols_regs_ahead(d));
 }
 
 // The column-register kernel with narrower pieces (12 to 24 columns of 1- and 2-byte elements): where
@@ -381,6 +386,14 @@ bool same_tile_and_grid(const LaunchConfig& c, const LaunchConfig& kernel) {
          c.grid_y == kernel.grid_y;
 }
 
+// one_run_whole_blocks for a one-run kernel's launch (the few-rows and column-register kernels). With
+// XPOSE_ONE_RUN_WHOLE_BLOCKS=0, none: every block takes the checked path, to measure against the
+// whole-block path and instance.
+std::uint32_t one_run_whole_blocks_or_none(std::int64_t extent, int threads, int per_run) {
+  static const bool enabled = !core::env_starts_with("XPOSE_ONE_RUN_WHOLE_BLOCKS", '0');
+  return enabled ? one_run_whole_blocks(extent, threads, per_run) : 0;
+}
+
 LaunchConfig cols_regs_config(const TransposeDesc& d) {
   return one_run_config(d, cols_regs_rows(d), d.cols, kSkinnyColsRegsThreads, cols_regs_runs(d));
 }
@@ -395,15 +408,26 @@ LaunchConfig rows_regs_wide_config(const TransposeDesc& d) {
                         rows_regs_wide_runs(d));
 }
 
+// The column-register kernel where it is built; one matrix whose blocks are all whole takes the
+// instance with no check on the way to the loads (cols_regs_checks_per_block).
 template <int E>
 Status launch_cols_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   return dispatch_extent<2, plan::kSkinnyColsRegsWideMaxCols>(d.cols, "column-register kernel", [&](auto cols) {
     constexpr int C = decltype(cols)::value;
     if constexpr (cols_regs_built(E, C)) {
-      skinny_cols_regs_kernel<E, C><<<grid_of(c), block_of(c), 0, stream>>>(
-          static_cast<const unsigned char*>(in), static_cast<unsigned char*>(out), d.rows, d.ld_out * E,
-          d.batch_stride_in * E, d.batch_stride_out * E, cols_regs_runs(d));
-      return check_launch("skinny_cols_regs_kernel", c, 0, stream);
+      const std::uint32_t whole_blocks =
+          one_run_whole_blocks_or_none(d.rows, kSkinnyColsRegsThreads, cols_regs_piece_bytes(C) / E);
+      const auto run = [&](auto kernel) {
+        kernel<<<grid_of(c), block_of(c), 0, stream>>>(static_cast<const unsigned char*>(in),
+                                                       static_cast<unsigned char*>(out), d.rows, d.ld_out * E,
+                                                       d.batch_stride_in * E, d.batch_stride_out * E,
+                                                       cols_regs_runs(d), whole_blocks);
+        return check_launch("skinny_cols_regs_kernel", c, 0, stream);
+      };
+      if constexpr (cols_regs_checks_per_block(E, C)) {
+        if (d.batch == 1 && c.grid_x == whole_blocks) return run(skinny_cols_regs_kernel<E, C, true>);
+      }
+      return run(skinny_cols_regs_kernel<E, C>);
     } else {
       return Status(StatusCode::internal, "skinny: the column-register kernel is not built for this shape");
     }
@@ -506,7 +530,7 @@ LaunchConfig flat_grid(LaunchConfig c) {
 // The one-run kernel's blocks of whole runs per matrix, for its instance of R rows of E-byte elements.
 template <int E, int R>
 std::uint32_t rows_regs_one_run_whole_blocks(const TransposeDesc& d) {
-  return one_run_whole_blocks(d.cols, rows_regs_one_run_threads(R), rows_regs_piece_bytes(R) / E);
+  return one_run_whole_blocks_or_none(d.cols, rows_regs_one_run_threads(R), rows_regs_piece_bytes(R) / E);
 }
 
 // The one-run kernel where configure sized the grid for it; otherwise the loop kernel: two runs per
