@@ -140,8 +140,8 @@ std::int64_t cols_regs_runs(const TransposeDesc& d) { return ceil_div(d.rows, co
 // 0.955 -> 0.952). f32 x3 was level too (1.00 -> 0.99) until the kernel's whole blocks went straight
 // to their loads; since then, three rounds alike (bench/results/h200_2026-11-30n_one_run_ab.txt, us):
 // f32 1048576x3 8.54-8.66 on the slabs -> 8.32-8.48, within two waves; 4194304x3 level (28.1-28.4 ->
-// 27.9-29.1). f64 x3 and x4 stayed behind the direct kernel with it (1048576x3 15.25 -> 15.14, x4
-// 20.04 -> 20.70, 2097152x3 27.71 -> 27.95), so they are not built.
+// 27.9-29.1). f64 x3 and x4 stayed level with the direct kernel or behind it (1048576x3 15.25 -> 15.14,
+// x4 20.04 -> 20.70, 2097152x3 27.71 -> 27.95), so they are not built.
 bool cols_regs_ahead(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   const bool ahead_at_any_size = d.cols == 2 || (e <= 2 && (d.cols == 4 || d.cols == 8)) || (e == 1 && d.cols == 3);
