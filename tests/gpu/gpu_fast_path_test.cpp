@@ -1022,12 +1022,12 @@ TEST_P(GpuFastPath, SingleRowIntoSpreadColumnTakesDirectKernel) {
 
 // 2 to 8 columns of packed input rows into output rows on the 16-byte grid: skinny's column-register
 // kernel, whose plan reads 16 / E rows by the columns, where it measured ahead (every column count of
-// 1- and 2-byte elements at these sizes, even ones and 3 of 4-byte elements, 2 of 8-byte ones). Rows past
-// the last whole run (padded output), runs past the last whole warp, a matrix of whole blocks only
-// (where cols_regs_checks_per_block: the instance with no check), packed batches and batches with
-// gaps (blocks of whole runs and cut ones in each matrix) match the reference; on pointers off the
-// 16-byte grid the slab or direct kernels run the same plan, and output rows off the grid never take
-// the register kernel.
+// 1- and 2-byte elements at these sizes, even ones and 3 of 4-byte elements, 2 of 8-byte ones). Rows
+// past the last whole run (padded output), runs past the last whole warp, a matrix of whole blocks
+// only, packed or padded (where cols_regs_whole_grid_built: the instance with no check), packed
+// batches and batches with gaps (blocks of whole runs and cut ones in each matrix) match the
+// reference; on pointers off the 16-byte grid the slab or direct kernels run the same plan, and output
+// rows off the grid never take the register kernel.
 TEST_P(GpuFastPath, FewColumnsTakeColumnRegisterKernel) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -1043,6 +1043,7 @@ TEST_P(GpuFastPath, FewColumnsTakeColumnRegisterKernel) {
         {t, odd, cols, 1, cols, up(odd)},                    // a last run cut short
         {t, whole, cols},                                    // a last warp cut short
         {t, 65536, cols},                                    // whole blocks only (blocks of 256 runs)
+        {t, 65536, cols, 1, cols, 65536 + v},                // and padded output rows
         {t, small, cols, 3},                                 // a packed batch
         {t, small, cols, 2, cols, small + v, small * cols + v, cols * (small + v) + v},  // gaps
     };

@@ -71,19 +71,23 @@ constexpr int skinny_cols_regs_blocks(int cols) { return cols <= 4 ? 8 : cols <=
 // at the 32-register cap, ptxas).
 constexpr bool cols_regs_checks_per_block(int e, int cols) { return cols <= 4 && !(e == 4 && cols == 4); }
 
+// Whether the instance for one matrix of whole blocks (kWholeGrid below) is built: up to 4 columns, f32 x4
+// too (it holds one copy of the loads and compiles without spills).
+constexpr bool cols_regs_whole_grid_built(int cols) { return cols <= 4; }
+
 // Block (kSkinnyColsRegsThreads); grid (ceil(runs / block), batch). Run t of matrix b: input rows
 // [t * W / E, (t + 1) * W / E), W = cols_regs_piece_bytes(C). Needs `in` and the input batch stride on
 // the 16-byte grid, `out`, the output batch stride and ld_out * E on the W-byte grid (the launcher
 // checks). Strides in bytes. whole_blocks: one_run_whole_blocks over the rows, the blocks of each
 // matrix whose runs are all whole. kWholeGrid: one matrix whose blocks are all whole (where
-// cols_regs_checks_per_block), taken without matrix offsets or a check on the way to the loads.
+// cols_regs_whole_grid_built), taken without matrix offsets or a check on the way to the loads.
 template <int E, int C, bool kWholeGrid = false>
 __global__ void __launch_bounds__(kSkinnyColsRegsThreads, skinny_cols_regs_blocks(C))
     skinny_cols_regs_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, std::int64_t rows,
                             std::int64_t ld_out, std::int64_t bs_in, std::int64_t bs_out, std::int64_t runs,
                             std::uint32_t whole_blocks) {
   static_assert(cols_regs_built(E, C), "not built for this many columns of this element size");
-  static_assert(!kWholeGrid || cols_regs_checks_per_block(E, C), "whole grids: up to 4 columns");
+  static_assert(!kWholeGrid || cols_regs_whole_grid_built(C), "whole grids: up to 4 columns");
   constexpr int W = cols_regs_piece_bytes(C);
   constexpr int V = W / E;  // input rows per run
   using Stage = RunStage<W * C>;

@@ -409,7 +409,7 @@ LaunchConfig rows_regs_wide_config(const TransposeDesc& d) {
 }
 
 // The column-register kernel where it is built; one matrix whose blocks are all whole takes the
-// instance with no check on the way to the loads (cols_regs_checks_per_block).
+// instance with no check on the way to the loads (cols_regs_whole_grid_built).
 template <int E>
 Status launch_cols_regs(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   return dispatch_extent<2, plan::kSkinnyColsRegsWideMaxCols>(d.cols, "column-register kernel", [&](auto cols) {
@@ -424,7 +424,7 @@ Status launch_cols_regs(const TransposeDesc& d, const LaunchConfig& c, const voi
                                                        cols_regs_runs(d), whole_blocks);
         return check_launch("skinny_cols_regs_kernel", c, 0, stream);
       };
-      if constexpr (cols_regs_checks_per_block(E, C)) {
+      if constexpr (cols_regs_whole_grid_built(C)) {
         if (d.batch == 1 && c.grid_x == whole_blocks) return run(skinny_cols_regs_kernel<E, C, true>);
       }
       return run(skinny_cols_regs_kernel<E, C>);
