@@ -30,12 +30,12 @@ std::vector<xpose::TransposeDesc> cases_on_grid(DType t, std::int64_t grid) {
   return v;
 }
 
-// Matrices that tiles of tile_rows x tile_cols cover exactly, every tile whole: one with leading
+// Matrices of 2 x tiles_across tiles of tile_rows x tile_cols, every tile whole: one with leading
 // dimensions past its rows, and a batch of them with gaps between the matrices.
 std::vector<xpose::TransposeDesc> whole_tile_cases(DType t, std::int64_t grid, std::int64_t tile_rows,
-                                                   std::int64_t tile_cols) {
+                                                   std::int64_t tile_cols, std::int64_t tiles_across) {
   const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
-  const std::int64_t rows = 2 * tile_rows, cols = 3 * tile_cols;
+  const std::int64_t rows = 2 * tile_rows, cols = tiles_across * tile_cols;
   const std::int64_t ld_in = ld_on_grid(t, cols + 1, grid), ld_out = ld_on_grid(t, rows + 1, grid);
   const std::int64_t gap = grid / std::min(grid, e);
   return {{t, rows, cols, 1, ld_in, ld_out},
@@ -69,7 +69,7 @@ TEST_P(TiledVecTiles, EveryBuiltTileMatchesReference) {
            row_bytes <= xpose::tiled_vec_max_row_bytes(e, tile_bytes); row_bytes *= 2) {
         ++kernels;
         std::vector<xpose::TransposeDesc> cases = cases_on_grid(t, v);
-        for (const xpose::TransposeDesc& d : whole_tile_cases(t, v, tile_bytes / row_bytes, row_bytes / e))
+        for (const xpose::TransposeDesc& d : whole_tile_cases(t, v, tile_bytes / row_bytes, row_bytes / e, 3))
           cases.push_back(d);
         for (const xpose::TransposeDesc& d : cases) {
           const std::string what = describe(d) + " with " + std::to_string(tile_bytes) + "-byte tiles of " +
@@ -110,15 +110,12 @@ TEST_P(TiledVecTiles, EveryBandedTileMatchesReference) {
       const std::int64_t cols = 2 * bands * tile_cols - 3, ld_in = ld_on_grid(t, cols + 5, v);
       const std::int64_t rows = 129, ld_out = ld_on_grid(t, rows, v);
       const std::int64_t bs_in = rows * ld_in + 2 * v / e, bs_out = cols * ld_out + 3 * v / e;  // gaps
+      std::vector<xpose::TransposeDesc> cases = {xpose::TransposeDesc{t, rows, cols, 1, ld_in, ld_out},
+                                                 xpose::TransposeDesc{t, rows, cols, 3, ld_in, ld_out, bs_in, bs_out}};
       // And tiles that cover the matrices exactly (2 x bands tile columns, 2 tile rows).
-      const std::int64_t tile_rows = tile_bytes / row_bytes, whole_cols = 2 * bands * tile_cols;
-      const std::int64_t whole_ld_in = ld_on_grid(t, whole_cols + 1, v), whole_ld_out = ld_on_grid(t, 2 * tile_rows, v);
-      for (const xpose::TransposeDesc& d :
-           {xpose::TransposeDesc{t, rows, cols, 1, ld_in, ld_out},
-            xpose::TransposeDesc{t, rows, cols, 3, ld_in, ld_out, bs_in, bs_out},
-            xpose::TransposeDesc{t, 2 * tile_rows, whole_cols, 1, whole_ld_in, whole_ld_out},
-            xpose::TransposeDesc{t, 2 * tile_rows, whole_cols, 2, whole_ld_in, whole_ld_out,
-                                 2 * tile_rows * whole_ld_in + 2 * v / e, whole_cols * whole_ld_out + 3 * v / e}}) {
+      for (const xpose::TransposeDesc& d : whole_tile_cases(t, v, tile_bytes / row_bytes, tile_cols, 2 * bands))
+        cases.push_back(d);
+      for (const xpose::TransposeDesc& d : cases) {
         const std::string what = describe(d) + " in " + std::to_string(bands) + " bands of " +
                                  std::to_string(tile_bytes) + "-byte tiles of " + std::to_string(row_bytes) +
                                  "-byte rows";

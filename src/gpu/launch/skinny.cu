@@ -394,6 +394,12 @@ std::uint32_t one_run_whole_blocks_or_none(std::int64_t extent, int threads, int
   return enabled ? one_run_whole_blocks(extent, threads, per_run) : 0;
 }
 
+// Whether a one-run kernel's launch takes its instance for one matrix of whole blocks: a grid of
+// exactly the whole blocks, in one row.
+bool takes_whole_grid(const TransposeDesc& d, const LaunchConfig& c, std::uint32_t whole_blocks) {
+  return d.batch == 1 && c.grid_x == whole_blocks;
+}
+
 LaunchConfig cols_regs_config(const TransposeDesc& d) {
   return one_run_config(d, cols_regs_rows(d), d.cols, kSkinnyColsRegsThreads, cols_regs_runs(d));
 }
@@ -425,7 +431,7 @@ Status launch_cols_regs(const TransposeDesc& d, const LaunchConfig& c, const voi
         return check_launch("skinny_cols_regs_kernel", c, 0, stream);
       };
       if constexpr (cols_regs_whole_grid_built(C)) {
-        if (d.batch == 1 && c.grid_x == whole_blocks) return run(skinny_cols_regs_kernel<E, C, true>);
+        if (takes_whole_grid(d, c, whole_blocks)) return run(skinny_cols_regs_kernel<E, C, true>);
       }
       return run(skinny_cols_regs_kernel<E, C>);
     } else {
@@ -576,7 +582,7 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
   if constexpr (skinny_rows_regs_one_run_blocks(E, R) > 0) {
     if (input_aligned && one_run_grid && use_rows_regs_one_run(d, false)) {
       if constexpr (one_run_checks_per_block(R, false)) {
-        if (d.batch == 1 && c.grid_x == rows_regs_one_run_whole_blocks<E, R>(d))
+        if (takes_whole_grid(d, c, rows_regs_one_run_whole_blocks<E, R>(d)))
           return one_run(skinny_rows_regs_one_run_kernel<E, R, false, false, true>);
       }
       return one_run(skinny_rows_regs_one_run_kernel<E, R>);
