@@ -896,14 +896,15 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   // ... whose columns fill whole blocks of the one-run kernel (8192: a multiple of every element
   // size's block columns, so that no block takes the checked path for a matrix's end): one matrix
   // (the instance with no check), a batch with gaps (each block's own check), 7 rows (checked per
-  // thread). Each planned on the one-run kernel's grid, a block per 256 runs and a row per matrix
-  // (small enough to fit its waves on a GPU of 8 SMs).
+  // thread). Each planned on the one-run kernel's grid, a block per 256 runs (of the plan's tile
+  // columns: 8-byte elements take half pieces) and a row per matrix (small enough to fit its waves on
+  // a GPU of 8 SMs).
   const std::vector<xpose::TransposeDesc> whole_blocks = {
       {t, 3, 8192}, {t, 2, 8192}, {t, 3, 8192, 3, 8208, 3, 3 * 8208 + 16, 3 * 8192 + 16}, {t, 7, 8192}};
   for (const xpose::TransposeDesc& d : whole_blocks) {
     xpose::Plan plan;
     ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
-    EXPECT_EQ(plan.config().grid_x * 256 * static_cast<std::int64_t>(16 / xpose::dtype_size(t)), d.cols) << plan;
+    EXPECT_EQ(plan.config().grid_x * 256 * plan.config().tile_cols, d.cols) << plan;
     EXPECT_EQ(plan.config().grid_y, d.batch) << plan;
     cases.push_back(d);
   }
@@ -969,7 +970,9 @@ TEST_P(GpuFastPath, SkinnyRegisterKernelTwoRunsPerThread) {
     if (threads < d.batch * ((d.cols + per16 - 1) / per16)) two_runs_seen = true;
     ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, 0)) << plan;
   }
-  EXPECT_TRUE(two_runs_seen) << "no case here took two runs per thread on this GPU";
+  // 4- and 8-byte elements take the one-run kernel's half pieces where two runs would have run
+  // (FewRowsTakeHalfPieces).
+  if (e <= 2) EXPECT_TRUE(two_runs_seen) << "no case here took two runs per thread on this GPU";
 }
 
 // A few columns of packed input rows move in 16-byte chunks (up to 16 columns of 4-byte elements, 8 to
@@ -992,10 +995,15 @@ TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
   if (xpose::dtype_size(t) <= 4) EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
   ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048575, 1, 1048575, 4}, {Backend::cuda, Algorithm::skinny}).ok());
   EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
-  // On the 16-byte grid, 2-8 rows move one 16-byte chunk per row and thread, through registers.
+  // On the 16-byte grid, 2-8 rows move one 16-byte chunk per row and thread, through registers (4-
+  // and 8-byte elements past the one-run kernel's waves 8 bytes: FewRowsTakeHalfPieces).
   ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048576}, {Backend::cuda}).ok());
   EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << plan;
-  EXPECT_EQ(plan.config().tile_cols, 16 / static_cast<int>(xpose::dtype_size(t))) << plan;
+  const int e = static_cast<int>(xpose::dtype_size(t)), piece = plan.config().tile_cols * e;
+  if (e == 4 || e == 8)
+    EXPECT_TRUE(piece == 16 || piece == 8) << plan;
+  else
+    EXPECT_EQ(piece, 16) << plan;
 }
 
 // One row into a column whose elements lie a sector or more apart takes skinny's direct kernel (one
@@ -1110,6 +1118,38 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
   ASSERT_TRUE(xpose::make_plan(plan, {t, 12, 100003}, {Backend::cuda, Algorithm::skinny}).ok());
   EXPECT_NE(plan.config().tile_cols, 8 / e) << plan;
   ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 12, 100003}, Algorithm::skinny, 0));
+}
+
+// 2 to 4 rows of 4- and 8-byte elements on the 16-byte grid past the waves of the one-run kernel's
+// 16-byte pieces (the cases here: 4096 blocks of those or more, past their waves on GPUs of up to 256
+// SMs): the one-run kernel with half pieces (8 bytes of every row a thread). Planned on the half
+// pieces' grid (a block per 256 runs, a row per matrix) and checked element by element, aligned and
+// with the pointers one element off (the slab kernel then): one matrix of whole blocks (the instance
+// with no check), a last block cut short (f32: by a run of one column), and a batch with gaps.
+TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e != 4 && e != 8) GTEST_SKIP() << "half pieces are built for 4- and 8-byte elements";
+  std::vector<xpose::TransposeDesc> cases;
+  if (e == 8) {
+    cases = {{t, 2, 4194304}, {t, 4, 1048575, 1, 1048576},
+             {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 2, 3 * 1048575 + 1}};
+  } else {
+    cases = {{t, 4, 4194304}, {t, 4, 4194303, 1, 4194304},
+             {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 4, 3 * 1048575 + 3}};
+  }
+  for (const xpose::TransposeDesc& d : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
+    const std::int64_t runs = (d.cols * e + 7) / 8;
+    EXPECT_EQ(plan.config().tile_cols * e, 8) << describe(d) << ": " << plan;
+    EXPECT_EQ(plan.config().grid_x, (runs + 255) / 256) << plan;
+    EXPECT_EQ(plan.config().grid_y, d.batch) << plan;
+    if (d.batch == 1) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, Algorithm::skinny));
+    for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(e)})
+      ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
+  }
 }
 
 // The few-rows register kernels (2 to 8 rows, and 9 to 48 past 8 MiB) with the output pointer off the

@@ -377,6 +377,17 @@ constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = fa
   return rows <= 3 ? 8 : rows == 4 || (rows == 5 && e >= 2) ? 6 : rows <= 7 || e == 1 ? 5 : 0;
 }
 
+// Half pieces: 2 to 4 rows of 4- and 8-byte elements on the 16-byte grid also have one-run instances
+// that read 8 bytes of every row a thread (twice the threads of 16-byte pieces, 18-32 registers, 8
+// blocks per SM; where the planner takes them: rows_regs_half_pieces in src/gpu/launch/skinny.cu).
+constexpr bool rows_regs_half_pieces_built(int e, int rows) { return (e == 4 || e == 8) && rows >= 2 && rows <= 4; }
+
+// Blocks per SM of the one-run kernel's instance with pieces of `piece` bytes (0: not built).
+constexpr int one_run_blocks_for_piece(int e, int rows, bool shifted, int piece) {
+  return piece < rows_regs_piece_bytes(rows) ? (rows_regs_half_pieces_built(e, rows) && !shifted ? 8 : 0)
+                                             : skinny_rows_regs_one_run_blocks(e, rows, shifted);
+}
+
 // Blocks of `threads` runs of `per_run` columns (rows, in the column-register kernel) each, for a
 // matrix of `extent` of them, whose runs are all whole (clamped to the kernels' 32-bit parameter).
 constexpr std::uint32_t one_run_whole_blocks(std::int64_t extent, int threads, int per_run) {
@@ -402,15 +413,16 @@ constexpr bool one_run_checks_per_block(int rows, bool shifted) { return rows <=
 // kOutShifted: as skinny_rows_regs_kernel's (launched past 8 rows, for input rows on their grid).
 // whole_blocks: one_run_whole_blocks, the blocks of each matrix whose runs are all whole. kWholeGrid:
 // one matrix whose blocks are all whole (where one_run_checks_per_block), taken without matrix
-// offsets or a check on the way to the loads.
-template <int E, int R, bool kShifted = false, bool kOutShifted = false, bool kWholeGrid = false>
-__global__ void __launch_bounds__(rows_regs_one_run_threads(R), skinny_rows_regs_one_run_blocks(E, R, kShifted))
+// offsets or a check on the way to the loads. W: the bytes of every row a thread reads (8 for the
+// half pieces above).
+template <int E, int R, bool kShifted = false, bool kOutShifted = false, bool kWholeGrid = false,
+          int W = rows_regs_piece_bytes(R)>
+__global__ void __launch_bounds__(rows_regs_one_run_threads(R), one_run_blocks_for_piece(E, R, kShifted, W))
     skinny_rows_regs_one_run_kernel(const unsigned char* __restrict__ in, const unsigned char* __restrict__ in_end,
                                     unsigned char* __restrict__ out, std::int64_t ld_in, std::int64_t bs_in,
                                     std::int64_t bs_out, std::int64_t cols, std::int64_t runs,
                                     std::uint32_t whole_blocks) {
-  static_assert(skinny_rows_regs_one_run_blocks(E, R, kShifted) > 0, "not built for this many rows");
-  constexpr int W = rows_regs_piece_bytes(R);
+  static_assert(one_run_blocks_for_piece(E, R, kShifted, W) > 0, "not built for this many rows");
   constexpr int V = W / E;  // columns per run
   constexpr int kThreads = rows_regs_one_run_threads(R);
   using Stage = RunStage<W * R>;

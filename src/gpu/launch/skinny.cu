@@ -504,6 +504,30 @@ bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
          d.batch * rows_regs_one_run_blocks_per_matrix(d) <= waves * blocks * multiprocessor_count();
 }
 
+// 2 to 4 rows of 4- and 8-byte elements on the 16-byte grid that the one-run kernel's 16-byte pieces
+// do not take (past their waves, where the loop kernel ran): the one-run kernel with half pieces, a
+// thread per 8 bytes of every row, at 8 blocks per SM. Measured on an H200 (us, medians of three
+// rounds, the loop kernel -> half pieces; bench/results/h200_2026-11-30o_half_pieces.txt): f32
+// 4x1048576 11.31 -> 10.94 (and 11.55 -> 10.92 in the second run), 4x4194304 35.84 -> 35.25, 2x4194304
+// 19.53 -> 19.22, 3x4194304 27.54 -> 27.33, 2x16777216 67.17 -> 66.77; f64 4x1048576 19.90 -> 19.55,
+// 4x4194304 67.04 -> 66.58, 16 x 4x50176 15.73 -> 15.35. Where 16-byte pieces fit the one-run
+// kernel's waves, half pieces ran slower or level: f32 2x1048576 6.45 -> 6.73, 3x1048576 8.49 ->
+// 8.77, 16 x 4x50176 8.66 -> 8.93; f64 8 x 2x65536 6.53 -> 7.06, 3x1048576 and 3x262144 level.
+// XPOSE_ROWS_REGS_HALF_PIECES=0 turns them off and =1 takes them wherever they are built, to measure.
+bool rows_regs_half_pieces(const TransposeDesc& d) {
+  static const int mode = core::env_int("XPOSE_ROWS_REGS_HALF_PIECES", -1);
+  const int e = static_cast<int>(dtype_size(d.dtype));
+  if (mode == 0 || !rows_regs_half_pieces_built(e, static_cast<int>(d.rows)) || d.batch > kMaxGridYZ ||
+      !rows_regs_input_aligned(d, nullptr))
+    return false;
+  return mode == 1 || !use_rows_regs_one_run(d, false);
+}
+
+// Threads per matrix of the one-run kernel with half pieces: one per 8 bytes of columns.
+std::int64_t rows_regs_half_runs(const TransposeDesc& d) {
+  return ceil_div(d.cols, 8 / static_cast<std::int64_t>(dtype_size(d.dtype)));
+}
+
 // Whether the one-run kernel takes `d` with inputs as its strides leave them (a pointer off the
 // 16-byte grid still realigns at launch, in that grid where it is built).
 bool rows_regs_one_run_planned(const TransposeDesc& d) {
@@ -512,6 +536,9 @@ bool rows_regs_one_run_planned(const TransposeDesc& d) {
 
 // The grid gives each thread `runs per thread` runs (the kernel loops past 2^30 blocks).
 LaunchConfig rows_regs_config(const TransposeDesc& d) {
+  if (rows_regs_half_pieces(d))
+    return one_run_config(d, d.rows, 8 / static_cast<std::int64_t>(dtype_size(d.dtype)), kSkinnyRegsThreads,
+                          rows_regs_half_runs(d));
   if (rows_regs_one_run_planned(d))
     return one_run_config(d, d.rows, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)), kSkinnyRegsThreads,
                           rows_regs_runs(d));
@@ -539,7 +566,8 @@ std::uint32_t rows_regs_one_run_whole_blocks(const TransposeDesc& d) {
   return one_run_whole_blocks_or_none(d.cols, rows_regs_one_run_threads(R), rows_regs_piece_bytes(R) / E);
 }
 
-// The one-run kernel where configure sized the grid for it; otherwise the loop kernel: two runs per
+// The one-run kernel where configure sized the grid for it (its half-piece instances where the plan's
+// tile is 8 bytes of columns); otherwise the loop kernel: two runs per
 // thread where configure sized the grid for that (fewer threads than runs), one for 1- and 2-byte
 // input rows off the 16-byte grid (the kernel loops past its grid). `input_aligned`:
 // rows_regs_input_aligned, as launch_skinny found it. An output pointer off the 16-byte grid (1- and
@@ -555,12 +583,24 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
   // The one-run kernel where configure sized the grid for it (one run per thread, a matrix per row
   // of the grid); the loop kernels cover any grid along x and take one row of it.
   const bool one_run_grid = c.grid_x == rows_regs_one_run_blocks_per_matrix(d) && c.grid_y == d.batch;
-  const auto one_run = [&](auto kernel) {
+  const auto one_run_with = [&](auto kernel, std::int64_t runs, std::uint32_t whole_blocks) {
     kernel<<<grid_of(c), block_of(c), 0, stream>>>(src, src_end, dst, d.ld_in * E, d.batch_stride_in * E,
-                                                   d.batch_stride_out * E, d.cols, rows_regs_runs(d),
-                                                   rows_regs_one_run_whole_blocks<E, R>(d));
+                                                   d.batch_stride_out * E, d.cols, runs, whole_blocks);
     return check_launch("skinny_rows_regs_one_run_kernel", c, 0, stream);
   };
+  const auto one_run = [&](auto kernel) {
+    return one_run_with(kernel, rows_regs_runs(d), rows_regs_one_run_whole_blocks<E, R>(d));
+  };
+  if constexpr (rows_regs_half_pieces_built(E, R)) {
+    const std::int64_t half_runs = rows_regs_half_runs(d);
+    if (input_aligned && c.tile_cols * E == 8 && c.grid_y == d.batch &&
+        c.grid_x == ceil_div(half_runs, kSkinnyRegsThreads)) {
+      const std::uint32_t whole = one_run_whole_blocks_or_none(d.cols, kSkinnyRegsThreads, 8 / E);
+      if (takes_whole_grid(d, c, whole))
+        return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, true, 8>, half_runs, whole);
+      return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, false, 8>, half_runs, whole);
+    }
+  }
   const auto looped = [&](auto kernel) {
     LaunchConfig loop = flat_grid(c);
     if (one_run_grid) loop.grid_x = std::min<std::int64_t>(c.grid_x * c.grid_y, std::int64_t{1} << 30);
