@@ -1120,12 +1120,13 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
   ASSERT_NO_FATAL_FAILURE(expect_matches_reference({t, 12, 100003}, Algorithm::skinny, 0));
 }
 
-// 2 to 4 rows of 4- and 8-byte elements on the 16-byte grid past the waves of the one-run kernel's
-// 16-byte pieces (the cases here: 4096 blocks of those or more, past their waves on GPUs of up to 256
+// 2 to 7 rows of 4- and 8-byte elements on the 16-byte grid past the waves of the one-run kernel's
+// 16-byte pieces (the cases here: 2048 blocks of those or more, past their waves on GPUs of up to 256
 // SMs): the one-run kernel with half pieces (8 bytes of every row a thread). Planned on the half
 // pieces' grid (a block per 256 runs, a row per matrix) and checked element by element, aligned and
 // with the pointers one element off (the slab kernel then): one matrix of whole blocks (the instance
-// with no check), a last block cut short (f32: by a run of one column), and a batch with gaps.
+// with no check, up to 4 rows), a last block cut short (f32: by a run of one column), and batches with
+// gaps.
 TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -1133,11 +1134,12 @@ TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
   if (e != 4 && e != 8) GTEST_SKIP() << "half pieces are built for 4- and 8-byte elements";
   std::vector<xpose::TransposeDesc> cases;
   if (e == 8) {
-    cases = {{t, 2, 4194304}, {t, 4, 1048575, 1, 1048576},
+    cases = {{t, 2, 4194304}, {t, 4, 1048575, 1, 1048576}, {t, 7, 1048575, 1, 1048576},
              {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 2, 3 * 1048575 + 1}};
   } else {
-    cases = {{t, 4, 4194304}, {t, 4, 4194303, 1, 4194304},
-             {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 4, 3 * 1048575 + 3}};
+    cases = {{t, 4, 4194304}, {t, 4, 4194303, 1, 4194304}, {t, 7, 2097151, 1, 2097152},
+             {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 4, 3 * 1048575 + 3},
+             {t, 6, 524287, 4, 524288, 6, 6 * 524288 + 4, 6 * 524287 + 2}};
   }
   for (const xpose::TransposeDesc& d : cases) {
     xpose::Plan plan;

@@ -504,16 +504,18 @@ bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
          d.batch * rows_regs_one_run_blocks_per_matrix(d) <= waves * blocks * multiprocessor_count();
 }
 
-// 2 to 4 rows of 4- and 8-byte elements on the 16-byte grid that the one-run kernel's 16-byte pieces
+// 2 to 7 rows of 4- and 8-byte elements on the 16-byte grid that the one-run kernel's 16-byte pieces
 // do not take (past their waves, where the loop kernel ran): the one-run kernel with half pieces, a
 // thread per 8 bytes of every row, at 8 blocks per SM. Measured on an H200 (us, medians of three
 // rounds, the loop kernel -> half pieces; bench/results/h200_2026-11-30o_half_pieces.txt): f32
 // 4x1048576 11.31 -> 10.94 (and 11.55 -> 10.92 in the second run), 4x4194304 35.84 -> 35.25, 2x4194304
-// 19.53 -> 19.22, 3x4194304 27.54 -> 27.33, 2x16777216 67.17 -> 66.77; f64 4x1048576 19.90 -> 19.55,
-// 4x4194304 67.04 -> 66.58, 16 x 4x50176 15.73 -> 15.35. Where 16-byte pieces fit the one-run
-// kernel's waves, half pieces ran slower or level: f32 2x1048576 6.45 -> 6.73, 3x1048576 8.49 ->
-// 8.77, 16 x 4x50176 8.66 -> 8.93; f64 8 x 2x65536 6.53 -> 7.06, 3x1048576 and 3x262144 level.
-// XPOSE_ROWS_REGS_HALF_PIECES=0 turns them off and =1 takes them wherever they are built, to measure.
+// 19.53 -> 19.22, 3x4194304 27.54 -> 27.33, 2x16777216 67.17 -> 66.77, 5x1048576 13.63 -> 13.42,
+// 6x1048576 15.37 -> 15.21, 7x1048576 17.96 -> 17.47, 6x4194304 level; f64 4x1048576 19.90 -> 19.55,
+// 4x4194304 67.04 -> 66.58, 16 x 4x50176 15.73 -> 15.35, 5x1048576 and 6x2097152 level. Where 16-byte
+// pieces fit the one-run kernel's waves, half pieces ran slower or level: f32 2x1048576 6.45 -> 6.73,
+// 3x1048576 8.49 -> 8.77, 16 x 4x50176 8.66 -> 8.93; f64 8 x 2x65536 6.53 -> 7.06, 3x1048576 15.04 ->
+// 14.90 and 15.02 -> 15.06 in two runs. XPOSE_ROWS_REGS_HALF_PIECES=0 turns them off and =1 takes them
+// wherever they are built, to measure.
 bool rows_regs_half_pieces(const TransposeDesc& d) {
   static const int mode = core::env_int("XPOSE_ROWS_REGS_HALF_PIECES", -1);
   const int e = static_cast<int>(dtype_size(d.dtype));
@@ -596,8 +598,10 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
     if (input_aligned && c.tile_cols * E == 8 && c.grid_y == d.batch &&
         c.grid_x == ceil_div(half_runs, kSkinnyRegsThreads)) {
       const std::uint32_t whole = one_run_whole_blocks_or_none(d.cols, kSkinnyRegsThreads, 8 / E);
-      if (takes_whole_grid(d, c, whole))
-        return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, true, 8>, half_runs, whole);
+      if constexpr (one_run_checks_per_block(R, false)) {
+        if (takes_whole_grid(d, c, whole))
+          return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, true, 8>, half_runs, whole);
+      }
       return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, false, 8>, half_runs, whole);
     }
   }
