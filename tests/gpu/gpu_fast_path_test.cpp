@@ -897,8 +897,7 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   // size's block columns, so that no block takes the checked path for a matrix's end): one matrix
   // (the instance with no check), a batch with gaps (each block's own check), 7 rows (checked per
   // thread). Each planned on the one-run kernel's grid, a block per 256 runs (of the plan's tile
-  // columns: 8-byte elements take half pieces) and a row per matrix (small enough to fit its waves on
-  // a GPU of 8 SMs).
+  // columns) and a row per matrix (small enough to fit its waves on a GPU of 8 SMs).
   const std::vector<xpose::TransposeDesc> whole_blocks = {
       {t, 3, 8192}, {t, 2, 8192}, {t, 3, 8192, 3, 8208, 3, 3 * 8208 + 16, 3 * 8192 + 16}, {t, 7, 8192}};
   for (const xpose::TransposeDesc& d : whole_blocks) {
@@ -995,8 +994,8 @@ TEST_P(GpuFastPath, SkinnyVectorisesPackedRuns) {
   if (xpose::dtype_size(t) <= 4) EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
   ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048575, 1, 1048575, 4}, {Backend::cuda, Algorithm::skinny}).ok());
   EXPECT_EQ(plan.config().vector_bytes, 16) << plan;
-  // On the 16-byte grid, 2-8 rows move one 16-byte chunk per row and thread, through registers (4-
-  // and 8-byte elements past the one-run kernel's waves 8 bytes: FewRowsTakeHalfPieces).
+  // On the 16-byte grid, 2-8 rows move one 16-byte chunk per row and thread, through registers (8
+  // bytes for 4- and 8-byte elements past the one-run kernel's waves: FewRowsTakeHalfPieces).
   ASSERT_TRUE(xpose::make_plan(plan, {t, 3, 1048576}, {Backend::cuda}).ok());
   EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << plan;
   const int e = static_cast<int>(xpose::dtype_size(t)), piece = plan.config().tile_cols * e;
@@ -1121,8 +1120,8 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
 }
 
 // 2 to 7 rows of 4- and 8-byte elements on the 16-byte grid past the waves of the one-run kernel's
-// 16-byte pieces (the cases here: 2048 blocks of those or more, past their waves on GPUs of up to 256
-// SMs): the one-run kernel with half pieces (8 bytes of every row a thread). Planned on the half
+// 16-byte pieces (the cases here: 2048 blocks of those or more, past their waves on GPUs of fewer than
+// 256 SMs): the one-run kernel with half pieces (8 bytes of every row a thread). Planned on the half
 // pieces' grid (a block per 256 runs, a row per matrix) and checked element by element, aligned and
 // with the pointers one element off (the slab kernel then): one matrix of whole blocks (the instance
 // with no check, up to 4 rows), a last block cut short (f32: by a run of one column), and batches with
