@@ -946,7 +946,9 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
 // one-run kernel one run each (where its grid fits one or two waves): a last chunk cut by the matrix
 // edge, batches whose groups of 32 runs straddle two matrices, with gaps between them, and 64
 // matrices of 4 rows whose one-run grid, padded per matrix, is just past one wave. The run counts
-// bracket those windows on H100/H200-class GPUs (132 SMs).
+// bracket those windows on H100/H200-class GPUs (132 SMs). 4- and 8-byte elements take the one-run
+// kernel's half pieces past its waves (FewRowsTakeHalfPieces), except past its grid's limit of 65535
+// matrices: there the same run counts, in batches of 65537 matrices of 3 or 4 runs, reach two runs.
 TEST_P(GpuFastPath, SkinnyRegisterKernelTwoRunsPerThread) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -962,6 +964,9 @@ TEST_P(GpuFastPath, SkinnyRegisterKernelTwoRunsPerThread) {
     }
   }
   cases.push_back({t, 4, 3136 * per16, 64});
+  if (e == 4 || e == 8)
+    for (std::int64_t rows : {2, 3, 4})
+      for (std::int64_t runs : {3, 4}) cases.push_back({t, rows, runs * per16, 65537});
   for (const xpose::TransposeDesc& d : cases) {
     xpose::Plan plan;
     ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda, Algorithm::skinny}).ok()) << describe(d);
@@ -969,9 +974,7 @@ TEST_P(GpuFastPath, SkinnyRegisterKernelTwoRunsPerThread) {
     if (threads < d.batch * ((d.cols + per16 - 1) / per16)) two_runs_seen = true;
     ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, 0)) << plan;
   }
-  // 4- and 8-byte elements take the one-run kernel's half pieces where two runs would have run
-  // (FewRowsTakeHalfPieces).
-  if (e <= 2) EXPECT_TRUE(two_runs_seen) << "no case here took two runs per thread on this GPU";
+  EXPECT_TRUE(two_runs_seen) << "no case here took two runs per thread on this GPU";
 }
 
 // A few columns of packed input rows move in 16-byte chunks (up to 16 columns of 4-byte elements, 8 to

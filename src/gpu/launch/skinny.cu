@@ -492,16 +492,23 @@ std::int64_t rows_regs_one_run_blocks_per_matrix(const TransposeDesc& d) {
 // 6x5592405 0.815 -> 0.864, bf16 8x524289 0.959 -> 0.984; batches level, u8 32 x 5x40001 0.869 ->
 // 0.871). 8 rows of 1-byte elements (part 8): u8 8x1048576 0.986 -> 1.002, 16 x 8x50176 0.934 ->
 // 0.958; of 16-byte ones it lost (c128 8x131072 0.966 -> 0.950), so they keep the loop kernel.
-// XPOSE_SKINNY_ROWS_REGS_ONE_RUN=0 turns it off, to measure against it.
-bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
+// XPOSE_SKINNY_ROWS_REGS_ONE_RUN=0 turns it off (its half pieces below too), to measure against it.
+bool rows_regs_one_run_enabled() {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_ROWS_REGS_ONE_RUN", '0');
+  return enabled;
+}
+// The rule above without the switch: whether the one-run kernel's 16-byte pieces would take `d`.
+bool rows_regs_one_run_fits(const TransposeDesc& d, bool shifted) {
   const int blocks =
       skinny_rows_regs_one_run_blocks(static_cast<int>(dtype_size(d.dtype)), static_cast<int>(d.rows), shifted);
-  if (!enabled || blocks == 0 || d.batch > kMaxGridYZ) return false;
+  if (blocks == 0 || d.batch > kMaxGridYZ) return false;
   if (shifted) return true;
   const std::int64_t waves = d.rows <= 3 ? 2 : 1;
   return rows_regs_input_aligned(d, nullptr) &&
          d.batch * rows_regs_one_run_blocks_per_matrix(d) <= waves * blocks * multiprocessor_count();
+}
+bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
+  return rows_regs_one_run_enabled() && rows_regs_one_run_fits(d, shifted);
 }
 
 // 2 to 7 rows of 4- and 8-byte elements on the 16-byte grid that the one-run kernel's 16-byte pieces
@@ -512,22 +519,26 @@ bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
 // 19.53 -> 19.22, 3x4194304 27.54 -> 27.33, 2x16777216 67.17 -> 66.77, 5x1048576 13.63 -> 13.42,
 // 6x1048576 15.37 -> 15.21, 7x1048576 17.96 -> 17.47, 6x4194304 level; f64 4x1048576 19.90 -> 19.55,
 // 4x4194304 67.04 -> 66.58, 16 x 4x50176 15.73 -> 15.35, 5x1048576 and 6x2097152 level. Where 16-byte
-// pieces fit the one-run kernel's waves, half pieces ran slower or level: f32 2x1048576 6.45 -> 6.73,
-// 3x1048576 8.49 -> 8.77, 16 x 4x50176 8.66 -> 8.93; f64 8 x 2x65536 6.53 -> 7.06, 3x1048576 15.04 ->
-// 14.90 and 15.02 -> 15.06 in two runs. XPOSE_ROWS_REGS_HALF_PIECES=0 turns them off and =1 takes them
-// wherever they are built, to measure.
+// pieces fit the one-run kernel's waves, half pieces ran slower for f32 (2x1048576 6.45 -> 6.73,
+// 3x1048576 8.49 -> 8.77, 16 x 4x50176 8.66 -> 8.93); for f64 they were mixed there (8 x 2x65536 6.53 ->
+// 7.06; 2x1048576 10.81 -> 10.67, 4x131072 4.96 -> 4.80 and 2x16384 2.65 -> 2.50 with memcpy as much
+// faster, level by ratio; 3x1048576 15.04 -> 14.90 and 15.02 -> 15.06 in two runs), and f64 keeps the f32
+// rule. XPOSE_ROWS_REGS_HALF_PIECES=0 turns them off and =1 takes them wherever they are built, to measure
+// (XPOSE_SKINNY_ROWS_REGS_ONE_RUN=0 turns off both).
+constexpr int kHalfPieceBytes = 8;
 bool rows_regs_half_pieces(const TransposeDesc& d) {
   static const int mode = core::env_int("XPOSE_ROWS_REGS_HALF_PIECES", -1);
   const int e = static_cast<int>(dtype_size(d.dtype));
-  if (mode == 0 || !rows_regs_half_pieces_built(e, static_cast<int>(d.rows)) || d.batch > kMaxGridYZ ||
-      !rows_regs_input_aligned(d, nullptr))
+  if (mode == 0 || !rows_regs_one_run_enabled() || !rows_regs_half_pieces_built(e, static_cast<int>(d.rows)) ||
+      d.batch > kMaxGridYZ || !rows_regs_input_aligned(d, nullptr))
     return false;
-  return mode == 1 || !use_rows_regs_one_run(d, false);
+  return mode == 1 || !rows_regs_one_run_fits(d, false);
 }
 
-// Threads per matrix of the one-run kernel with half pieces: one per 8 bytes of columns.
-std::int64_t rows_regs_half_runs(const TransposeDesc& d) {
-  return ceil_div(d.cols, 8 / static_cast<std::int64_t>(dtype_size(d.dtype)));
+// The one-run kernel's grid for half pieces: a thread per 8 bytes of columns.
+LaunchConfig rows_regs_half_config(const TransposeDesc& d) {
+  const std::int64_t columns = kHalfPieceBytes / static_cast<std::int64_t>(dtype_size(d.dtype));
+  return one_run_config(d, d.rows, columns, kSkinnyRegsThreads, ceil_div(d.cols, columns));
 }
 
 // Whether the one-run kernel takes `d` with inputs as its strides leave them (a pointer off the
@@ -538,9 +549,7 @@ bool rows_regs_one_run_planned(const TransposeDesc& d) {
 
 // The grid gives each thread `runs per thread` runs (the kernel loops past 2^30 blocks).
 LaunchConfig rows_regs_config(const TransposeDesc& d) {
-  if (rows_regs_half_pieces(d))
-    return one_run_config(d, d.rows, 8 / static_cast<std::int64_t>(dtype_size(d.dtype)), kSkinnyRegsThreads,
-                          rows_regs_half_runs(d));
+  if (rows_regs_half_pieces(d)) return rows_regs_half_config(d);
   if (rows_regs_one_run_planned(d))
     return one_run_config(d, d.rows, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)), kSkinnyRegsThreads,
                           rows_regs_runs(d));
@@ -568,8 +577,8 @@ std::uint32_t rows_regs_one_run_whole_blocks(const TransposeDesc& d) {
   return one_run_whole_blocks_or_none(d.cols, rows_regs_one_run_threads(R), rows_regs_piece_bytes(R) / E);
 }
 
-// The one-run kernel where configure sized the grid for it (its half-piece instances where the plan's
-// tile is 8 bytes of columns); otherwise the loop kernel: two runs per
+// The one-run kernel where configure sized the grid for it (its half-piece instances where the plan
+// has their tile and grid); otherwise the loop kernel: two runs per
 // thread where configure sized the grid for that (fewer threads than runs), one for 1- and 2-byte
 // input rows off the 16-byte grid (the kernel loops past its grid). `input_aligned`:
 // rows_regs_input_aligned, as launch_skinny found it. An output pointer off the 16-byte grid (1- and
@@ -594,15 +603,16 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
     return one_run_with(kernel, rows_regs_runs(d), rows_regs_one_run_whole_blocks<E, R>(d));
   };
   if constexpr (rows_regs_half_pieces_built(E, R)) {
-    const std::int64_t half_runs = rows_regs_half_runs(d);
-    if (input_aligned && c.tile_cols * E == 8 && c.grid_y == d.batch &&
-        c.grid_x == ceil_div(half_runs, kSkinnyRegsThreads)) {
-      const std::uint32_t whole = one_run_whole_blocks_or_none(d.cols, kSkinnyRegsThreads, 8 / E);
+    if (input_aligned && same_tile_and_grid(c, rows_regs_half_config(d))) {
+      constexpr int kColumns = kHalfPieceBytes / E;
+      const std::int64_t runs = ceil_div(d.cols, std::int64_t{kColumns});
+      const std::uint32_t whole = one_run_whole_blocks_or_none(d.cols, kSkinnyRegsThreads, kColumns);
       if constexpr (one_run_checks_per_block(R, false)) {
         if (takes_whole_grid(d, c, whole))
-          return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, true, 8>, half_runs, whole);
+          return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, true, kHalfPieceBytes>, runs,
+                              whole);
       }
-      return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, false, 8>, half_runs, whole);
+      return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, false, kHalfPieceBytes>, runs, whole);
     }
   }
   const auto looped = [&](auto kernel) {
