@@ -571,10 +571,11 @@ LaunchConfig flat_grid(LaunchConfig c) {
   return c;
 }
 
-// The one-run kernel's blocks of whole runs per matrix, for its instance of R rows of E-byte elements.
-template <int E, int R>
+// The one-run kernel's blocks of whole runs per matrix, for its instance of R rows of E-byte elements
+// with pieces of W bytes.
+template <int E, int R, int W = rows_regs_piece_bytes(R)>
 std::uint32_t rows_regs_one_run_whole_blocks(const TransposeDesc& d) {
-  return one_run_whole_blocks_or_none(d.cols, rows_regs_one_run_threads(R), rows_regs_piece_bytes(R) / E);
+  return one_run_whole_blocks_or_none(d.cols, rows_regs_one_run_threads(R), W / E);
 }
 
 // The one-run kernel where configure sized the grid for it (its half-piece instances where the plan
@@ -602,18 +603,21 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
   const auto one_run = [&](auto kernel) {
     return one_run_with(kernel, rows_regs_runs(d), rows_regs_one_run_whole_blocks<E, R>(d));
   };
-  if constexpr (rows_regs_half_pieces_built(E, R)) {
-    if (input_aligned && same_tile_and_grid(c, rows_regs_half_config(d))) {
-      constexpr int kColumns = kHalfPieceBytes / E;
-      const std::int64_t runs = ceil_div(d.cols, std::int64_t{kColumns});
-      const std::uint32_t whole = one_run_whole_blocks_or_none(d.cols, kSkinnyRegsThreads, kColumns);
-      if constexpr (one_run_checks_per_block(R, false)) {
-        if (takes_whole_grid(d, c, whole))
-          return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, true, kHalfPieceBytes>, runs,
-                              whole);
-      }
-      return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, false, kHalfPieceBytes>, runs, whole);
+  // The instance for input rows on the grid with pieces of W bytes: one matrix of whole blocks (up to 4
+  // rows) takes the one with no check, the rest the one that checks per block or per thread.
+  const auto one_run_aligned = [&](auto piece) {
+    constexpr int W = decltype(piece)::value;
+    const std::int64_t runs = ceil_div(d.cols, std::int64_t{W / E});
+    const std::uint32_t whole = rows_regs_one_run_whole_blocks<E, R, W>(d);
+    if constexpr (one_run_checks_per_block(R, false)) {
+      if (takes_whole_grid(d, c, whole))
+        return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, true, W>, runs, whole);
     }
+    return one_run_with(skinny_rows_regs_one_run_kernel<E, R, false, false, false, W>, runs, whole);
+  };
+  if constexpr (rows_regs_half_pieces_built(E, R)) {
+    if (input_aligned && same_tile_and_grid(c, rows_regs_half_config(d)))
+      return one_run_aligned(std::integral_constant<int, kHalfPieceBytes>{});
   }
   const auto looped = [&](auto kernel) {
     LaunchConfig loop = flat_grid(c);
@@ -634,13 +638,8 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
     if (!input_aligned) return looped(skinny_rows_regs_kernel<E, R, 1, true>);
   }
   if constexpr (skinny_rows_regs_one_run_blocks(E, R) > 0) {
-    if (input_aligned && one_run_grid && use_rows_regs_one_run(d, false)) {
-      if constexpr (one_run_checks_per_block(R, false)) {
-        if (takes_whole_grid(d, c, rows_regs_one_run_whole_blocks<E, R>(d)))
-          return one_run(skinny_rows_regs_one_run_kernel<E, R, false, false, true>);
-      }
-      return one_run(skinny_rows_regs_one_run_kernel<E, R>);
-    }
+    if (input_aligned && one_run_grid && use_rows_regs_one_run(d, false))
+      return one_run_aligned(std::integral_constant<int, rows_regs_piece_bytes(R)>{});
   }
   if constexpr (R <= 4) {
     if (c.grid_x * kSkinnyRegsThreads < d.batch * rows_regs_runs(d)) return looped(skinny_rows_regs_kernel<E, R, 2>);
