@@ -1124,11 +1124,12 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
 
 // 2 to 7 rows of 4- and 8-byte elements on the 16-byte grid past the waves of the one-run kernel's
 // 16-byte pieces (the cases here: 2048 blocks of those or more, past their waves on GPUs of fewer than
-// 256 SMs): the one-run kernel with half pieces (8 bytes of every row a thread). Planned on the half
-// pieces' grid (a block per 256 runs, a row per matrix) and checked element by element, aligned and
-// with the pointers one element off (the slab kernel then): one matrix of whole blocks (the instance
-// with no check, up to 4 rows), a last block cut short (f32: by a run of one column), and batches with
-// gaps.
+// 256 SMs), and 8 rows on grids of at most a block per SM (16 or 32 blocks here): the one-run kernel
+// with half pieces (8 bytes of every row a thread). Planned on the half pieces' grid (a block per 256
+// runs, a row per matrix) and checked element by element, aligned and with the pointers one element
+// off (the slab kernel then): one matrix of whole blocks (the instance with no check, up to 4 rows), a
+// last block cut short (f32: by a run of one column), and batches with gaps. 8 rows on more blocks
+// than SMs (2048 blocks of half pieces) keep the loop kernel's 16-byte pieces.
 TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -1137,11 +1138,12 @@ TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
   std::vector<xpose::TransposeDesc> cases;
   if (e == 8) {
     cases = {{t, 2, 4194304}, {t, 4, 1048575, 1, 1048576}, {t, 7, 1048575, 1, 1048576},
-             {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 2, 3 * 1048575 + 1}};
+             {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 2, 3 * 1048575 + 1},
+             {t, 8, 4095, 2, 4096, 8, 8 * 4096 + 2, 8 * 4095 + 1}};
   } else {
     cases = {{t, 4, 4194304}, {t, 4, 4194303, 1, 4194304}, {t, 7, 2097151, 1, 2097152},
              {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 4, 3 * 1048575 + 3},
-             {t, 6, 524287, 4, 524288, 6, 6 * 524288 + 4, 6 * 524287 + 2}};
+             {t, 6, 524287, 4, 524288, 6, 6 * 524288 + 4, 6 * 524287 + 2}, {t, 8, 8191}};
   }
   for (const xpose::TransposeDesc& d : cases) {
     xpose::Plan plan;
@@ -1154,6 +1156,11 @@ TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
     for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(e)})
       ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
   }
+  const xpose::TransposeDesc many_blocks{t, 8, 4194304 / e - 1};
+  xpose::Plan plan;
+  ASSERT_TRUE(xpose::make_plan(plan, many_blocks, {Backend::cuda, Algorithm::skinny}).ok());
+  EXPECT_EQ(plan.config().tile_cols * e, 16) << plan;
+  ASSERT_NO_FATAL_FAILURE(expect_matches_reference(many_blocks, Algorithm::skinny, 0));
 }
 
 // The few-rows register kernels (2 to 8 rows, and 9 to 48 past 8 MiB) with the output pointer off the

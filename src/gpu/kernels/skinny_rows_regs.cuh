@@ -377,13 +377,11 @@ constexpr int skinny_rows_regs_one_run_blocks(int e, int rows, bool shifted = fa
   return rows <= 3 ? 8 : rows == 4 || (rows == 5 && e >= 2) ? 6 : rows <= 7 || e == 1 ? 5 : 0;
 }
 
-// Half pieces: 2 to 7 rows of 4- and 8-byte elements on the 16-byte grid also have one-run instances
+// Half pieces: 2 to 8 rows of 4- and 8-byte elements on the 16-byte grid also have one-run instances
 // that read 8 bytes of every row a thread (twice the threads of 16-byte pieces, 18-32 registers, 8
-// blocks per SM; where the planner takes them: rows_regs_half_pieces in src/gpu/launch/skinny.cu).
-// With 8 rows they ran slower than the loop kernel on large matrices (f32 8x1048576 20.04 -> 20.37 us,
-// 8x4194304 67.60 -> 68.14, f64 8x1048576 36.03 -> 36.16) and faster on small ones (f32 8x65536 3.95
-// -> 3.76, f64 8x32768 4.14 -> 3.88), a rule not built yet (bench/results/h200_2026-11-30o_half_pieces.txt).
-constexpr bool rows_regs_half_pieces_built(int e, int rows) { return (e == 4 || e == 8) && rows >= 2 && rows <= 7; }
+// blocks per SM; where the planner takes them: rows_regs_half_pieces in src/gpu/launch/skinny.cu, for
+// 8 rows only on grids of at most a block per SM).
+constexpr bool rows_regs_half_pieces_built(int e, int rows) { return (e == 4 || e == 8) && rows >= 2 && rows <= 8; }
 
 // Blocks per SM of the one-run kernel's instance with pieces of `piece` bytes (0: not built).
 constexpr int one_run_blocks_for_piece(int e, int rows, bool shifted, int piece) {

@@ -511,7 +511,7 @@ bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
   return rows_regs_one_run_enabled() && rows_regs_one_run_fits(d, shifted);
 }
 
-// 2 to 7 rows of 4- and 8-byte elements on the 16-byte grid that the one-run kernel's 16-byte pieces
+// 2 to 8 rows of 4- and 8-byte elements on the 16-byte grid that the one-run kernel's 16-byte pieces
 // do not take (past their waves, where the loop kernel ran): the one-run kernel with half pieces, a
 // thread per 8 bytes of every row, at 8 blocks per SM. Measured on an H200 (us, medians of three
 // rounds, the loop kernel -> half pieces; bench/results/h200_2026-11-30o_half_pieces.txt): f32
@@ -523,7 +523,15 @@ bool use_rows_regs_one_run(const TransposeDesc& d, bool shifted) {
 // 3x1048576 8.49 -> 8.77, 16 x 4x50176 8.66 -> 8.93); for f64 they were mixed there (8 x 2x65536 6.53 ->
 // 7.06; 2x1048576 10.81 -> 10.67, 4x131072 4.96 -> 4.80 and 2x16384 2.65 -> 2.50 with memcpy as much
 // faster, level by ratio; 3x1048576 15.04 -> 14.90 and 15.02 -> 15.06 in two runs), and f64 keeps the f32
-// rule. XPOSE_ROWS_REGS_HALF_PIECES=0 turns them off and =1 takes them wherever they are built, to measure
+// rule.
+// 8 rows have no one-run kernel of 16-byte pieces; half pieces there only where their whole grid is at most
+// a block per SM, twice the loop kernel's threads on a GPU they leave mostly idle. Measured on an H200
+// (us, medians of three rounds, the loop kernel -> half pieces; bench/results/h200_2026-12-01a_half_8_rows.txt):
+// f32 8x32768 3.53 -> 3.20, 8x65536 3.99 -> 3.91, f64 8x16384 3.66 -> 3.15, 8x32768 4.14 -> 3.75 (64 or
+// 128 blocks of half pieces); past that mixed, and slower at one wave (f32 8x131072 5.10 -> 5.10, 8x262144
+// 6.79 -> 6.66, 8x524288 11.00 -> 11.53, 8x1048576 20.10 -> 20.38, 64 x 8x8192 11.09 -> 11.42; f64 8x65536
+// 4.92 -> 5.06, 8x131072 6.84 -> 6.65, 8x262144 11.02 -> 11.45, 8x524288 20.08 -> 20.32).
+// XPOSE_ROWS_REGS_HALF_PIECES=0 turns them off and =1 takes them wherever they are built, to measure
 // (XPOSE_SKINNY_ROWS_REGS_ONE_RUN=0 turns off both).
 constexpr int kHalfPieceBytes = 8;
 bool rows_regs_half_pieces(const TransposeDesc& d) {
@@ -532,7 +540,12 @@ bool rows_regs_half_pieces(const TransposeDesc& d) {
   if (mode == 0 || !rows_regs_one_run_enabled() || !rows_regs_half_pieces_built(e, static_cast<int>(d.rows)) ||
       d.batch > kMaxGridYZ || !rows_regs_input_aligned(d, nullptr))
     return false;
-  return mode == 1 || !rows_regs_one_run_fits(d, false);
+  if (mode == 1) return true;
+  if (d.rows == kSkinnyRegsMaxRows) {
+    const std::int64_t runs = ceil_div(d.cols, kHalfPieceBytes / static_cast<std::int64_t>(e));
+    return d.batch * ceil_div(runs, kSkinnyRegsThreads) <= multiprocessor_count();
+  }
+  return !rows_regs_one_run_fits(d, false);
 }
 
 // The one-run kernel's grid for half pieces: a thread per 8 bytes of columns.
