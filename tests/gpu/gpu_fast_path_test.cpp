@@ -1139,11 +1139,11 @@ TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
   if (e == 8) {
     cases = {{t, 2, 4194304}, {t, 4, 1048575, 1, 1048576}, {t, 7, 1048575, 1, 1048576},
              {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 2, 3 * 1048575 + 1},
-             {t, 8, 4095, 2, 4096, 8, 8 * 4096 + 2, 8 * 4095 + 1}};
+             {t, 8, 4095, 2, 4096, 8, 8 * 4096 + 2, 8 * 4095 + 2}};
   } else {
     cases = {{t, 4, 4194304}, {t, 4, 4194303, 1, 4194304}, {t, 7, 2097151, 1, 2097152},
              {t, 3, 1048575, 4, 1048576, 3, 3 * 1048576 + 4, 3 * 1048575 + 3},
-             {t, 6, 524287, 4, 524288, 6, 6 * 524288 + 4, 6 * 524287 + 2}, {t, 8, 8191}};
+             {t, 6, 524287, 4, 524288, 6, 6 * 524288 + 4, 6 * 524287 + 2}, {t, 8, 8191, 1, 8192}};
   }
   for (const xpose::TransposeDesc& d : cases) {
     xpose::Plan plan;
@@ -1156,7 +1156,7 @@ TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
     for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(e)})
       ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
   }
-  const xpose::TransposeDesc many_blocks{t, 8, 4194304 / e - 1};
+  const xpose::TransposeDesc many_blocks{t, 8, 4194304 / e - 1, 1, 4194304 / e};
   xpose::Plan plan;
   ASSERT_TRUE(xpose::make_plan(plan, many_blocks, {Backend::cuda, Algorithm::skinny}).ok());
   EXPECT_EQ(plan.config().tile_cols * e, 16) << plan;
