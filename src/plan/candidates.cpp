@@ -59,7 +59,7 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
   if (tiled_sectors_load_bytes(d, alignment) != 0 && !output_rows_sector_aligned(d))
     add(Candidate{Algorithm::tiled_sectors});
   if (std::min(d.rows, d.cols) <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment) ||
-      skinny_rows_regs_wide_runs(d) || skinny_cols_regs_wide_runs(d))
+      skinny_rows_regs_wide_runs(d) || skinny_cols_regs_wide_runs(d) || few_rows_output_slabs_run(d))
     add(Candidate{Algorithm::skinny});
   if (small_batch_fits(d, whole_matrix_bytes)) add(Candidate{Algorithm::small_batch});
   if (gpu::geam_has_type(d.dtype)) add(Candidate{Algorithm::vendor_geam});

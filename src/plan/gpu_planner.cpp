@@ -323,6 +323,35 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
          (gather_suits(d) || gather_fills_short_rows(d) || gather_fills_short_columns(d));
 }
 
+// Single large matrices of a few tens of rows of 4- and 8-byte elements past skinny's caps for rows
+// off the grid (skinny_few_rows_max), packed output: skinny's slabs, whose output is one contiguous run
+// written in aligned 16-byte chunks wherever it starts. Taken where the output rows or the output
+// pointer lie off the 16-byte grid (few_rows_output_off_grid_take_slabs): there tiled_vec's 8-byte
+// accesses and tiled_unaligned cut output sectors. Up to 80 rows of 4-byte elements and 48 of 8-byte
+// ones, whose slabs hold 32 columns (past that 16, and they lose). Measured on an H200 (of memcpy, the
+// plan -> skinny, two rounds alike; bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), output
+// pointer one element off: f64 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98,
+// 48x21845 (8 MiB) 1.08 -> 1.21; f32 41x409200 0.81 -> 0.91, 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 ->
+// 0.96), 56x299593 0.78 -> 0.93, 64x262144 0.81 -> 0.89, 80x209715 0.83 -> 0.90; output rows off the grid
+// by their stride: f64 41x204600 0.91 -> 0.96, 47x178481 0.78 -> 0.98, f32 45x372827 0.81 -> 0.96. Not
+// taken: f64 56 and 64 rows (pointer one element off: 0.91 -> 0.85, 0.87 -> 0.82); output rows and pointer
+// on the grid with input rows off it (f64 48x174763 0.98 / 0.97); padded output rows, measured once (f64
+// 48x174762 with ld_out 49 0.63 -> 0.79, through skinny_rows_padded's element stores; no rule yet).
+// XPOSE_FEW_ROWS_OFF_GRID_SLABS=0 leaves them to the tiles, to measure.
+constexpr std::int64_t kSlabsOffGridMaxRowsWords = 80;
+constexpr std::int64_t kSlabsOffGridMaxRowsWide = 48;
+bool few_rows_output_slabs_run(const TransposeDesc& d) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const std::int64_t max_rows = e == 4 ? kSlabsOffGridMaxRowsWords : e == 8 ? kSlabsOffGridMaxRowsWide : 0;
+  return d.batch == 1 && d.rows > skinny_few_rows_max(e) && d.rows <= max_rows && d.rows < d.cols &&
+         output_packed(d) && large_matrix(d);
+}
+bool few_rows_output_off_grid_take_slabs(const TransposeDesc& d, int out_offset) {
+  static const bool enabled = !core::env_starts_with("XPOSE_FEW_ROWS_OFF_GRID_SLABS", '0');
+  const bool pointer_off = out_offset >= 0 && out_offset % kVecBytes != 0;
+  return enabled && few_rows_output_slabs_run(d) && (pointer_off || !output_rows_on(d, kVecBytes));
+}
+
 // 2-byte elements whose input rows are off tiled_vec's 8-byte grid (odd columns, odd leading
 // dimensions) go to tiled_unaligned, which realigns every input row in shared memory; where the
 // output rows lie on the 16-byte grid it writes whole output chunks without a halo
@@ -1007,6 +1036,8 @@ Algorithm choose_for_strides(const TransposeDesc& d, int alignment, std::int64_t
 Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64_t whole_matrix_bytes,
                                int out_offset) {
   const Algorithm a = choose_for_strides(d, alignment, whole_matrix_bytes);
+  const bool tiles = a == Algorithm::tiled_vec || a == Algorithm::tiled_unaligned;
+  if (tiles && few_rows_output_off_grid_take_slabs(d, out_offset)) return Algorithm::skinny;
   // Not where gather was taken for input rows that tiled_vec cannot read (gather_takes_off_grid_input).
   const bool give_way = a == Algorithm::gather && tiled_vec_vector_bytes(d, alignment) != 0 &&
                         gather_gives_way_off_sector(d, out_offset);

@@ -218,6 +218,13 @@ bool small_batch_fits(const TransposeDesc& resolved_desc,
 // 8 elements.
 bool small_batch_swizzled(const TransposeDesc& resolved_desc);
 
+// Single large matrices of 41 to 80 rows of 4-byte elements or 34 to 48 of 8-byte ones with packed
+// output: skinny's slabs run them (few_rows_output_slabs_run, a candidate of the measured planner), and
+// the automatic plan takes them where the tiles would run and the output rows, or the output pointer
+// `out_offset` bytes past a 256-byte boundary (-1: unknown), lie off the 16-byte grid (see gpu_planner.cpp).
+bool few_rows_output_slabs_run(const TransposeDesc& resolved_desc);
+bool few_rows_output_off_grid_take_slabs(const TransposeDesc& resolved_desc, int out_offset);
+
 // The algorithm `automatic` becomes on the GPU, for whole matrices of up to `whole_matrix_bytes` in
 // small_batch (the device's: gpu::small_batch_whole_matrix_bytes) and an output pointer `out_offset`
 // bytes past a 256-byte boundary (-1: unknown; see gather_gives_way_off_sector).

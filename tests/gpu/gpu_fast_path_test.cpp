@@ -1163,6 +1163,41 @@ TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
   ASSERT_NO_FATAL_FAILURE(expect_matches_reference(many_blocks, Algorithm::skinny, 0));
 }
 
+// Single matrices just past 8 MiB of a few tens of rows of 4- and 8-byte elements (past skinny's caps
+// for rows off the grid) with packed output off the 16-byte grid: the automatic plan takes skinny's slabs,
+// with the output pointer off the grid (one element, and 8 bytes for 4-byte elements; input rows and
+// pointer on it) and with output rows off it by their stride (odd columns, both pointers on the grid),
+// up to the largest row counts (80 and 48). Every element is checked, and the bytes around the output.
+TEST_P(GpuFastPath, FewRowsWithOutputOffTheGridTakeSlabs) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const int e = static_cast<int>(xpose::dtype_size(t));
+  if (e != 4 && e != 8) GTEST_SKIP() << "a rule for 4- and 8-byte elements";
+  // Input rows on the 16-byte grid where the output pointer is off it, odd columns where it is on it.
+  const std::int64_t past_8_mib = (std::int64_t{8} << 20) + 4096;
+  const auto cols_for = [&](std::int64_t rows, int oo) {
+    const std::int64_t cols = past_8_mib / (rows * e) / 4 * 4 + 4;
+    return oo != 0 ? cols : cols + 1;
+  };
+  struct Case {
+    std::int64_t rows;
+    int oo;
+  };
+  const std::vector<Case> cases = e == 4 ? std::vector<Case>{{41, 4}, {48, 8}, {80, 4}, {45, 0}, {77, 0}}
+                                         : std::vector<Case>{{34, 8}, {48, 8}, {41, 0}, {47, 0}};
+  for (const Case& c : cases) {
+    const xpose::TransposeDesc d{t, c.rows, cols_for(c.rows, c.oo)};
+    xpose::PlanOptions options{Backend::cuda};
+    options.in_offset = 0;
+    options.out_offset = c.oo;
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, options).ok()) << describe(d);
+    const std::string where = at_offsets(plan, 0, c.oo);
+    EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << where;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), 0, c.oo, where));
+  }
+}
+
 // The few-rows register kernels (2 to 8 rows, and 9 to 48 past 8 MiB) with the output pointer off the
 // 16-byte grid, 1- and 2-byte elements: each warp's stretch is stored shifted, its first and last
 // chunks in parts that the neighbouring stretches complete. The plan is the register kernel's; every

@@ -3,6 +3,7 @@
 
 #include <tuple>
 
+#include "plan/candidates.hpp"
 #include "plan/gpu_planner.hpp"
 #include "plan/tiled_vec_shape.hpp"
 #include "row_layout_cases.hpp"
@@ -339,7 +340,8 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_NE(choice(DType::u8, 129, 520223), Algorithm::skinny) << "past skinny_rows_vec's rows";
   EXPECT_NE(choice(DType::u8, 48, 1048576), Algorithm::skinny) << "on the 16-byte grid: tiled_vec";
   EXPECT_EQ(choice(DType::f32, 40, 500001), Algorithm::skinny);
-  EXPECT_NE(choice(DType::f32, 41, 500001), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f32, 44, 500001), Algorithm::skinny) << "past 40 rows, output rows on the grid";
+  EXPECT_EQ(choice(DType::f32, 41, 500001), Algorithm::skinny) << "output rows off it: FewRowsWithOutputOffTheGrid...";
   EXPECT_EQ(choice(DType::f64, 24, 349525), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f16, 84, 399457), Algorithm::skinny);
   EXPECT_NE(choice(DType::f16, 88, 381301), Algorithm::skinny) << "past 84 rows: tiled_unaligned";
@@ -893,6 +895,49 @@ TEST(GpuPlanner, ShortMatricesTakeSixteenRowTiles) {
       << "small matrices keep their tiles";
   EXPECT_FALSE(xpose::plan::tiled_vec_sixteen_row_tiles(xpose::resolved({DType::f64, 40, 2000, 100}), 16))
       << "batches keep their tiles";
+}
+
+// Single large matrices of a few tens of rows of 4- and 8-byte elements with packed output rows off the
+// 16-byte grid, by their stride or by the output pointer: skinny's slabs, up to 80 rows of 4-byte
+// elements and 48 of 8-byte ones, where the tiles would run; the measured planner has them as a candidate.
+TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
+  const auto choice = [](DType t, std::int64_t rows, std::int64_t cols, int alignment, int out_offset,
+                         std::int64_t batch = 1, std::int64_t ld_out = 0) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, rows, cols, batch, 0, ld_out}), alignment,
+                                             xpose::plan::kSmallBatchMaxWholeMatrixBytes, out_offset);
+  };
+  // The output pointer off the grid, one element or 8 bytes.
+  EXPECT_EQ(choice(DType::f64, 48, 174762, 8, 8), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 34, 246723, 8, 8), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 48, 21846, 8, 136), Algorithm::skinny) << "8 MiB";
+  EXPECT_EQ(choice(DType::f32, 41, 409200, 4, 4), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 80, 209715, 4, 4), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 48, 349525, 8, 8), Algorithm::skinny);
+  // Output rows off the grid by their stride, pointers on it.
+  EXPECT_EQ(choice(DType::f64, 47, 178481, 16, 0), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 41, 204600, 16, 0), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 45, 372827, 16, 0), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 45, 372827, 16, -1), Algorithm::skinny) << "the strides alone decide";
+  // Kept on the tiles: past the caps, below skinny's own caps' reach, output rows and pointer on the
+  // grid (input rows or pointer off it), an unknown output pointer, small matrices, batches, padded output.
+  EXPECT_NE(choice(DType::f64, 56, 149796, 8, 8), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f64, 64, 131072, 8, 8), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f32, 96, 174762, 4, 4), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 48, 174763, 16, 0), Algorithm::tiled_vec) << "input rows off the grid";
+  EXPECT_NE(choice(DType::f64, 48, 174762, 8, 0), Algorithm::skinny) << "the input pointer off the grid";
+  EXPECT_NE(choice(DType::f64, 48, 174762, 8, -1), Algorithm::skinny) << "which pointer is off: unknown";
+  EXPECT_NE(choice(DType::f64, 48, 16384, 8, 8), Algorithm::skinny) << "6 MiB";
+  EXPECT_NE(choice(DType::f64, 48, 87381, 8, 8, 2), Algorithm::skinny) << "a batch";
+  EXPECT_NE(choice(DType::f64, 48, 174762, 16, 0, 1, 49), Algorithm::skinny) << "padded output rows";
+  EXPECT_NE(choice(DType::c128, 48, 87381, 8, 8), Algorithm::skinny) << "16-byte elements";
+  const auto listed = [](DType t, std::int64_t rows, std::int64_t cols) {
+    for (const xpose::plan::Candidate& c : xpose::plan::gpu_candidates(xpose::resolved({t, rows, cols}), 8, 132))
+      if (c.algorithm == Algorithm::skinny) return true;
+    return false;
+  };
+  EXPECT_TRUE(listed(DType::f64, 48, 174762));
+  EXPECT_TRUE(listed(DType::f32, 80, 209715));
+  EXPECT_FALSE(listed(DType::f64, 56, 149796));
 }
 
 TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
