@@ -327,24 +327,25 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
 // off the grid (skinny_few_rows_max), packed output: skinny's slabs, whose output is one contiguous run
 // written in aligned 16-byte chunks wherever it starts. Taken where the output rows or the output
 // pointer lie off the 16-byte grid (few_rows_output_off_grid_take_slabs): there tiled_vec's 8-byte
-// accesses and tiled_unaligned cut output sectors. Up to 80 rows of 4-byte elements and 48 of 8-byte
-// ones, whose slabs hold 32 columns (past that 16, and they lose). Measured on an H200 (of memcpy, the
-// plan -> skinny, two rounds alike; bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), output
-// pointer one element off: f64 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98,
-// 48x21845 (8 MiB) 1.08 -> 1.21; f32 41x409200 0.81 -> 0.91, 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 ->
-// 0.96), 56x299593 0.78 -> 0.93, 64x262144 0.81 -> 0.89, 80x209715 0.83 -> 0.90; output rows off the grid
-// by their stride: f64 41x204600 0.91 -> 0.96, 47x178481 0.78 -> 0.98, f32 45x372827 0.81 -> 0.96. Not
-// taken: f64 56 and 64 rows (pointer one element off: 0.91 -> 0.85, 0.87 -> 0.82); output rows and pointer
-// on the grid with input rows off it (f64 48x174763 0.98 / 0.97); padded output rows, measured once (f64
-// 48x174762 with ld_out 49 0.63 -> 0.79, through skinny_rows_padded's element stores; no rule yet).
+// accesses and tiled_unaligned cut output sectors. Up to output rows of 384 bytes (96 rows of 4-byte
+// elements, 48 of 8-byte ones), whose 12 KiB slabs hold 32 columns; wider rows leave them 16, and they
+// lose. Measured on an H200 (of memcpy, the plan -> skinny, two rounds alike;
+// bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), output pointer one element off: f64
+// 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98, 48x21845 (8 MiB) 1.08 -> 1.21;
+// f32 41x409200 0.81 -> 0.91, 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 -> 0.96), 56x299593 0.78 ->
+// 0.93, 64x262144 0.81 -> 0.89, 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92 (89 to 96 rows not
+// measured); output rows off the grid by their stride: f64 41x204600 0.91 -> 0.96, 47x178481 0.78 ->
+// 0.98, f32 45x372827 0.81 -> 0.96. Not taken: 16-column slabs (pointer one element off: f64 52, 56 and
+// 64 rows 0.91 -> 0.82, 0.91 -> 0.85, 0.87 -> 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 ->
+// 0.77, 0.86 -> 0.76; f32 100x167773 0.92 -> 0.74); output rows and pointer on the grid with input rows
+// off it (f64 48x174763 0.98 / 0.97); padded output rows, measured once (f64 48x174762 with ld_out 49
+// 0.63 -> 0.79, through skinny_rows_padded's element stores; no rule yet).
 // XPOSE_FEW_ROWS_OFF_GRID_SLABS=0 leaves them to the tiles, to measure.
-constexpr std::int64_t kSlabsOffGridMaxRowsWords = 80;
-constexpr std::int64_t kSlabsOffGridMaxRowsWide = 48;
+constexpr std::int64_t kSlabsOffGridMaxRowBytes = 384;
 bool few_rows_output_slabs_run(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  const std::int64_t max_rows = e == 4 ? kSlabsOffGridMaxRowsWords : e == 8 ? kSlabsOffGridMaxRowsWide : 0;
-  return d.batch == 1 && d.rows > skinny_few_rows_max(e) && d.rows <= max_rows && d.rows < d.cols &&
-         output_packed(d) && large_matrix(d);
+  return (e == 4 || e == 8) && d.batch == 1 && d.rows > skinny_few_rows_max(e) &&
+         d.rows * e <= kSlabsOffGridMaxRowBytes && d.rows < d.cols && output_packed(d) && large_matrix(d);
 }
 bool few_rows_output_off_grid_take_slabs(const TransposeDesc& d, int out_offset) {
   static const bool enabled = !core::env_starts_with("XPOSE_FEW_ROWS_OFF_GRID_SLABS", '0');

@@ -1167,7 +1167,7 @@ TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
 // for rows off the grid) with packed output off the 16-byte grid: the automatic plan takes skinny's slabs,
 // with the output pointer off the grid (one element, and 8 bytes for 4-byte elements; input rows and
 // pointer on it) and with output rows off it by their stride (odd columns, both pointers on the grid),
-// up to the largest row counts (80 and 48). Every element is checked, and the bytes around the output.
+// up to the largest row counts (96 and 48). Every element is checked, and the bytes around the output.
 TEST_P(GpuFastPath, FewRowsWithOutputOffTheGridTakeSlabs) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -1183,7 +1183,7 @@ TEST_P(GpuFastPath, FewRowsWithOutputOffTheGridTakeSlabs) {
     std::int64_t rows;
     int oo;
   };
-  const std::vector<Case> cases = e == 4 ? std::vector<Case>{{41, 4}, {48, 8}, {80, 4}, {45, 0}, {77, 0}}
+  const std::vector<Case> cases = e == 4 ? std::vector<Case>{{41, 4}, {48, 8}, {96, 4}, {45, 0}, {77, 0}}
                                          : std::vector<Case>{{34, 8}, {48, 8}, {41, 0}, {47, 0}};
   for (const Case& c : cases) {
     const xpose::TransposeDesc d{t, c.rows, cols_for(c.rows, c.oo)};

@@ -898,8 +898,9 @@ TEST(GpuPlanner, ShortMatricesTakeSixteenRowTiles) {
 }
 
 // Single large matrices of a few tens of rows of 4- and 8-byte elements with packed output rows off the
-// 16-byte grid, by their stride or by the output pointer: skinny's slabs, up to 80 rows of 4-byte
-// elements and 48 of 8-byte ones, where the tiles would run; the measured planner has them as a candidate.
+// 16-byte grid, by their stride or by the output pointer: skinny's slabs, up to output rows of 384 bytes
+// (96 rows of 4-byte elements, 48 of 8-byte ones), where the tiles would run; the measured planner has
+// them as a candidate.
 TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   const auto choice = [](DType t, std::int64_t rows, std::int64_t cols, int alignment, int out_offset,
                          std::int64_t batch = 1, std::int64_t ld_out = 0) {
@@ -912,6 +913,7 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   EXPECT_EQ(choice(DType::f64, 48, 21846, 8, 136), Algorithm::skinny) << "8 MiB";
   EXPECT_EQ(choice(DType::f32, 41, 409200, 4, 4), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 80, 209715, 4, 4), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 96, 174762, 4, 4), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 48, 349525, 8, 8), Algorithm::skinny);
   // Output rows off the grid by their stride, pointers on it.
   EXPECT_EQ(choice(DType::f64, 47, 178481, 16, 0), Algorithm::skinny);
@@ -922,7 +924,8 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   // grid (input rows or pointer off it), an unknown output pointer, small matrices, batches, padded output.
   EXPECT_NE(choice(DType::f64, 56, 149796, 8, 8), Algorithm::skinny);
   EXPECT_NE(choice(DType::f64, 64, 131072, 8, 8), Algorithm::skinny);
-  EXPECT_NE(choice(DType::f32, 96, 174762, 4, 4), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f32, 100, 167772, 4, 4), Algorithm::skinny);
+  EXPECT_NE(choice(DType::f64, 50, 167772, 8, 8), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f64, 48, 174763, 16, 0), Algorithm::tiled_vec) << "input rows off the grid";
   EXPECT_NE(choice(DType::f64, 48, 174762, 8, 0), Algorithm::skinny) << "the input pointer off the grid";
   EXPECT_NE(choice(DType::f64, 48, 174762, 8, -1), Algorithm::skinny) << "which pointer is off: unknown";
