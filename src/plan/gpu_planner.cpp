@@ -333,8 +333,8 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
 // bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), output pointer one element off: f64
 // 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98, 48x21845 (8 MiB) 1.08 -> 1.21;
 // f32 41x409200 0.81 -> 0.91, 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 -> 0.96), 56x299593 0.78 ->
-// 0.93, 64x262144 0.81 -> 0.89, 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92 (89 to 96 rows not
-// measured); output rows off the grid by their stride: f64 41x204600 0.91 -> 0.96, 47x178481 0.78 ->
+// 0.93, 64x262144 0.81 -> 0.89, 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92, 96x174762 0.85 -> 0.94;
+// output rows off the grid by their stride: f64 41x204600 0.91 -> 0.96, 47x178481 0.78 ->
 // 0.98, f32 45x372827 0.81 -> 0.96. Not taken: 16-column slabs (pointer one element off: f64 52, 56 and
 // 64 rows 0.91 -> 0.82, 0.91 -> 0.85, 0.87 -> 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 ->
 // 0.77, 0.86 -> 0.76; f32 100x167773 0.92 -> 0.74); output rows and pointer on the grid with input rows
