@@ -113,6 +113,19 @@ bool short_row_batches_take_narrow_rows(const TransposeDesc& d, int tile_bytes, 
          input_packed(d) && output_packed(d) && output_rows_sector_aligned(d) && large_matrix(d);
 }
 
+// Single large matrices of 32 rows of 2- and 4-byte elements with 16-byte accesses: 8 KiB tiles of 32
+// rows of 256 bytes rather than 16 KiB of 512-byte rows (the rule for at most 32 rows in
+// choose_row_bytes). Measured on an H200 (us, 16 -> 8 KiB tiles, three rounds alternated;
+// bench/results/h200_2026-12-01a_thirty_two_rows.txt): f32 32x1048576 67.90-68.02 -> 67.58-67.79,
+// 32x2097152 132.10-132.80 -> 131.50-132.14, 32x524288 35.79-35.92 -> 35.70-35.90, 32x4194304
+// 260.69-260.88 -> 260.48-260.59; bf16 32x1048576 36.06-36.11 -> 35.65-35.73. Not for 1-byte elements
+// (u8 32x2097152 37.23-37.44 -> 40.22-40.30) nor 8-byte ones (f64 32x1048576 131.52-132.35 ->
+// 131.66-132.29); fewer rows, batches and other widths of element were not measured.
+bool thirty_two_rows_take_small_tiles(const TransposeDesc& d, int vector_bytes) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return d.rows == 32 && d.batch == 1 && (e == 2 || e == 4) && vector_bytes == kVecBytes && large_matrix(d);
+}
+
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : mid_sector_row_bytes(d, vector_bytes))
@@ -132,6 +145,7 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   if (tile_bytes == kVecTileBytesSmall && halves_wide_element_tiles(d)) rb = std::min(rb, kVecWideElementRowBytes);
   if (narrow_byte_rows(d, tile_bytes)) rb = kVecNarrowRowBytes;
   if (tile_bytes == kVecTileBytesSmall && tiled_vec_sixteen_row_tiles(d, vector_bytes)) rb = 512;
+  if (tile_bytes == kVecTileBytesSmall && thirty_two_rows_take_small_tiles(d, vector_bytes)) rb = 256;
   const int forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0);
   if (forced == 32 || forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
   return std::clamp(rb, tiled_vec_min_row_bytes(esize, tile_bytes), tiled_vec_max_row_bytes(esize, tile_bytes));
@@ -153,8 +167,9 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
 // their total; 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
 // (tiled_vec_halves_narrow_tiles), for most large matrices of 16-byte elements
 // (tiled_vec_halves_wide_element_tiles), for mid-size ones of 2- to 8-byte elements
-// (tiled_vec_halves_mid_size_tiles), for those of at most 16 rows (tiled_vec_halves_short_tiles) and
-// for single matrices of a few tens of rows (tiled_vec_sixteen_row_tiles);
+// (tiled_vec_halves_mid_size_tiles), for those of at most 16 rows (tiled_vec_halves_short_tiles), for
+// single matrices of a few tens of rows (tiled_vec_sixteen_row_tiles) and of 32 rows of 2- and 4-byte
+// elements (thirty_two_rows_take_small_tiles);
 // under kVecSmallMatrixBytes, 4 KiB for 1-byte elements where 8 KiB tiles would be fewer than the
 // SMs (not for 16 rows: 32 rows of 128 bytes), and for wider ones with 16-byte accesses 2 KiB where
 // 4 KiB tiles would be fewer than two per SM, else 4 KiB (8 KiB for 16-byte elements).
@@ -166,7 +181,8 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   if (large_matrix(d))
     return tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes, vector_bytes)) ||
                    halves_wide_element_tiles(d) || tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) ||
-                   tiled_vec_halves_short_tiles(d.rows) || tiled_vec_sixteen_row_tiles(d, vector_bytes)
+                   tiled_vec_halves_short_tiles(d.rows) || tiled_vec_sixteen_row_tiles(d, vector_bytes) ||
+                   thirty_two_rows_take_small_tiles(d, vector_bytes)
                ? kVecTileBytesSmall
                : kVecTileBytes;
   if (esize == 1)

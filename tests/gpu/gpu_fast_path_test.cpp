@@ -1199,6 +1199,26 @@ TEST_P(GpuFastPath, FewRowsWithOutputOffTheGridTakeSlabs) {
   }
 }
 
+// Single matrices of 32 rows of 2- and 4-byte elements past 8 MiB: the automatic plan takes tiled_vec's
+// 8 KiB tiles of 32 rows of 256 bytes, and matches the reference with the last tile column whole and
+// cut short (by a 16-byte vector, and by one element).
+TEST_P(GpuFastPath, ThirtyTwoRowsTakeSmallTiles) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e != 2 && e != 4) GTEST_SKIP() << "a rule for 2- and 4-byte elements";
+  const std::int64_t cols = ((std::int64_t{8} << 20) / (32 * e) / 256 + 1) * 256;  // whole 256-byte tile rows
+  for (std::int64_t c : {cols, cols - 16 / e, cols - 16 / e + 1}) {
+    const xpose::TransposeDesc d{t, 32, c, 1, (c + 16 / e - 1) / (16 / e) * (16 / e)};
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok()) << describe(d);
+    EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << plan;
+    EXPECT_EQ(plan.config().tile_rows, 32) << plan;
+    EXPECT_EQ(plan.config().tile_cols * e, 256) << plan;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0)) << plan;
+  }
+}
+
 // The few-rows register kernels (2 to 8 rows, and 9 to 48 past 8 MiB) with the output pointer off the
 // 16-byte grid, 1- and 2-byte elements: each warp's stretch is stored shifted, its first and last
 // chunks in parts that the neighbouring stretches complete. The plan is the register kernel's; every
