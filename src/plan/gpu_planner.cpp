@@ -113,17 +113,20 @@ bool short_row_batches_take_narrow_rows(const TransposeDesc& d, int tile_bytes, 
          input_packed(d) && output_packed(d) && output_rows_sector_aligned(d) && large_matrix(d);
 }
 
-// Single large matrices of 32 rows of 2- and 4-byte elements with 16-byte accesses: 8 KiB tiles of 32
-// rows of 256 bytes rather than 16 KiB of 512-byte rows (the rule for at most 32 rows in
-// choose_row_bytes). Measured on an H200 (us, 16 -> 8 KiB tiles, three rounds alternated;
+// Single packed matrices of 64 MiB or more of 32 rows of 2- and 4-byte elements with 16-byte accesses:
+// 8 KiB tiles of 32 rows of 256 bytes rather than 16 KiB of 512-byte rows (the rule for at most 32 rows
+// in choose_row_bytes). Measured on an H200 (us, 16 -> 8 KiB tiles, three rounds alternated;
 // bench/results/h200_2026-12-01a_thirty_two_rows.txt): f32 32x1048576 67.90-68.02 -> 67.58-67.79,
 // 32x2097152 132.10-132.80 -> 131.50-132.14, 32x524288 35.79-35.92 -> 35.70-35.90, 32x4194304
 // 260.69-260.88 -> 260.48-260.59; bf16 32x1048576 36.06-36.11 -> 35.65-35.73. Not for 1-byte elements
 // (u8 32x2097152 37.23-37.44 -> 40.22-40.30) nor 8-byte ones (f64 32x1048576 131.52-132.35 ->
-// 131.66-132.29); fewer rows, batches and other widths of element were not measured.
+// 131.66-132.29). Smaller matrices (8 KiB tiles of 16 rows under 32 MiB: tiled_vec_halves_mid_size_tiles),
+// padded rows, fewer rows and batches were not measured and keep their tiles.
+constexpr std::int64_t kThirtyTwoRowsMinBytes = 2 * kVecMidMatrixBytes;
 bool thirty_two_rows_take_small_tiles(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  return d.rows == 32 && d.batch == 1 && (e == 2 || e == 4) && vector_bytes == kVecBytes && large_matrix(d);
+  return d.rows == 32 && d.batch == 1 && (e == 2 || e == 4) && vector_bytes == kVecBytes &&
+         matrix_bytes(d) >= kThirtyTwoRowsMinBytes && input_packed(d) && output_packed(d);
 }
 
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
@@ -347,15 +350,17 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
 // elements, 48 of 8-byte ones), whose 12 KiB slabs hold 32 columns; wider rows leave them 16, and they
 // lose. Measured on an H200 (of memcpy, the plan -> skinny, two rounds alike;
 // bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), output pointer one element off: f64
-// 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98, 48x21845 (8 MiB) 1.08 -> 1.21;
+// 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98;
 // f32 41x409200 0.81 -> 0.91, 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 -> 0.96), 56x299593 0.78 ->
 // 0.93, 64x262144 0.81 -> 0.89, 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92, 96x174762 0.85 -> 0.94;
 // output rows off the grid by their stride: f64 41x204600 0.91 -> 0.96, 47x178481 0.78 ->
 // 0.98, f32 45x372827 0.81 -> 0.96. Not taken: 16-column slabs (pointer one element off: f64 52, 56 and
 // 64 rows 0.91 -> 0.82, 0.91 -> 0.85, 0.87 -> 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 ->
-// 0.77, 0.86 -> 0.76; f32 100x167773 0.92 -> 0.74); output rows and pointer on the grid with input rows
-// off it (f64 48x174763 0.98 / 0.97); padded output rows, measured once (f64 48x174762 with ld_out 49
-// 0.63 -> 0.79, through skinny_rows_padded's element stores; no rule yet).
+// 0.77, 0.86 -> 0.76); output rows and pointer on the grid with input rows off it (f64 48x174763 0.98 /
+// 0.97; f32 100x167773 0.92 / 0.74); padded output rows, measured once (f64 48x174762 with ld_out 49 0.63
+// -> 0.79, through skinny_rows_padded's element stores), and matrices under 8 MiB (f64 48x21845, 8 MiB
+// less 128 bytes, 1.08 -> 1.21): no rule yet. An explicit tiled_vec plan for pointers off the grid takes
+// no lead where the rule moves the aligned choice to the slabs (configure_led_tiled_vec asks that choice).
 // XPOSE_FEW_ROWS_OFF_GRID_SLABS=0 leaves them to the tiles, to measure.
 constexpr std::int64_t kSlabsOffGridMaxRowBytes = 384;
 bool few_rows_output_slabs_run(const TransposeDesc& d) {
@@ -530,7 +535,8 @@ bool mid_sector_takes_unaligned(const TransposeDesc& d) {
 // grid (16-row tiles write 64- to 256-byte runs of each output row, which cut the sectors of rows
 // that start mid-sector): 33 to 80 rows of 4- and 8-byte elements, and 65 to 128 of 16-byte ones
 // (whose tiles are 32 rows of 256 bytes there). For 8-byte elements on the 8-byte grid only, 33 to
-// 64 rows, in place of tiled_unaligned. Measured on an H200 (of memcpy, previous choice -> 16-row
+// 64 rows, in place of tiled_unaligned (but 34 to 48 with output rows or pointer off the 16-byte grid
+// take skinny's slabs: few_rows_output_off_grid_take_slabs). Measured on an H200 (of memcpy, previous choice -> 16-row
 // tiles, two rounds; bench/results/h200_2026-11-25x_short_rows_tiles.txt): f64 40x209714 0.94 ->
 // 1.02, 48x174762 0.99 -> 1.02, 72x116508 0.98 -> 1.01, 80x104856 1.00 -> 1.01; f32 40x419428 0.92 ->
 // 0.99, 48x349524 0.98 -> 1.01, 72x233016 0.88 -> 0.98; c128 72x58254 0.97 -> 1.01, 100x41943 0.99 ->

@@ -884,8 +884,8 @@ TEST_P(GpuFastPath, SkinnyMatchesReference) {
   // Few columns on the 16-byte grid: packed, and input rows padded past the columns.
   cases.push_back({t, 40016, 16});
   cases.push_back({t, 40016, 8, 1, 16, 40016});
-  // 2-8 rows on the 16-byte grid (the register kernel; one run per thread for 2 to 7 rows): a last
-  // chunk cut by the matrix edge, batches with gaps.
+  // 2-8 rows on the 16-byte grid (the register kernel; one run per thread for 2 to 7 rows, and 8 of 4-
+  // and 8-byte elements on small grids): a last chunk cut by the matrix edge, batches with gaps.
   cases.push_back({t, 3, 40001, 1, 40016, 3});
   cases.push_back({t, 2, 40003, 1, 40016, 2});
   cases.push_back({t, 3, 1003, 3, 1008, 3, 3 * 1008 + 16, 3024});
@@ -1195,21 +1195,22 @@ TEST_P(GpuFastPath, FewRowsWithOutputOffTheGridTakeSlabs) {
     ASSERT_TRUE(xpose::make_plan(plan, d, options).ok()) << describe(d);
     const std::string where = at_offsets(plan, 0, c.oo);
     EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << where;
+    EXPECT_EQ(plan.config().vector_bytes, 16) << where << ": skinny_rows_vec's slabs";
     ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), 0, c.oo, where));
   }
 }
 
-// Single matrices of 32 rows of 2- and 4-byte elements past 8 MiB: the automatic plan takes tiled_vec's
-// 8 KiB tiles of 32 rows of 256 bytes, and matches the reference with the last tile column whole and
-// cut short (by a 16-byte vector, and by one element).
+// Single packed matrices of 32 rows of 2- and 4-byte elements past 64 MiB: the automatic plan takes
+// tiled_vec's 8 KiB tiles of 32 rows of 256 bytes, and matches the reference with the last tile column
+// whole and cut short by a 16-byte vector.
 TEST_P(GpuFastPath, ThirtyTwoRowsTakeSmallTiles) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
   if (e != 2 && e != 4) GTEST_SKIP() << "a rule for 2- and 4-byte elements";
-  const std::int64_t cols = ((std::int64_t{8} << 20) / (32 * e) / 256 + 1) * 256;  // whole 256-byte tile rows
-  for (std::int64_t c : {cols, cols - 16 / e, cols - 16 / e + 1}) {
-    const xpose::TransposeDesc d{t, 32, c, 1, (c + 16 / e - 1) / (16 / e) * (16 / e)};
+  const std::int64_t cols = (std::int64_t{64} << 20) / (32 * e) + 256 / e;  // whole 256-byte tile rows
+  for (std::int64_t c : {cols, cols - 16 / e}) {
+    const xpose::TransposeDesc d{t, 32, c};
     xpose::Plan plan;
     ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok()) << describe(d);
     EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << plan;

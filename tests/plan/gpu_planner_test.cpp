@@ -943,12 +943,13 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   EXPECT_FALSE(listed(DType::f64, 56, 149796));
 }
 
-// Single large matrices of 32 rows of 2- and 4-byte elements with 16-byte accesses take 8 KiB tiles of
-// 32 rows of 256 bytes; 1- and 8-byte elements, batches and other row counts keep theirs.
+// Single packed matrices of 64 MiB or more of 32 rows of 2- and 4-byte elements with 16-byte accesses take
+// 8 KiB tiles of 32 rows of 256 bytes; 1- and 8-byte elements, smaller matrices, padded rows, batches and
+// other row counts keep theirs.
 TEST(GpuPlanner, ThirtyTwoRowsOfTwoAndFourByteElementsTakeSmallTiles) {
-  const auto tile = [](DType t, std::int64_t rows, std::int64_t cols, std::int64_t batch = 1) {
+  const auto tile = [](DType t, std::int64_t rows, std::int64_t cols, std::int64_t batch = 1, std::int64_t ld_in = 0) {
     xpose::LaunchConfig c;
-    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({t, rows, cols, batch}), 16, 132, c).ok());
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({t, rows, cols, batch, ld_in}), 16, 132, c).ok());
     return std::pair<int, int>{c.tile_rows, c.tile_cols * static_cast<int>(xpose::dtype_size(t))};
   };
   using Shape = std::pair<int, int>;  // tile rows, bytes of tile row
@@ -959,6 +960,8 @@ TEST(GpuPlanner, ThirtyTwoRowsOfTwoAndFourByteElementsTakeSmallTiles) {
   EXPECT_EQ(tile(DType::f64, 32, 1048576), Shape(32, 512)) << "8-byte elements";
   EXPECT_EQ(tile(DType::f32, 32, 16384, 64), Shape(32, 512)) << "a batch";
   EXPECT_EQ(tile(DType::f32, 32, 16384), Shape(16, 256)) << "2 MiB: small tiles of its own";
+  EXPECT_EQ(tile(DType::f32, 32, 262144), Shape(32, 512)) << "32 MiB";
+  EXPECT_EQ(tile(DType::f32, 32, 1048576, 1, 1048580), Shape(32, 512)) << "padded input rows";
   EXPECT_NE(tile(DType::f32, 64, 524288), Shape(32, 256)) << "64 rows";
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 32, 1048576}), 16), Algorithm::tiled_vec);
 }

@@ -403,9 +403,10 @@ constexpr bool one_run_checks_per_block(int rows, bool shifted) { return rows <=
 
 // One run per thread: grid (runs / block, batch), so that no loop and no division is needed and the
 // 32 runs of a warp always share one matrix (an index from one dimension costs a division, and 4-16
-// bytes of spills in some instances). Built for 2 to 7 rows (8 of 1-byte elements) with aligned
-// input rows, for 5 to 8 rows of 1- and 2-byte elements anywhere (kShifted, realigned as
-// skinny_rows_regs_kernel does; in_end bounds those reads), and for 9 to kSkinnyRegsWideMaxRows rows
+// bytes of spills in some instances). Built for 2 to 7 rows (8 of 1-byte elements; and 2 to 8 of 4- and
+// 8-byte elements with the half pieces above) with aligned input rows, for 5 to 8 rows of 1- and 2-byte
+// elements anywhere (kShifted, realigned as skinny_rows_regs_kernel does; in_end bounds those reads),
+// and for 9 to kSkinnyRegsWideMaxRows rows
 // of 1- and 2-byte elements with the narrower pieces of rows_regs_piece_bytes, aligned or not. Under
 // the register cap of skinny_rows_regs_one_run_blocks per SM: the same loads, transposition and
 // staged stores as skinny_rows_regs_kernel, with more threads in flight (that kernel holds 3-6
