@@ -342,25 +342,25 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
          (gather_suits(d) || gather_fills_short_rows(d) || gather_fills_short_columns(d));
 }
 
-// Single large matrices of a few tens of rows of 4- and 8-byte elements past skinny's caps for rows
-// off the grid (skinny_few_rows_max), packed output: skinny's slabs, whose output is one contiguous run
-// written in aligned 16-byte chunks wherever it starts. Taken where the output rows or the output
-// pointer lie off the 16-byte grid (few_rows_output_off_grid_take_slabs): there tiled_vec's 8-byte
-// accesses and tiled_unaligned cut output sectors. Up to output rows of 384 bytes (96 rows of 4-byte
-// elements, 48 of 8-byte ones), whose 12 KiB slabs hold 32 columns; wider rows leave them 16, and they
-// lose. Measured on an H200 (of memcpy, the plan -> skinny, two rounds alike;
+// Single large matrices of a few tens of rows of 4- and 8-byte elements past skinny's caps for rows off
+// the grid (skinny_few_rows_max), packed output: skinny's slabs, whose output is one contiguous run
+// written in aligned 16-byte chunks wherever it starts. Taken where the output rows or the output pointer
+// lie off the 16-byte grid (few_rows_output_off_grid_take_slabs): there tiled_vec's 8-byte accesses and
+// tiled_unaligned cut output sectors. Up to output rows of 384 bytes (96 rows of 4-byte elements, 48 of
+// 8-byte ones), whose 12 KiB slabs hold 32 columns; wider rows leave them 16, and they lose. Measured on
+// an H200 (of memcpy, the plan -> skinny, two rounds alike;
 // bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), output pointer one element off: f64
-// 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98;
-// f32 41x409200 0.81 -> 0.91, 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 -> 0.96), 56x299593 0.78 ->
-// 0.93, 64x262144 0.81 -> 0.89, 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92, 96x174762 0.85 -> 0.94;
-// output rows off the grid by their stride: f64 41x204600 0.91 -> 0.96, 47x178481 0.78 ->
-// 0.98, f32 45x372827 0.81 -> 0.96. Not taken: 16-column slabs (pointer one element off: f64 52, 56 and
-// 64 rows 0.91 -> 0.82, 0.91 -> 0.85, 0.87 -> 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 ->
-// 0.77, 0.86 -> 0.76); output rows and pointer on the grid with input rows off it (f64 48x174763 0.98 /
-// 0.97; f32 100x167773 0.92 / 0.74); padded output rows, measured once (f64 48x174762 with ld_out 49 0.63
-// -> 0.79, through skinny_rows_padded's element stores), and matrices under 8 MiB (f64 48x21845, 8 MiB
-// less 128 bytes, 1.08 -> 1.21): no rule yet. An explicit tiled_vec plan for pointers off the grid takes
-// no lead where the rule moves the aligned choice to the slabs (configure_led_tiled_vec asks that choice).
+// 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98; f32 41x409200 0.81 -> 0.91,
+// 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 -> 0.96), 56x299593 0.78 -> 0.93, 64x262144 0.81 -> 0.89,
+// 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92, 96x174762 0.85 -> 0.94; output rows off the grid by
+// their stride: f64 41x204600 0.91 -> 0.96, 47x178481 0.78 -> 0.98, f32 45x372827 0.81 -> 0.96. Not
+// taken: 16-column slabs (pointer one element off: f64 52, 56 and 64 rows 0.91 -> 0.82, 0.91 -> 0.85,
+// 0.87 -> 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 -> 0.77, 0.86 -> 0.76); output rows and
+// pointer on the grid with input rows off it (f64 48x174763 0.98 / 0.97; f32 100x167773 0.92 / 0.74);
+// padded output rows, measured once (f64 48x174762 with ld_out 49 0.63 -> 0.79, through
+// skinny_rows_padded's element stores), and matrices under 8 MiB (f64 48x21845, 8 MiB less 128 bytes,
+// 1.08 -> 1.21): no rule yet. An explicit tiled_vec plan for pointers off the grid takes no lead where
+// the rule moves the aligned choice to the slabs (configure_led_tiled_vec asks that choice).
 // XPOSE_FEW_ROWS_OFF_GRID_SLABS=0 leaves them to the tiles, to measure.
 constexpr std::int64_t kSlabsOffGridMaxRowBytes = 384;
 bool few_rows_output_slabs_run(const TransposeDesc& d) {
@@ -531,19 +531,18 @@ bool mid_sector_takes_unaligned(const TransposeDesc& d) {
 }
 
 // Single large matrices of a few tens of rows whose last 32-row tile would be at most half full:
-// tiled_vec's 8 KiB tiles of 16 rows of 512 bytes fill it. Where the output rows lie on the sector
-// grid (16-row tiles write 64- to 256-byte runs of each output row, which cut the sectors of rows
-// that start mid-sector): 33 to 80 rows of 4- and 8-byte elements, and 65 to 128 of 16-byte ones
-// (whose tiles are 32 rows of 256 bytes there). For 8-byte elements on the 8-byte grid only, 33 to
-// 64 rows, in place of tiled_unaligned (but 34 to 48 with output rows or pointer off the 16-byte grid
-// take skinny's slabs: few_rows_output_off_grid_take_slabs). Measured on an H200 (of memcpy, previous choice -> 16-row
-// tiles, two rounds; bench/results/h200_2026-11-25x_short_rows_tiles.txt): f64 40x209714 0.94 ->
-// 1.02, 48x174762 0.99 -> 1.02, 72x116508 0.98 -> 1.01, 80x104856 1.00 -> 1.01; f32 40x419428 0.92 ->
-// 0.99, 48x349524 0.98 -> 1.01, 72x233016 0.88 -> 0.98; c128 72x58254 0.97 -> 1.01, 100x41943 0.99 ->
-// 1.02; off the 16-byte grid f64 33x254200 0.78 -> 0.85, 40x209715 0.92 -> 0.94, 48x174763 0.96 ->
-// 0.98. Not taken: f32 104 rows 1.01 -> 1.00, c128 40 rows 1.02 -> 1.00, f64 off the grid 72 / 100
-// rows 0.96 / 0.98 -> 0.95 / 0.97; output rows mid-sector, f32 36x466032 0.88 -> 0.66, f64
-// 34x246722 0.87 -> 0.76.
+// tiled_vec's 8 KiB tiles of 16 rows of 512 bytes fill it. Where the output rows lie on the sector grid
+// (16-row tiles write 64- to 256-byte runs of each output row, which cut the sectors of rows that start
+// mid-sector): 33 to 80 rows of 4- and 8-byte elements, and 65 to 128 of 16-byte ones (whose tiles are
+// 32 rows of 256 bytes there). For 8-byte elements on the 8-byte grid only, 33 to 64 rows, in place of
+// tiled_unaligned (but 34 to 48 with output rows or pointer off the 16-byte grid take skinny's slabs:
+// few_rows_output_off_grid_take_slabs). Measured on an H200 (of memcpy, previous choice -> 16-row
+// tiles, two rounds; bench/results/h200_2026-11-25x_short_rows_tiles.txt): f64 40x209714 0.94 -> 1.02,
+// 48x174762 0.99 -> 1.02, 72x116508 0.98 -> 1.01, 80x104856 1.00 -> 1.01; f32 40x419428 0.92 -> 0.99,
+// 48x349524 0.98 -> 1.01, 72x233016 0.88 -> 0.98; c128 72x58254 0.97 -> 1.01, 100x41943 0.99 -> 1.02;
+// off the 16-byte grid f64 33x254200 0.78 -> 0.85, 40x209715 0.92 -> 0.94, 48x174763 0.96 -> 0.98. Not
+// taken: f32 104 rows 1.01 -> 1.00, c128 40 rows 1.02 -> 1.00, f64 off the grid 72 / 100 rows 0.96 /
+// 0.98 -> 0.95 / 0.97; output rows mid-sector, f32 36x466032 0.88 -> 0.66, f64 34x246722 0.87 -> 0.76.
 bool tiled_vec_sixteen_row_tiles(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (d.batch != 1 || e < 4 || !last_tile_at_most(d.rows, 32, 2) || !large_matrix(d)) return false;

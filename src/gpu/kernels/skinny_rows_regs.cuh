@@ -406,8 +406,8 @@ constexpr bool one_run_checks_per_block(int rows, bool shifted) { return rows <=
 // bytes of spills in some instances). Built for 2 to 7 rows (8 of 1-byte elements; and 2 to 8 of 4- and
 // 8-byte elements with the half pieces above) with aligned input rows, for 5 to 8 rows of 1- and 2-byte
 // elements anywhere (kShifted, realigned as skinny_rows_regs_kernel does; in_end bounds those reads),
-// and for 9 to kSkinnyRegsWideMaxRows rows
-// of 1- and 2-byte elements with the narrower pieces of rows_regs_piece_bytes, aligned or not. Under
+// and for 9 to kSkinnyRegsWideMaxRows rows of 1- and 2-byte elements with the narrower pieces of
+// rows_regs_piece_bytes, aligned or not. Under
 // the register cap of skinny_rows_regs_one_run_blocks per SM: the same loads, transposition and
 // staged stores as skinny_rows_regs_kernel, with more threads in flight (that kernel holds 3-6
 // blocks). Past 8 rows it replaced skinny's slabs (whose store phase builds every output chunk
