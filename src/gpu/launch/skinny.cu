@@ -87,9 +87,10 @@ bool use_rows_regs(const TransposeDesc& d) {
          (d.batch == 1 || d.batch_stride_out * e % 16 == 0) && (e <= 2 || rows_regs_input_aligned(d, nullptr));
 }
 
-// Threads of the register kernel per matrix: one per 16-byte chunk of columns.
-std::int64_t rows_regs_runs(const TransposeDesc& d) {
-  return ceil_div(d.cols, 16 / static_cast<std::int64_t>(dtype_size(d.dtype)));
+// Threads of the register kernel per matrix: one per 16-byte chunk of columns (per `piece_bytes`: the
+// one-run kernel's half pieces).
+std::int64_t rows_regs_runs(const TransposeDesc& d, int piece_bytes = 16) {
+  return ceil_div(d.cols, piece_bytes / static_cast<std::int64_t>(dtype_size(d.dtype)));
 }
 
 // 9 to 48 rows of 1- and 2-byte elements with packed output rows on the 16-byte grid: the wide-rows
@@ -541,17 +542,15 @@ bool rows_regs_half_pieces(const TransposeDesc& d) {
       d.batch > kMaxGridYZ || !rows_regs_input_aligned(d, nullptr))
     return false;
   if (mode == 1) return true;
-  if (d.rows == kSkinnyRegsMaxRows) {
-    const std::int64_t runs = ceil_div(d.cols, kHalfPieceBytes / static_cast<std::int64_t>(e));
-    return d.batch * ceil_div(runs, kSkinnyRegsThreads) <= multiprocessor_count();
-  }
+  if (d.rows == kSkinnyRegsMaxRows)
+    return d.batch * ceil_div(rows_regs_runs(d, kHalfPieceBytes), kSkinnyRegsThreads) <= multiprocessor_count();
   return !rows_regs_one_run_fits(d, false);
 }
 
 // The one-run kernel's grid for half pieces: a thread per 8 bytes of columns.
 LaunchConfig rows_regs_half_config(const TransposeDesc& d) {
   const std::int64_t columns = kHalfPieceBytes / static_cast<std::int64_t>(dtype_size(d.dtype));
-  return one_run_config(d, d.rows, columns, kSkinnyRegsThreads, ceil_div(d.cols, columns));
+  return one_run_config(d, d.rows, columns, kSkinnyRegsThreads, rows_regs_runs(d, kHalfPieceBytes));
 }
 
 // Whether the one-run kernel takes `d` with inputs as its strides leave them (a pointer off the
@@ -620,7 +619,7 @@ Status launch_rows_regs_for(const TransposeDesc& d, const LaunchConfig& c, const
   // rows) takes the one with no check, the rest the one that checks per block or per thread.
   const auto one_run_aligned = [&](auto piece) {
     constexpr int W = decltype(piece)::value;
-    const std::int64_t runs = ceil_div(d.cols, std::int64_t{W / E});
+    const std::int64_t runs = rows_regs_runs(d, W);
     const std::uint32_t whole = rows_regs_one_run_whole_blocks<E, R, W>(d);
     if constexpr (one_run_checks_per_block(R, false)) {
       if (takes_whole_grid(d, c, whole))
