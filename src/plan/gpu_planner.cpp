@@ -342,32 +342,38 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
          (gather_suits(d) || gather_fills_short_rows(d) || gather_fills_short_columns(d));
 }
 
-// Single large matrices of a few tens of rows of 4- and 8-byte elements past skinny's caps for rows off
-// the grid (skinny_few_rows_max), packed output: skinny's slabs, whose output is one contiguous run
-// written in aligned 16-byte chunks wherever it starts. Taken where the output rows or the output pointer
-// lie off the 16-byte grid (few_rows_output_off_grid_take_slabs): there tiled_vec's 8-byte accesses and
-// tiled_unaligned cut output sectors. Up to output rows of 384 bytes (96 rows of 4-byte elements, 48 of
-// 8-byte ones), whose 12 KiB slabs hold 32 columns; wider rows leave them 16, and they lose. Measured on
-// an H200 (of memcpy, the plan -> skinny, two rounds alike;
-// bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), output pointer one element off: f64
-// 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98; f32 41x409200 0.81 -> 0.91,
-// 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 -> 0.96), 56x299593 0.78 -> 0.93, 64x262144 0.81 -> 0.89,
-// 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92, 96x174762 0.85 -> 0.94; output rows off the grid by
-// their stride: f64 41x204600 0.91 -> 0.96, 47x178481 0.78 -> 0.98, f32 45x372827 0.81 -> 0.96. Not
-// taken: 16-column slabs (pointer one element off: f64 52, 56 and 64 rows 0.91 -> 0.82, 0.91 -> 0.85,
-// 0.87 -> 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 -> 0.77, 0.86 -> 0.76); output rows and
-// pointer on the grid with input rows off it (f64 48x174763 0.98 / 0.97; f32 100x167773 0.92 / 0.74);
-// padded output rows, measured once (f64 48x174762 with ld_out 49 0.63 -> 0.79, through
-// skinny_rows_padded's element stores), and matrices under 8 MiB (f64 48x21845, 8 MiB less 128 bytes,
-// 1.08 -> 1.21): no rule yet. An explicit tiled_vec plan for pointers off the grid takes no lead where
-// the rule moves the aligned choice to the slabs (configure_led_tiled_vec asks that choice).
+// Matrices of a few tens of rows of 4- and 8-byte elements past skinny's caps for rows off the grid
+// (skinny_few_rows_max): skinny's slabs, whose output is one contiguous run written in aligned 16-byte
+// chunks wherever it starts (packed output rows), or stored element by element around the gaps of padded
+// ones (skinny_rows_padded). Taken where the output rows or the output pointer lie off the 16-byte grid
+// (few_rows_output_off_grid_take_slabs): there tiled_vec's 8-byte accesses and tiled_unaligned cut output
+// sectors. Up to output rows of 384 bytes (96 rows of 4-byte elements, 48 of 8-byte ones), whose 12 KiB
+// slabs hold 32 columns; wider rows leave them 16, and they lose. Measured on an H200 (of memcpy, the plan
+// -> skinny, two rounds alike; bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), single packed
+// matrices past 8 MiB, output pointer one element off: f64 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96,
+// 48x174762 0.70 -> 0.98; f32 41x409200 0.81 -> 0.91, 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 -> 0.96),
+// 56x299593 0.78 -> 0.93, 64x262144 0.81 -> 0.89, 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92,
+// 96x174762 0.85 -> 0.94; output rows off the grid by their stride: f64 41x204600 0.91 -> 0.96, 47x178481
+// 0.78 -> 0.98, f32 45x372827 0.81 -> 0.96. Also (bench/results/h200_2026-12-01b_few_rows_off_grid_more.txt)
+// padded output rows: f64 48x174762 with ld_out 49 0.62 -> 0.78, 34x246723 with ld_out 35 0.55 -> 0.73,
+// f32 48x349525 with ld_out 49 0.45 -> 0.64, 64x262144 with ld_out 65 0.49 -> 0.62, 96x174762 with ld_out
+// 97 0.61 -> 0.72; batches: f64 4 x 48x43690 with the output one element off 0.91 -> 1.00, 8 x 47x22310
+// 0.92 -> 1.00, f32 8 x 48x43690 0.80 -> 0.98; smaller matrices, where both run partly from the L2: f64
+// 48x21845 1.08 -> 1.21, 40x6553 (2 MiB) 1.13 -> 1.29, f32 48x43690 0.96 -> 1.17, 96x10922 1.03 -> 1.15,
+// but f32 64x8192 (2 MiB) level, 0.76 / 0.76. Not taken: 16-column slabs (pointer one element off: f64 52,
+// 56 and 64 rows 0.91 -> 0.82, 0.91 -> 0.85, 0.87 -> 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 ->
+// 0.77, 0.86 -> 0.76); output rows and pointer on the grid with input rows off it (f64 48x174763 0.98 /
+// 0.97; f32 100x167773 0.92 / 0.74). An explicit tiled_vec plan for pointers off the grid takes no lead
+// where the rule moves the aligned choice to the slabs (configure_led_tiled_vec asks that choice).
 // XPOSE_FEW_ROWS_OFF_GRID_SLABS=0 leaves them to the tiles, to measure.
 constexpr std::int64_t kSlabsOffGridMaxRowBytes = 384;
+constexpr std::int64_t kSlabsOffGridMinBytes = std::int64_t{2} << 20;
 bool few_rows_output_slabs_run(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  return (e == 4 || e == 8) && d.batch == 1 && d.rows > skinny_few_rows_max(e) &&
-         d.rows * e <= kSlabsOffGridMaxRowBytes && d.rows < d.cols && output_packed(d) && large_matrix(d);
+  return (e == 4 || e == 8) && d.rows > skinny_few_rows_max(e) && d.rows * e <= kSlabsOffGridMaxRowBytes &&
+         d.rows < d.cols && matrix_bytes(d) >= kSlabsOffGridMinBytes;
 }
+
 bool few_rows_output_off_grid_take_slabs(const TransposeDesc& d, int out_offset) {
   static const bool enabled = !core::env_starts_with("XPOSE_FEW_ROWS_OFF_GRID_SLABS", '0');
   const bool pointer_off = out_offset >= 0 && out_offset % kVecBytes != 0;

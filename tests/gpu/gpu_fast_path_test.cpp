@@ -1163,37 +1163,43 @@ TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
   ASSERT_NO_FATAL_FAILURE(expect_matches_reference(many_blocks, Algorithm::skinny, 0));
 }
 
-// Single matrices just past 8 MiB of a few tens of rows of 4- and 8-byte elements (past skinny's caps
-// for rows off the grid) with packed output off the 16-byte grid: the automatic plan takes skinny's slabs,
-// with the output pointer off the grid (one element, and 8 bytes for 4-byte elements; input rows and
-// pointer on it) and with output rows off it by their stride (odd columns, both pointers on the grid),
-// up to the largest row counts (96 and 48). Every element is checked, and the bytes around the output.
+// Matrices of a few tens of rows of 4- and 8-byte elements (past skinny's caps for rows off the grid) with
+// output rows off the 16-byte grid: the automatic plan takes skinny's slabs. Single matrices just past 8
+// MiB with packed output, the output pointer off the grid (one element, and 8 bytes for 4-byte elements;
+// input rows and pointer on it) or output rows off it by their stride (odd columns, pointers on the grid),
+// up to the largest row counts (96 and 48); padded output rows off the grid (the slabs' element stores
+// around the gaps); batches; a matrix of 2 to 3 MiB. Every element is checked, and every byte around the
+// output and in its gaps.
 TEST_P(GpuFastPath, FewRowsWithOutputOffTheGridTakeSlabs) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const int e = static_cast<int>(xpose::dtype_size(t));
   if (e != 4 && e != 8) GTEST_SKIP() << "a rule for 4- and 8-byte elements";
   // Input rows on the 16-byte grid where the output pointer is off it, odd columns where it is on it.
-  const std::int64_t past_8_mib = (std::int64_t{8} << 20) + 4096;
-  const auto cols_for = [&](std::int64_t rows, int oo) {
-    const std::int64_t cols = past_8_mib / (rows * e) / 4 * 4 + 4;
+  const auto cols_for = [&](std::int64_t rows, int oo, std::int64_t bytes) {
+    const std::int64_t cols = bytes / (rows * e) / 4 * 4 + 4;
     return oo != 0 ? cols : cols + 1;
   };
   struct Case {
     std::int64_t rows;
     int oo;
+    std::int64_t batch = 1, ld_out = 0, bytes = (std::int64_t{8} << 20) + 4096;  // of one matrix
   };
-  const std::vector<Case> cases = e == 4 ? std::vector<Case>{{41, 4}, {48, 8}, {96, 4}, {45, 0}, {77, 0}}
-                                         : std::vector<Case>{{34, 8}, {48, 8}, {41, 0}, {47, 0}};
+  constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+  const std::vector<Case> cases =
+      e == 4 ? std::vector<Case>{{41, 4}, {48, 8}, {96, 4}, {45, 0}, {77, 0}, {48, 0, 1, 49}, {96, 4, 1, 98},
+                                 {48, 4, 3, 0, 3 * kMiB}, {45, 0, 1, 0, 2 * kMiB + 4096}}
+             : std::vector<Case>{{34, 8}, {48, 8}, {41, 0}, {47, 0}, {48, 0, 1, 49}, {35, 8, 1, 37},
+                                 {48, 8, 3, 0, 3 * kMiB}, {41, 0, 5, 0, kMiB}, {48, 8, 1, 0, 2 * kMiB + 4096}};
   for (const Case& c : cases) {
-    const xpose::TransposeDesc d{t, c.rows, cols_for(c.rows, c.oo)};
+    const xpose::TransposeDesc d{t, c.rows, cols_for(c.rows, c.oo, c.bytes), c.batch, 0, c.ld_out};
     xpose::PlanOptions options{Backend::cuda};
     options.alignment = c.oo == 0 ? 16 : c.oo & -c.oo;  // as transpose() plans for such pointers
     options.in_offset = 0;
     options.out_offset = c.oo;
     xpose::Plan plan;
     ASSERT_TRUE(xpose::make_plan(plan, d, options).ok()) << describe(d);
-    const std::string where = at_offsets(plan, 0, c.oo);
+    const std::string where = at_offsets(plan, 0, c.oo) + " batch " + std::to_string(c.batch);
     EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << where;
     EXPECT_EQ(plan.config().vector_bytes, 16) << where << ": skinny_rows_vec's slabs";
     ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), 0, c.oo, where));

@@ -82,7 +82,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
         EXPECT_EQ(a, Algorithm::tiled_vec) << "10 to 16 rows in whole output vectors take 16-row tiles";
       if (a == Algorithm::skinny) {
         EXPECT_TRUE(std::min(d.rows, d.cols) <= xpose::plan::kSkinnyMaxShort ||
-                    xpose::plan::short_side_takes_skinny(d, alignment) || wide_registers)
+                    xpose::plan::short_side_takes_skinny(d, alignment) || wide_registers ||
+                    xpose::plan::few_rows_output_slabs_run(d))
             << "skinny only for a short side";
         continue;
       }
@@ -332,7 +333,9 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_NE(choice(DType::bf16, 129, 262143, 0, 130), Algorithm::skinny);
   EXPECT_NE(choice(DType::u8, 64, 1048576, 0, 72), Algorithm::skinny) << "padded output rows on tiled_vec's grid";
   EXPECT_EQ(choice(DType::f32, 24, 699049, 0, 25), Algorithm::skinny) << "padded 4-byte rows up to skinny's cap";
-  EXPECT_NE(choice(DType::f32, 48, 699049, 0, 50), Algorithm::skinny) << "past skinny's cap for 4-byte elements";
+  EXPECT_EQ(choice(DType::f32, 48, 699049, 0, 50), Algorithm::skinny) << "past the cap, output rows off the grid: "
+                                                                        "few_rows_output_off_grid_take_slabs";
+  EXPECT_NE(choice(DType::f32, 100, 699049, 0, 102), Algorithm::skinny) << "past skinny's cap and that rule's";
   EXPECT_EQ(choice(DType::u8, 128, 524287), Algorithm::tiled_unaligned) << "whole output chunks";
   EXPECT_EQ(choice(DType::u8, 64, 1048575), Algorithm::skinny) << "64 bytes of output row";
   EXPECT_EQ(choice(DType::u8, 80, 1677723), Algorithm::skinny) << "80 bytes: 5/8 of a tile row";
@@ -897,10 +900,10 @@ TEST(GpuPlanner, ShortMatricesTakeSixteenRowTiles) {
       << "batches keep their tiles";
 }
 
-// Single large matrices of a few tens of rows of 4- and 8-byte elements with packed output rows off the
-// 16-byte grid, by their stride or by the output pointer: skinny's slabs, up to output rows of 384 bytes
-// (96 rows of 4-byte elements, 48 of 8-byte ones), where the tiles would run; the measured planner has
-// them as a candidate.
+// Matrices of 2 MiB or more (batches too) of a few tens of rows of 4- and 8-byte elements with output rows
+// off the 16-byte grid, by their stride (packed or padded) or by the output pointer: skinny's slabs, up to
+// output rows of 384 bytes (96 rows of 4-byte elements, 48 of 8-byte ones), where the tiles would run; the
+// measured planner has them as a candidate.
 TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   const auto choice = [](DType t, std::int64_t rows, std::int64_t cols, int alignment, int out_offset,
                          std::int64_t batch = 1, std::int64_t ld_out = 0) {
@@ -921,7 +924,7 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   EXPECT_EQ(choice(DType::f32, 45, 372827, 16, 0), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 45, 372827, 16, -1), Algorithm::skinny) << "the strides alone decide";
   // Kept on the tiles: past the caps, below skinny's own caps' reach, output rows and pointer on the
-  // grid (input rows or pointer off it), an unknown output pointer, small matrices, batches, padded output.
+  // grid (input rows or pointer off it), an unknown output pointer, 16-byte elements, small matrices.
   EXPECT_NE(choice(DType::f64, 56, 149796, 8, 8), Algorithm::skinny);
   EXPECT_NE(choice(DType::f64, 64, 131072, 8, 8), Algorithm::skinny);
   EXPECT_NE(choice(DType::f32, 100, 167772, 4, 4), Algorithm::skinny);
@@ -929,10 +932,20 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   EXPECT_EQ(choice(DType::f64, 48, 174763, 16, 0), Algorithm::tiled_vec) << "input rows off the grid";
   EXPECT_NE(choice(DType::f64, 48, 174762, 8, 0), Algorithm::skinny) << "the input pointer off the grid";
   EXPECT_NE(choice(DType::f64, 48, 174762, 8, -1), Algorithm::skinny) << "which pointer is off: unknown";
-  EXPECT_NE(choice(DType::f64, 48, 16384, 8, 8), Algorithm::skinny) << "6 MiB";
-  EXPECT_NE(choice(DType::f64, 48, 87381, 8, 8, 2), Algorithm::skinny) << "a batch";
-  EXPECT_NE(choice(DType::f64, 48, 174762, 16, 0, 1, 49), Algorithm::skinny) << "padded output rows";
   EXPECT_NE(choice(DType::c128, 48, 87381, 8, 8), Algorithm::skinny) << "16-byte elements";
+  EXPECT_NE(choice(DType::f64, 48, 5461, 8, 8), Algorithm::skinny) << "under 2 MiB";
+  EXPECT_NE(choice(DType::f64, 48, 174762, 16, 0, 1, 50), Algorithm::skinny) << "padded output rows on the grid";
+  // Padded output rows off the grid, batches, matrices from 2 MiB.
+  EXPECT_EQ(choice(DType::f64, 48, 174762, 16, 0, 1, 49), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 34, 246723, 16, 0, 1, 35), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 96, 174762, 16, 0, 1, 97), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 48, 349525, 8, 8, 1, 50), Algorithm::skinny) << "padded, and the pointer off";
+  EXPECT_EQ(choice(DType::f64, 48, 43690, 8, 8, 4), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 47, 22310, 16, 0, 8), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 48, 43690, 4, 4, 8), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 48, 21845, 8, 8), Algorithm::skinny) << "8 MiB less 128 bytes";
+  EXPECT_EQ(choice(DType::f32, 96, 10922, 4, 4), Algorithm::skinny) << "4 MiB";
+  EXPECT_EQ(choice(DType::f64, 48, 5462, 8, 8), Algorithm::skinny) << "2 MiB";
   const auto listed = [](DType t, std::int64_t rows, std::int64_t cols) {
     for (const xpose::plan::Candidate& c : xpose::plan::gpu_candidates(xpose::resolved({t, rows, cols}), 8, 132))
       if (c.algorithm == Algorithm::skinny) return true;
