@@ -358,16 +358,21 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
 // padded output rows: f64 48x174762 with ld_out 49 0.62 -> 0.78, 34x246723 with ld_out 35 0.55 -> 0.73,
 // f32 48x349525 with ld_out 49 0.45 -> 0.64, 64x262144 with ld_out 65 0.49 -> 0.62, 96x174762 with ld_out
 // 97 0.61 -> 0.72; batches: f64 4 x 48x43690 with the output one element off 0.91 -> 1.00, 8 x 47x22310
-// 0.92 -> 1.00, f32 8 x 48x43690 0.80 -> 0.98; smaller matrices, where both run partly from the L2: f64
-// 48x21845 1.08 -> 1.21, 40x6553 (2 MiB) 1.13 -> 1.29, f32 48x43690 0.96 -> 1.17, 96x10922 1.03 -> 1.15,
-// but f32 64x8192 (2 MiB) level, 0.76 / 0.76. Not taken: 16-column slabs (pointer one element off: f64 52,
+// 0.92 -> 1.00, f32 8 x 48x43690 0.80 -> 0.98, 256 x 48x1365 0.74 -> 0.89, f64 20 x 41x3197 0.90 -> 1.04;
+// smaller matrices (which run partly from the L2), output pointer one element off: f64 48x21845 (8 MiB)
+// 1.08 -> 1.21, 40x6553 (about 2 MiB) 1.10 -> 1.27, 48x2730 (about 1 MiB) 0.68 -> 0.78, 48x1365 (just under
+// the 512 KiB bound) 0.63 -> 0.73; f32 48x43690 0.96 -> 1.17, 96x10922 1.03 -> 1.15, 48x5461 0.72 -> 0.75,
+// 64x2048 (512 KiB) 0.65 -> 0.70 (bench/results/h200_2026-12-01b_slabs_widened.txt). Output rows off the
+// grid by their stride are level at 2 MiB (f32 45x11651 1.14 / 1.13) and 1.5% slower at 1 MiB (45x5825
+// 0.73 / 0.72), and taken alike.
+// Not taken: 16-column slabs (pointer one element off: f64 52,
 // 56 and 64 rows 0.91 -> 0.82, 0.91 -> 0.85, 0.87 -> 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 ->
 // 0.77, 0.86 -> 0.76); output rows and pointer on the grid with input rows off it (f64 48x174763 0.98 /
 // 0.97; f32 100x167773 0.92 / 0.74). An explicit tiled_vec plan for pointers off the grid takes no lead
 // where the rule moves the aligned choice to the slabs (configure_led_tiled_vec asks that choice).
 // XPOSE_FEW_ROWS_OFF_GRID_SLABS=0 leaves them to the tiles, to measure.
 constexpr std::int64_t kSlabsOffGridMaxRowBytes = 384;
-constexpr std::int64_t kSlabsOffGridMinBytes = std::int64_t{2} << 20;
+constexpr std::int64_t kSlabsOffGridMinBytes = std::int64_t{512} << 10;
 bool few_rows_output_slabs_run(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return (e == 4 || e == 8) && d.rows > skinny_few_rows_max(e) && d.rows * e <= kSlabsOffGridMaxRowBytes &&

@@ -900,7 +900,7 @@ TEST(GpuPlanner, ShortMatricesTakeSixteenRowTiles) {
       << "batches keep their tiles";
 }
 
-// Matrices of 2 MiB or more (batches too) of a few tens of rows of 4- and 8-byte elements with output rows
+// Matrices of 512 KiB or more (batches too) of a few tens of rows of 4- and 8-byte elements with output rows
 // off the 16-byte grid, by their stride (packed or padded) or by the output pointer: skinny's slabs, up to
 // output rows of 384 bytes (96 rows of 4-byte elements, 48 of 8-byte ones), where the tiles would run; the
 // measured planner has them as a candidate.
@@ -933,7 +933,7 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   EXPECT_NE(choice(DType::f64, 48, 174762, 8, 0), Algorithm::skinny) << "the input pointer off the grid";
   EXPECT_NE(choice(DType::f64, 48, 174762, 8, -1), Algorithm::skinny) << "which pointer is off: unknown";
   EXPECT_NE(choice(DType::c128, 48, 87381, 8, 8), Algorithm::skinny) << "16-byte elements";
-  EXPECT_NE(choice(DType::f64, 48, 5461, 8, 8), Algorithm::skinny) << "under 2 MiB";
+  EXPECT_NE(choice(DType::f64, 48, 1365, 8, 8), Algorithm::skinny) << "under 512 KiB";
   EXPECT_NE(choice(DType::f64, 48, 174762, 16, 0, 1, 50), Algorithm::skinny) << "padded output rows on the grid";
   // Padded output rows off the grid, batches, matrices from 2 MiB.
   EXPECT_EQ(choice(DType::f64, 48, 174762, 16, 0, 1, 49), Algorithm::skinny);
@@ -946,6 +946,8 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   EXPECT_EQ(choice(DType::f64, 48, 21845, 8, 8), Algorithm::skinny) << "8 MiB less 128 bytes";
   EXPECT_EQ(choice(DType::f32, 96, 10922, 4, 4), Algorithm::skinny) << "4 MiB";
   EXPECT_EQ(choice(DType::f64, 48, 5462, 8, 8), Algorithm::skinny) << "2 MiB";
+  EXPECT_EQ(choice(DType::f64, 48, 1366, 8, 8), Algorithm::skinny) << "512 KiB";
+  EXPECT_EQ(choice(DType::f32, 64, 2048, 4, 4), Algorithm::skinny) << "512 KiB";
   const auto listed = [](DType t, std::int64_t rows, std::int64_t cols) {
     for (const xpose::plan::Candidate& c : xpose::plan::gpu_candidates(xpose::resolved({t, rows, cols}), 8, 132))
       if (c.algorithm == Algorithm::skinny) return true;
