@@ -370,11 +370,25 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
 // 0.77, 0.86 -> 0.76); output rows and pointer on the grid with input rows off it (f64 48x174763 0.98 /
 // 0.97; f32 100x167773 0.92 / 0.74). An explicit tiled_vec plan for pointers off the grid takes no lead
 // where the rule moves the aligned choice to the slabs (configure_led_tiled_vec asks that choice).
+// 2-byte elements take the slabs past skinny's 84 rows (to 128, its slabs' most) with packed output rows
+// off the grid from 8 MiB. Measured on an H200 (of memcpy, tiled_unaligned -> skinny, two rounds alike;
+// bench/results/h200_2026-12-01b_bf16_rows.txt), 64 MiB, the output pointer one element off: bf16
+// 88x381300 0.68 -> 0.81, 96x349525 0.66 -> 0.84, 100x335544 0.73 -> 0.78, 112x299593 0.71 -> 0.82,
+// 120x279620 0.70 -> 0.82, a batch of 40 x 100x8388 0.70 -> 0.75, four elements off 96x349525 0.72 -> 0.84;
+// output rows off the grid by their stride: 89x377016 0.73 -> 0.77, 99x338952 0.76 -> 0.77, 115x291805
+// 0.72 -> 0.81. Level just under 8 MiB (100x41943, the pointer off: 0.91 / 0.91). Output rows and pointer
+// on the 16-byte grid keep the tiles, which write whole output chunks there (unaligned_output_on_grid; an
+// earlier probe, bench/results/h200_2026-11-25zc_few_rows_probe.txt: 88 rows 0.79 on skinny, 0.81), and
+// 64 and 128 rows with only the output pointer off keep tiled_vec's shifted-output tiles
+// (configure_shifted_output_tiled_vec, which the planner tries first).
 // XPOSE_FEW_ROWS_OFF_GRID_SLABS=0 leaves them to the tiles, to measure.
 constexpr std::int64_t kSlabsOffGridMaxRowBytes = 384;
 constexpr std::int64_t kSlabsOffGridMinBytes = std::int64_t{512} << 10;
 bool few_rows_output_slabs_run(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  if (e == 2)
+    return d.rows > skinny_few_rows_max(e) && d.rows <= kSkinnyRowsVecMaxRows && d.rows < d.cols &&
+           output_packed(d) && large_matrix(d);
   return (e == 4 || e == 8) && d.rows > skinny_few_rows_max(e) && d.rows * e <= kSlabsOffGridMaxRowBytes &&
          d.rows < d.cols && matrix_bytes(d) >= kSlabsOffGridMinBytes;
 }

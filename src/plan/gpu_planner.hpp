@@ -218,8 +218,9 @@ bool small_batch_fits(const TransposeDesc& resolved_desc,
 // 8 elements.
 bool small_batch_swizzled(const TransposeDesc& resolved_desc);
 
-// Matrices (and batches) of 512 KiB or more of 41 to 96 rows of 4-byte elements or 34 to 48 of 8-byte ones:
-// skinny's slabs run them (few_rows_output_slabs_run, a candidate of the measured planner), and
+// Matrices (and batches) of 512 KiB or more of 41 to 96 rows of 4-byte elements or 34 to 48 of 8-byte ones,
+// and of 8 MiB or more of 85 to 128 rows of 2-byte ones with packed output rows: skinny's slabs run them
+// (few_rows_output_slabs_run, a candidate of the measured planner), and
 // the automatic plan takes them where the tiles would run and the output rows, or the output pointer
 // `out_offset` bytes past a 256-byte boundary (-1: unknown), lie off the 16-byte grid (see gpu_planner.cpp).
 bool few_rows_output_slabs_run(const TransposeDesc& resolved_desc);

@@ -1168,13 +1168,13 @@ TEST_P(GpuFastPath, FewRowsTakeHalfPieces) {
 // MiB with packed output, the output pointer off the grid (one element, and 8 bytes for 4-byte elements;
 // input rows and pointer on it) or output rows off it by their stride (odd columns, pointers on the grid),
 // up to the largest row counts (96 and 48); padded output rows off the grid (the slabs' element stores
-// around the gaps); batches; matrices of 2 MiB (f32) and 512 KiB (f64). Every element is checked, and
-// every byte around the output and in its gaps.
+// around the gaps); batches; matrices of 2 MiB (f32) and 512 KiB (f64). 2-byte elements from 8 MiB, 85 to
+// 128 rows. Every element is checked, and every byte around the output and in its gaps.
 TEST_P(GpuFastPath, FewRowsWithOutputOffTheGridTakeSlabs) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const int e = static_cast<int>(xpose::dtype_size(t));
-  if (e != 4 && e != 8) GTEST_SKIP() << "a rule for 4- and 8-byte elements";
+  if (e < 2 || e > 8) GTEST_SKIP() << "a rule for 2-, 4- and 8-byte elements";
   // Input rows on the 16-byte grid where the output pointer is off it, odd columns where it is on it.
   const auto cols_for = [&](std::int64_t rows, int oo, std::int64_t bytes) {
     const std::int64_t cols = bytes / (rows * e) / 4 * 4 + 4;
@@ -1187,10 +1187,11 @@ TEST_P(GpuFastPath, FewRowsWithOutputOffTheGridTakeSlabs) {
   };
   constexpr std::int64_t kMiB = std::int64_t{1} << 20;
   const std::vector<Case> cases =
-      e == 4 ? std::vector<Case>{{41, 4}, {48, 8}, {96, 4}, {45, 0}, {77, 0}, {48, 0, 1, 49}, {96, 4, 1, 98},
-                                 {48, 4, 3, 0, 3 * kMiB}, {45, 0, 1, 0, 2 * kMiB + 4096}}
-             : std::vector<Case>{{34, 8}, {48, 8}, {41, 0}, {47, 0}, {48, 0, 1, 49}, {35, 8, 1, 37},
-                                 {48, 8, 3, 0, 3 * kMiB}, {41, 0, 5, 0, kMiB}, {48, 8, 1, 0, kMiB / 2 + 4096}};
+      e == 2   ? std::vector<Case>{{96, 2}, {100, 8}, {115, 0}, {124, 0}, {100, 2, 3, 0, 3 * kMiB}}
+      : e == 4 ? std::vector<Case>{{41, 4}, {48, 8}, {96, 4}, {45, 0}, {77, 0}, {48, 0, 1, 49}, {96, 4, 1, 98},
+                                   {48, 4, 3, 0, 3 * kMiB}, {45, 0, 1, 0, 2 * kMiB + 4096}}
+               : std::vector<Case>{{34, 8}, {48, 8}, {41, 0}, {47, 0}, {48, 0, 1, 49}, {35, 8, 1, 37},
+                                   {48, 8, 3, 0, 3 * kMiB}, {41, 0, 5, 0, kMiB}, {48, 8, 1, 0, kMiB / 2 + 4096}};
   for (const Case& c : cases) {
     const xpose::TransposeDesc d{t, c.rows, cols_for(c.rows, c.oo, c.bytes), c.batch, 0, c.ld_out};
     xpose::PlanOptions options{Backend::cuda};

@@ -774,7 +774,8 @@ TEST(GpuPlanner, GatherTakesTwoByteInputOffTheGridPartTiledBatchesAndTallWideEle
 // Few rows of packed output off the grid. Large matrices: gather only for 2-byte elements whose output
 // rows lie on the sector grid, read as words; tiled_unaligned's whole-chunk tiles for rows read 2 bytes
 // at a time whose output rows on the 16-byte grid fill three quarters of its 128-byte tile rows;
-// skinny elsewhere up to its caps (84 rows of 2-byte elements, past which tiled_unaligned). Under 8
+// skinny elsewhere up to its caps (84 rows of 2-byte elements, past which tiled_unaligned where the output
+// rows lie on the 16-byte grid, and skinny's slabs again where they do not, to 128 rows). Under 8
 // MiB gather where its output rows lie on the sector grid, or (2-byte elements) where one 64-row tile
 // holds them, with 2-byte loads from 32 rows.
 TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
@@ -818,8 +819,9 @@ TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   EXPECT_NE(choice(DType::bf16, 128, 262145), Algorithm::skinny) << "past 84 rows";
   for (std::int64_t rows : {68, 72, 76, 84})
     EXPECT_EQ(choice(DType::bf16, rows, halves(rows) | 2), Algorithm::skinny) << rows;
-  for (std::int64_t rows : {88, 92, 100})
-    EXPECT_EQ(choice(DType::bf16, rows, halves(rows) | 2), Algorithm::tiled_unaligned) << rows;
+  EXPECT_EQ(choice(DType::bf16, 88, halves(88) | 2), Algorithm::tiled_unaligned) << "output rows on the 16-byte grid";
+  for (std::int64_t rows : {92, 100, 124})  // FewRowsWithOutputOffTheGridTakeSlabs
+    EXPECT_EQ(choice(DType::bf16, rows, halves(rows) | 2), Algorithm::skinny) << rows << ": output rows off the grid";
 }
 
 // Large batches of matrices of 33 to 128 rows of 8-byte elements (to 48 of 16-byte ones) whose last
@@ -903,7 +905,7 @@ TEST(GpuPlanner, ShortMatricesTakeSixteenRowTiles) {
 // Matrices of 512 KiB or more (batches too) of a few tens of rows of 4- and 8-byte elements with output rows
 // off the 16-byte grid, by their stride (packed or padded) or by the output pointer: skinny's slabs, up to
 // output rows of 384 bytes (96 rows of 4-byte elements, 48 of 8-byte ones), where the tiles would run; the
-// measured planner has them as a candidate.
+// measured planner has them as a candidate. So do 85 to 128 rows of 2-byte elements from 8 MiB.
 TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   const auto choice = [](DType t, std::int64_t rows, std::int64_t cols, int alignment, int out_offset,
                          std::int64_t batch = 1, std::int64_t ld_out = 0) {
@@ -953,6 +955,16 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
       if (c.algorithm == Algorithm::skinny) return true;
     return false;
   };
+  // 85 to 128 rows of 2-byte elements from 8 MiB, packed output off the grid by the pointer or the stride.
+  EXPECT_EQ(choice(DType::bf16, 96, 349525, 2, 2), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::bf16, 96, 349525, 8, 8), Algorithm::skinny) << "four elements off";
+  EXPECT_EQ(choice(DType::bf16, 115, 291805, 16, 0), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::bf16, 115, 291805, 16, -1), Algorithm::skinny) << "the strides alone decide";
+  EXPECT_EQ(choice(DType::bf16, 100, 8388, 2, 2, 40), Algorithm::skinny) << "a batch";
+  EXPECT_NE(choice(DType::bf16, 100, 41943, 2, 2), Algorithm::skinny) << "under 8 MiB";
+  EXPECT_NE(choice(DType::bf16, 129, 262144, 2, 2), Algorithm::skinny) << "past 128 rows";
+  EXPECT_NE(choice(DType::bf16, 96, 349526, 16, 0), Algorithm::skinny) << "output rows and pointer on the grid";
+  EXPECT_NE(choice(DType::bf16, 96, 349526, 2, -1), Algorithm::skinny) << "which pointer is off: unknown";
   EXPECT_TRUE(listed(DType::f64, 48, 174762));
   EXPECT_TRUE(listed(DType::f32, 80, 209715));
   EXPECT_FALSE(listed(DType::f64, 56, 149796));
