@@ -873,10 +873,16 @@ bool skinny_rows_regs_wide_runs(const TransposeDesc& d) {
 // tiles run (bf16 48x699051 0.90 / 0.89), which keep those shapes. tiled_vec keeps its 16-byte grid where the output rows are a sector or more (u8 32x2097152 0.93 /
 // 0.94, bf16 16x2097152 0.97 / 0.96, a batch of 16 x 16x32768 0.98 / 0.98, bf16 32x1048576 0.96 /
 // 0.93, tiled_vec / the kernel).
+//
+// Pointers on the 8-byte grid but off the 16-byte one (the kernel stores shifted, or realigns its input)
+// take it too, where tiled_vec's 8-byte accesses ran (of memcpy, tiled_vec -> skinny, two rounds alike;
+// bench/results/h200_2026-12-01b_wide_regs_8.txt): output 8 bytes off, u8 24x2796200 0.83 -> 0.98,
+// 40x1677720 0.77 -> 1.00, 48x1398104 0.84 -> 1.00, bf16 40x838860 0.80 -> 0.98, 44x762600 0.84 -> 0.98,
+// 32x1048576 level (0.93); input 8 bytes off, u8 40x1677720 0.76 -> 1.00, bf16 40x838860 0.79 -> 0.99.
 bool few_rows_take_wide_registers(const TransposeDesc& d, int alignment) {
   constexpr std::int64_t kSectorBytes = 32;
   const std::int64_t out_row_bytes = d.rows * static_cast<std::int64_t>(dtype_size(d.dtype));
-  return alignment >= kVecBytes && skinny_rows_regs_wide_runs(d) &&
+  return alignment >= kVecMinBytes && skinny_rows_regs_wide_runs(d) &&
          !(tiled_vec_vector_bytes(d, alignment) == kVecBytes && out_row_bytes >= kSectorBytes) &&
          !few_rows_take_whole_chunks(d, alignment);
 }

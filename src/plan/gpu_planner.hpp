@@ -160,7 +160,7 @@ bool few_rows_take_whole_chunks(const TransposeDesc& resolved_desc, int alignmen
 constexpr std::int64_t kSkinnyRegsWideMinRows = 9;
 constexpr std::int64_t kSkinnyRegsWideMaxRows = 48;
 bool skinny_rows_regs_wide_runs(const TransposeDesc& resolved_desc);
-// Where the planner gives those rows skinny: on 16-byte aligned pointers, except where tiled_vec runs
+// Where the planner gives those rows skinny: on pointers aligned to 8 bytes or more, except where tiled_vec runs
 // on its 16-byte grid with output rows of a sector or more, or tiled_unaligned's whole-chunk tiles do.
 bool few_rows_take_wide_registers(const TransposeDesc& resolved_desc, int alignment);
 

@@ -1084,7 +1084,8 @@ TEST_P(GpuFastPath, FewColumnsTakeColumnRegisterKernel) {
 // skinny's wide-rows register kernel, 8 / E columns per thread up to 16 rows, 4 / E past that, and the
 // automatic plan takes skinny for them. Input rows on and off the 8- and 4-byte grids (realigned), a
 // last run cut by the matrix's edge, a last warp cut short, packed batches and batches with gaps
-// match the reference; on pointers off the 16-byte grid the slab kernel runs the same plan.
+// match the reference; on pointers off the 16-byte grid the slab kernel runs the same plan. The automatic
+// plan takes the kernel with one pointer 8 bytes off the grid too.
 TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
@@ -1113,6 +1114,23 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
         ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, Algorithm::skinny));
       for (std::size_t shift : {std::size_t{0}, static_cast<std::size_t>(e)})
         ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::skinny, shift));
+    }
+  }
+  // One pointer 8 bytes off the 16-byte grid: the automatic plan takes the kernel too (the output stored
+  // shifted, or the input read at its offset), where tiled_vec would run at 8 bytes.
+  for (std::int64_t rows : {24, 40, 48}) {
+    const xpose::TransposeDesc d{t, rows, ((std::int64_t{8} << 20) / (rows * e) / 16 + 1) * 16};
+    for (const auto& [io, oo] : std::vector<std::pair<int, int>>{{0, 8}, {8, 0}}) {
+      xpose::PlanOptions options{Backend::cuda};
+      options.alignment = 8;  // as transpose() plans for such pointers
+      options.in_offset = io;
+      options.out_offset = oo;
+      xpose::Plan plan;
+      ASSERT_TRUE(xpose::make_plan(plan, d, options).ok()) << describe(d);
+      const std::string where = at_offsets(plan, io, oo);
+      EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << where;
+      EXPECT_EQ(plan.config().tile_cols, 4 / e) << where << ": the register kernel's plan";
+      ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, where));
     }
   }
   // Under 8 MiB the plans from before: the slab kernel.

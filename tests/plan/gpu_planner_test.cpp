@@ -75,8 +75,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       }
       const bool wide_registers = xpose::plan::few_rows_take_wide_registers(d, alignment);
       if (wide_registers) {
-        EXPECT_EQ(a, Algorithm::skinny) << "9 to 32 rows of 1- and 2-byte elements: skinny's register kernel";
-        EXPECT_TRUE(e <= 2 && alignment >= 16 && d.ld_out == d.rows && d.rows >= 9 && d.rows <= 32);
+        EXPECT_EQ(a, Algorithm::skinny) << "9 to 48 rows of 1- and 2-byte elements: skinny's register kernel";
+        EXPECT_TRUE(e <= 2 && alignment >= 8 && d.ld_out == d.rows && d.rows >= 9 && d.rows <= 48);
       }
       if (xpose::plan::few_rows_take_tiles(d, alignment) && !wide_registers)
         EXPECT_EQ(a, Algorithm::tiled_vec) << "10 to 16 rows in whole output vectors take 16-row tiles";
@@ -1129,8 +1129,12 @@ TEST(GpuPlanner, FewRowsOfSmallElementsTakeWideRegisterKernel) {
   EXPECT_EQ(choice(DType::u8, 32, 2097152), Algorithm::tiled_vec) << "32-byte output rows on the grid";
   EXPECT_EQ(choice(DType::bf16, 16, 2097152), Algorithm::tiled_vec) << "32-byte output rows on the grid";
   EXPECT_EQ(choice(DType::bf16, 32, 1048576), Algorithm::tiled_vec) << "64-byte output rows on the grid";
-  EXPECT_FALSE(xpose::plan::few_rows_take_wide_registers(xpose::resolved({DType::u8, 12, 2000001}), 8))
-      << "a pointer off the 16-byte grid";
+  EXPECT_TRUE(xpose::plan::few_rows_take_wide_registers(xpose::resolved({DType::u8, 12, 2000001}), 8))
+      << "a pointer on the 8-byte grid, off the 16-byte one";
+  EXPECT_EQ(choice(DType::u8, 40, 1677720, 8), Algorithm::skinny) << "rather than tiled_vec's 8-byte accesses";
+  EXPECT_EQ(choice(DType::bf16, 40, 838860, 8), Algorithm::skinny) << "rather than tiled_vec's 8-byte accesses";
+  EXPECT_FALSE(xpose::plan::few_rows_take_wide_registers(xpose::resolved({DType::u8, 12, 2000001}), 4))
+      << "a pointer off the 8-byte grid (the slabs)";
   EXPECT_FALSE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::u8, 49, 2000001}))) << "49 rows";
   EXPECT_EQ(choice(DType::bf16, 48, 699051), Algorithm::tiled_unaligned) << "whole-chunk tiles";
   EXPECT_TRUE(xpose::plan::skinny_rows_regs_wide_runs(xpose::resolved({DType::bf16, 48, 699051})));
