@@ -1117,10 +1117,13 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
     }
   }
   // One pointer 8 bytes off the 16-byte grid: the automatic plan takes the kernel too (the output stored
-  // shifted, or the input read at its offset), where tiled_vec would run at 8 bytes.
+  // shifted, or the input read at its offset), where tiled_vec would run at 8 bytes. The input off is
+  // taken with its rows on the 8-byte grid only: on the 16-byte grid the led tiles take it (16-byte
+  // accesses; configure_led_tiled_vec comes first).
   for (std::int64_t rows : {24, 40, 48}) {
-    const xpose::TransposeDesc d{t, rows, ((std::int64_t{8} << 20) / (rows * e) / 16 + 1) * 16};
+    const std::int64_t cols = ((std::int64_t{8} << 20) / (rows * e) / 16 + 1) * 16;
     for (const auto& [io, oo] : std::vector<std::pair<int, int>>{{0, 8}, {8, 0}}) {
+      const xpose::TransposeDesc d{t, rows, io == 0 ? cols : cols + 8 / e};
       xpose::PlanOptions options{Backend::cuda};
       options.alignment = 8;  // as transpose() plans for such pointers
       options.in_offset = io;
