@@ -359,8 +359,8 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
 // f32 48x349525 with ld_out 49 0.45 -> 0.64, 64x262144 with ld_out 65 0.49 -> 0.62, 96x174762 with ld_out
 // 97 0.61 -> 0.72; batches: f64 4 x 48x43690 with the output one element off 0.91 -> 1.00, 8 x 47x22310
 // 0.92 -> 1.00, f32 8 x 48x43690 0.80 -> 0.98, 256 x 48x1365 0.74 -> 0.89, f64 20 x 41x3197 0.90 -> 1.04;
-// smaller matrices (which run partly from the L2), output pointer one element off: f64 48x21845 (8 MiB)
-// 1.08 -> 1.21, 40x6553 (about 2 MiB) 1.10 -> 1.27, 48x2730 (about 1 MiB) 0.68 -> 0.78, 48x1365 (just under
+// smaller matrices (which run partly from the L2), output pointer one element off: f64 48x21845 (8 MiB less
+// 128 bytes) 1.08 -> 1.21, 40x6553 (about 2 MiB) 1.10 -> 1.27, 48x2730 (about 1 MiB) 0.68 -> 0.78, 48x1365 (just under
 // the 512 KiB bound) 0.63 -> 0.73; f32 48x43690 0.96 -> 1.17, 96x10922 1.03 -> 1.15, 48x5461 0.72 -> 0.75,
 // 64x2048 (512 KiB) 0.65 -> 0.70 (bench/results/h200_2026-12-01b_slabs_widened.txt). Output rows off the
 // grid by their stride are level at 2 MiB (f32 45x11651 1.14 / 1.13) and 1.5% slower at 1 MiB (45x5825
@@ -378,9 +378,10 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
 // output rows off the grid by their stride: 89x377016 0.73 -> 0.77, 99x338952 0.76 -> 0.77, 115x291805
 // 0.72 -> 0.81. Level just under 8 MiB (100x41943, the pointer off: 0.91 / 0.91). Output rows and pointer
 // on the 16-byte grid keep the tiles, which write whole output chunks there (unaligned_output_on_grid; an
-// earlier probe, bench/results/h200_2026-11-25zc_few_rows_probe.txt: 88 rows 0.79 on skinny, 0.81), and
-// 64 and 128 rows with only the output pointer off keep tiled_vec's shifted-output tiles
-// (configure_shifted_output_tiled_vec, which the planner tries first).
+// earlier probe, bench/results/h200_2026-11-25zc_few_rows_probe.txt: 88 rows 0.79 on skinny, 0.81). So do
+// strides and pointers that tiled_vec's 8-byte accesses run (not measured against the slabs), and 128 rows
+// with only the output pointer off keep tiled_vec's shifted-output tiles (configure_shifted_output_tiled_vec,
+// which the planner tries first).
 // XPOSE_FEW_ROWS_OFF_GRID_SLABS=0 leaves them to the tiles, to measure.
 constexpr std::int64_t kSlabsOffGridMaxRowBytes = 384;
 constexpr std::int64_t kSlabsOffGridMinBytes = std::int64_t{512} << 10;
@@ -393,10 +394,15 @@ bool few_rows_output_slabs_run(const TransposeDesc& d) {
          d.rows < d.cols && matrix_bytes(d) >= kSlabsOffGridMinBytes;
 }
 
-bool few_rows_output_off_grid_take_slabs(const TransposeDesc& d, int out_offset) {
+bool few_rows_output_off_grid_take_slabs(const TransposeDesc& d, int alignment, int out_offset) {
   static const bool enabled = !core::env_starts_with("XPOSE_FEW_ROWS_OFF_GRID_SLABS", '0');
+  // 2-byte elements only where tiled_vec cannot run (its 8-byte accesses were not measured against the
+  // slabs: aligned bf16 100x335544 ran 0.85-0.86 on them in earlier scans); padded rows only off the grid
+  // by their stride (a padded output on the grid with the pointer alone off was not measured).
+  if (!enabled || !few_rows_output_slabs_run(d)) return false;
+  if (dtype_size(d.dtype) == 2 && tiled_vec_vector_bytes(d, alignment) != 0) return false;
   const bool pointer_off = out_offset >= 0 && out_offset % kVecBytes != 0;
-  return enabled && few_rows_output_slabs_run(d) && (pointer_off || !output_rows_on(d, kVecBytes));
+  return (pointer_off && output_packed(d)) || !output_rows_on(d, kVecBytes);
 }
 
 // 2-byte elements whose input rows are off tiled_vec's 8-byte grid (odd columns, odd leading
@@ -1090,7 +1096,7 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& d, int alignment, std::int64
                                int out_offset) {
   const Algorithm a = choose_for_strides(d, alignment, whole_matrix_bytes);
   const bool tiles = a == Algorithm::tiled_vec || a == Algorithm::tiled_unaligned;
-  if (tiles && few_rows_output_off_grid_take_slabs(d, out_offset)) return Algorithm::skinny;
+  if (tiles && few_rows_output_off_grid_take_slabs(d, alignment, out_offset)) return Algorithm::skinny;
   // Not where gather was taken for input rows that tiled_vec cannot read (gather_takes_off_grid_input).
   const bool give_way = a == Algorithm::gather && tiled_vec_vector_bytes(d, alignment) != 0 &&
                         gather_gives_way_off_sector(d, out_offset);

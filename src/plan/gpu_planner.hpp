@@ -222,9 +222,10 @@ bool small_batch_swizzled(const TransposeDesc& resolved_desc);
 // and of 8 MiB or more of 85 to 128 rows of 2-byte ones with packed output rows: skinny's slabs run them
 // (few_rows_output_slabs_run, a candidate of the measured planner), and
 // the automatic plan takes them where the tiles would run and the output rows, or the output pointer
-// `out_offset` bytes past a 256-byte boundary (-1: unknown), lie off the 16-byte grid (see gpu_planner.cpp).
+// `out_offset` bytes past a 256-byte boundary (-1: unknown) of packed rows, lie off the 16-byte grid; 2-byte
+// elements only where tiled_vec cannot run on `alignment` (see gpu_planner.cpp).
 bool few_rows_output_slabs_run(const TransposeDesc& resolved_desc);
-bool few_rows_output_off_grid_take_slabs(const TransposeDesc& resolved_desc, int out_offset);
+bool few_rows_output_off_grid_take_slabs(const TransposeDesc& resolved_desc, int alignment, int out_offset);
 
 // The algorithm `automatic` becomes on the GPU, for whole matrices of up to `whole_matrix_bytes` in
 // small_batch (the device's: gpu::small_batch_whole_matrix_bytes) and an output pointer `out_offset`

@@ -83,7 +83,7 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       if (a == Algorithm::skinny) {
         EXPECT_TRUE(std::min(d.rows, d.cols) <= xpose::plan::kSkinnyMaxShort ||
                     xpose::plan::short_side_takes_skinny(d, alignment) || wide_registers ||
-                    xpose::plan::few_rows_output_slabs_run(d))
+                    xpose::plan::few_rows_output_off_grid_take_slabs(d, alignment, -1))
             << "skinny only for a short side";
         continue;
       }
@@ -347,7 +347,7 @@ TEST(GpuPlanner, SkinnyForSomeShortSidesPastSixteen) {
   EXPECT_EQ(choice(DType::f32, 41, 500001), Algorithm::skinny) << "output rows off it: FewRowsWithOutputOffTheGrid...";
   EXPECT_EQ(choice(DType::f64, 24, 349525), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f16, 84, 399457), Algorithm::skinny);
-  EXPECT_NE(choice(DType::f16, 88, 381301), Algorithm::skinny) << "past 84 rows: tiled_unaligned";
+  EXPECT_NE(choice(DType::f16, 88, 381301), Algorithm::skinny) << "past 84 rows, output rows on the grid";
   EXPECT_EQ(choice(DType::u8, 559240, 120), Algorithm::skinny) << "full tiles, but output rows mid-sector";
   EXPECT_EQ(choice(DType::bf16, 289260, 116), Algorithm::skinny) << "full tiles, but output rows mid-sector";
   EXPECT_EQ(choice(DType::u8, 70000, 120), Algorithm::skinny) << "the GPU test's case";
@@ -816,7 +816,7 @@ TEST(GpuPlanner, FewRowsOffTheGridTakeGatherWhereItWritesWholeSectors) {
   EXPECT_EQ(choice(DType::f32, 32, 524289), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f64, 16, 262145), Algorithm::skinny) << "large: 8-byte elements on skinny";
   EXPECT_EQ(choice(DType::f64, 20, 209715), Algorithm::skinny);
-  EXPECT_NE(choice(DType::bf16, 128, 262145), Algorithm::skinny) << "past 84 rows";
+  EXPECT_NE(choice(DType::bf16, 128, 262145), Algorithm::skinny) << "past 84 rows, output rows on the grid";
   for (std::int64_t rows : {68, 72, 76, 84})
     EXPECT_EQ(choice(DType::bf16, rows, halves(rows) | 2), Algorithm::skinny) << rows;
   EXPECT_EQ(choice(DType::bf16, 88, halves(88) | 2), Algorithm::tiled_unaligned) << "output rows on the 16-byte grid";
@@ -937,11 +937,12 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   EXPECT_NE(choice(DType::c128, 48, 87381, 8, 8), Algorithm::skinny) << "16-byte elements";
   EXPECT_NE(choice(DType::f64, 48, 1365, 8, 8), Algorithm::skinny) << "under 512 KiB";
   EXPECT_NE(choice(DType::f64, 48, 174762, 16, 0, 1, 50), Algorithm::skinny) << "padded output rows on the grid";
-  // Padded output rows off the grid, batches, matrices from 2 MiB.
+  // Padded output rows off the grid, batches, matrices from 512 KiB.
   EXPECT_EQ(choice(DType::f64, 48, 174762, 16, 0, 1, 49), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f64, 34, 246723, 16, 0, 1, 35), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 96, 174762, 16, 0, 1, 97), Algorithm::skinny);
-  EXPECT_EQ(choice(DType::f32, 48, 349525, 8, 8, 1, 50), Algorithm::skinny) << "padded, and the pointer off";
+  EXPECT_EQ(choice(DType::f32, 48, 349525, 8, 8, 1, 50), Algorithm::skinny) << "padded off the grid, pointer off";
+  EXPECT_NE(choice(DType::f64, 48, 174762, 8, 8, 1, 50), Algorithm::skinny) << "padded on the grid, pointer off";
   EXPECT_EQ(choice(DType::f64, 48, 43690, 8, 8, 4), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f64, 47, 22310, 16, 0, 8), Algorithm::skinny);
   EXPECT_EQ(choice(DType::f32, 48, 43690, 4, 4, 8), Algorithm::skinny);
@@ -957,7 +958,9 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   };
   // 85 to 128 rows of 2-byte elements from 8 MiB, packed output off the grid by the pointer or the stride.
   EXPECT_EQ(choice(DType::bf16, 96, 349525, 2, 2), Algorithm::skinny);
-  EXPECT_EQ(choice(DType::bf16, 96, 349525, 8, 8), Algorithm::skinny) << "four elements off";
+  EXPECT_EQ(choice(DType::bf16, 96, 349525, 8, 8), Algorithm::skinny) << "four elements off, input rows off";
+  EXPECT_NE(choice(DType::bf16, 100, 335544, 16, 0), Algorithm::skinny) << "tiled_vec's 8-byte accesses run";
+  EXPECT_NE(choice(DType::bf16, 96, 349524, 8, 8), Algorithm::skinny) << "tiled_vec's 8-byte accesses run";
   EXPECT_EQ(choice(DType::bf16, 115, 291805, 16, 0), Algorithm::skinny);
   EXPECT_EQ(choice(DType::bf16, 115, 291805, 16, -1), Algorithm::skinny) << "the strides alone decide";
   EXPECT_EQ(choice(DType::bf16, 100, 8388, 2, 2, 40), Algorithm::skinny) << "a batch";
