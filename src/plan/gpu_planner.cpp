@@ -343,45 +343,43 @@ bool gather_gives_way_off_sector(const TransposeDesc& d, int out_offset) {
 }
 
 // Matrices of a few tens of rows of 4- and 8-byte elements past skinny's caps for rows off the grid
-// (skinny_few_rows_max): skinny's slabs, whose output is one contiguous run written in aligned 16-byte
-// chunks wherever it starts (packed output rows), or stored element by element around the gaps of padded
-// ones (skinny_rows_padded). Taken where the output rows or the output pointer lie off the 16-byte grid
-// (few_rows_output_off_grid_take_slabs): there tiled_vec's 8-byte accesses and tiled_unaligned cut output
-// sectors. Up to output rows of 384 bytes (96 rows of 4-byte elements, 48 of 8-byte ones), whose 12 KiB
-// slabs hold 32 columns; wider rows leave them 16, and they lose. Measured on an H200 (of memcpy, the plan
-// -> skinny, two rounds alike; bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), single packed
-// matrices past 8 MiB, output pointer one element off: f64 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96,
-// 48x174762 0.70 -> 0.98; f32 41x409200 0.81 -> 0.91, 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 -> 0.96),
-// 56x299593 0.78 -> 0.93, 64x262144 0.81 -> 0.89, 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92,
-// 96x174762 0.85 -> 0.94; output rows off the grid by their stride: f64 41x204600 0.91 -> 0.96, 47x178481
-// 0.78 -> 0.98, f32 45x372827 0.81 -> 0.96. Also (bench/results/h200_2026-12-01b_few_rows_off_grid_more.txt)
-// padded output rows: f64 48x174762 with ld_out 49 0.62 -> 0.78, 34x246723 with ld_out 35 0.55 -> 0.73,
-// f32 48x349525 with ld_out 49 0.45 -> 0.64, 64x262144 with ld_out 65 0.49 -> 0.62, 96x174762 with ld_out
-// 97 0.61 -> 0.72; batches: f64 4 x 48x43690 with the output one element off 0.91 -> 1.00, 8 x 47x22310
-// 0.92 -> 1.00, f32 8 x 48x43690 0.80 -> 0.98, 256 x 48x1365 0.74 -> 0.89, f64 20 x 41x3197 0.90 -> 1.04;
-// smaller matrices (which run partly from the L2), output pointer one element off: f64 48x21845 (8 MiB less
-// 128 bytes) 1.08 -> 1.21, 40x6553 (about 2 MiB) 1.10 -> 1.27, 48x2730 (about 1 MiB) 0.68 -> 0.78, 48x1365 (just under
-// the 512 KiB bound) 0.63 -> 0.73; f32 48x43690 0.96 -> 1.17, 96x10922 1.03 -> 1.15, 48x5461 0.72 -> 0.75,
-// 64x2048 (512 KiB) 0.65 -> 0.70 (bench/results/h200_2026-12-01b_slabs_widened.txt). Output rows off the
-// grid by their stride are level at 2 MiB (f32 45x11651 1.14 / 1.13) and 1.5% slower at 1 MiB (45x5825
-// 0.73 / 0.72), and taken alike.
-// Not taken: 16-column slabs (pointer one element off: f64 52,
-// 56 and 64 rows 0.91 -> 0.82, 0.91 -> 0.85, 0.87 -> 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 ->
-// 0.77, 0.86 -> 0.76); output rows and pointer on the grid with input rows off it (f64 48x174763 0.98 /
-// 0.97; f32 100x167773 0.92 / 0.74). An explicit tiled_vec plan for pointers off the grid takes no lead
-// where the rule moves the aligned choice to the slabs (configure_led_tiled_vec asks that choice).
-// 2-byte elements take the slabs past skinny's 84 rows (to 128, its slabs' most) with packed output rows
-// off the grid from 8 MiB. Measured on an H200 (of memcpy, tiled_unaligned -> skinny, two rounds alike;
-// bench/results/h200_2026-12-01b_bf16_rows.txt), 64 MiB, the output pointer one element off: bf16
-// 88x381300 0.68 -> 0.81, 96x349525 0.66 -> 0.84, 100x335544 0.73 -> 0.78, 112x299593 0.71 -> 0.82,
-// 120x279620 0.70 -> 0.82, a batch of 40 x 100x8388 0.70 -> 0.75, four elements off 96x349525 0.72 -> 0.84;
-// output rows off the grid by their stride: 89x377016 0.73 -> 0.77, 99x338952 0.76 -> 0.77, 115x291805
-// 0.72 -> 0.81. Level just under 8 MiB (100x41943, the pointer off: 0.91 / 0.91). Output rows and pointer
-// on the 16-byte grid keep the tiles, which write whole output chunks there (unaligned_output_on_grid; an
-// earlier probe, bench/results/h200_2026-11-25zc_few_rows_probe.txt: 88 rows 0.79 on skinny, 0.81). So do
-// strides and pointers that tiled_vec's 8-byte accesses run (not measured against the slabs), and 128 rows
-// with only the output pointer off keep tiled_vec's shifted-output tiles (configure_shifted_output_tiled_vec,
-// which the planner tries first).
+// (skinny_few_rows_max): skinny's slabs, whose output is one contiguous run written in aligned 16-byte chunks
+// wherever it starts (packed output rows), or stored element by element around the gaps of padded ones
+// (skinny_rows_padded). Taken where the output rows or the output pointer lie off the 16-byte grid
+// (few_rows_output_off_grid_take_slabs): there tiled_vec's 8-byte accesses and tiled_unaligned cut output sectors.
+// Up to output rows of 384 bytes (96 rows of 4-byte elements, 48 of 8-byte ones), whose 12 KiB slabs hold 32
+// columns; wider rows leave them 16, and they lose. Measured on an H200 (of memcpy, the plan -> skinny, two rounds
+// alike; bench/results/h200_2026-12-01a_few_rows_output_off_grid.txt), single packed matrices past 8 MiB, output
+// pointer one element off: f64 34x246723 0.85 -> 0.91, 40x209715 0.84 -> 0.96, 48x174762 0.70 -> 0.98; f32 41x409200
+// 0.81 -> 0.91, 48x349525 0.79 -> 0.97 (8 bytes off: 0.79 -> 0.96), 56x299593 0.78 -> 0.93, 64x262144 0.81 -> 0.89,
+// 80x209715 0.83 -> 0.90, 88x190650 0.84 -> 0.92, 96x174762 0.85 -> 0.94; output rows off the grid by their stride:
+// f64 41x204600 0.91 -> 0.96, 47x178481 0.78 -> 0.98, f32 45x372827 0.81 -> 0.96. Also
+// (bench/results/h200_2026-12-01b_few_rows_off_grid_more.txt) padded output rows off the grid by their stride: f64
+// 48x174762 with ld_out 49 0.62 -> 0.78, 34x246723 with ld_out 35 0.55 -> 0.73, f32 48x349525 with ld_out 49 0.45 ->
+// 0.64, 64x262144 with ld_out 65 0.49 -> 0.62, 96x174762 with ld_out 97 0.61 -> 0.72; batches: f64 4 x 48x43690 with
+// the output one element off 0.91 -> 1.00, 8 x 47x22310 0.92 -> 1.00, f32 8 x 48x43690 0.80 -> 0.98, 256 x 48x1365
+// 0.74 -> 0.89, f64 20 x 41x3197 0.90 -> 1.04; smaller matrices (which run partly from the L2), output pointer one
+// element off: f64 48x21845 (8 MiB less 128 bytes) 1.08 -> 1.21, 40x6553 (about 2 MiB) 1.10 -> 1.27, 48x2730 (about
+// 1 MiB) 0.68 -> 0.78, 48x1365 (just under the 512 KiB bound) 0.63 -> 0.73; f32 48x43690 0.96 -> 1.17, 96x10922 1.03
+// -> 1.15, 48x5461 0.72 -> 0.75, 64x2048 (512 KiB) 0.65 -> 0.70 (bench/results/h200_2026-12-01b_slabs_widened.txt).
+// Output rows off the grid by their stride are level at 2 MiB (f32 45x11651 1.14 / 1.13) and 1.5% slower at 1 MiB
+// (45x5825 0.73 / 0.72), and taken alike.
+// Not taken: 16-column slabs (pointer one element off: f64 52, 56 and 64 rows 0.91 -> 0.82, 0.91 -> 0.85, 0.87 ->
+// 0.82; f32 100, 112 and 128 rows 0.85 -> 0.74, 0.88 -> 0.77, 0.86 -> 0.76); output rows and pointer on the grid
+// with input rows off it (f64 48x174763 0.98 / 0.97; f32 100x167773 0.92 / 0.74). An explicit tiled_vec plan for
+// pointers off the grid takes no lead where the rule moves the aligned choice to the slabs (configure_led_tiled_vec
+// asks that choice).
+// 2-byte elements take the slabs past skinny's 84 rows (to 128, its slabs' most) with packed output rows off the
+// grid from 8 MiB. Measured on an H200 (of memcpy, tiled_unaligned -> skinny, two rounds alike;
+// bench/results/h200_2026-12-01b_bf16_rows.txt), 64 MiB, the output pointer one element off: bf16 88x381300 0.68 ->
+// 0.81, 96x349525 0.66 -> 0.84, 100x335544 0.73 -> 0.78, 112x299593 0.71 -> 0.82, 120x279620 0.70 -> 0.82, a batch
+// of 40 x 100x8388 0.70 -> 0.75, four elements off 96x349525 0.72 -> 0.84; output rows off the grid by their stride:
+// 89x377016 0.73 -> 0.77, 99x338952 0.76 -> 0.77, 115x291805 0.72 -> 0.81. Level just under 8 MiB (100x41943, the
+// pointer off: 0.91 / 0.91). Output rows and pointer on the 16-byte grid keep the tiles, which write whole output
+// chunks there (unaligned_output_on_grid; an earlier probe, bench/results/h200_2026-11-25zc_few_rows_probe.txt: 88
+// rows 0.79 on skinny, 0.81). So do strides and pointers that tiled_vec's 8-byte accesses run (not measured against
+// the slabs), and 128 rows with only the output pointer off keep tiled_vec's shifted-output tiles
+// (configure_shifted_output_tiled_vec, which the planner tries first).
 // XPOSE_FEW_ROWS_OFF_GRID_SLABS=0 leaves them to the tiles, to measure.
 constexpr std::int64_t kSlabsOffGridMaxRowBytes = 384;
 constexpr std::int64_t kSlabsOffGridMinBytes = std::int64_t{512} << 10;
