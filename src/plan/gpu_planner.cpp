@@ -730,8 +730,9 @@ bool tiled_vec_takes_wrapping_batch(const TransposeDesc& d, int alignment) {
 // Measured on an H200 (of memcpy, about 64 MiB; bench/results/h200_2026-11-24o_scan_few_rows.json,
 // _scan_few_columns.json; before -> skinny):
 // - rows of packed output, off tiled_vec's grid: u8 17 / 24 / 33 / 48 / 100 rows 0.052 / 0.122 /
-//   0.081 / 0.566 / 0.250 -> 0.625 / 0.633 / 0.617 / 0.625 / 0.445, bf16 17 / 24 / 33 / 48 0.211 / 0.571 / 0.312 / 0.569 ->
-//   0.768 / 0.790 / 0.753 / 0.762, f32 17 / 24 / 33 0.479 / 0.678 / 0.716 -> 0.857 / 0.867 / 0.811;
+//   0.081 / 0.566 / 0.250 -> 0.625 / 0.633 / 0.617 / 0.625 / 0.445, bf16 17 / 24 / 33 / 48 0.211 /
+//   0.571 / 0.312 / 0.569 -> 0.768 / 0.790 / 0.753 / 0.762, f32 17 / 24 / 33 0.479 / 0.678 / 0.716 ->
+//   0.857 / 0.867 / 0.811;
 //   since skinny_rows_vec's lean load phase the caps are (H200, of memcpy, one round, skinny / the
 //   kernel otherwise taken; bench/results/h200_2026-11-25zc_few_rows_probe.txt): u8 up to 128 rows
 //   (104 0.718 / 0.539, 112 0.734 / 0.586, 120 0.725 / 0.576, 128 0.707 / 0.628, tiled_unaligned), bf16
@@ -874,9 +875,9 @@ bool skinny_rows_regs_wide_runs(const TransposeDesc& d) {
 // 48x1398101 0.78 -> 0.89, bf16 40x838861 0.84 -> 0.90. Past 48 rows the realigning instance (150-170
 // registers, three blocks of 128 per SM) lost (u8 64x1048575 0.84 -> 0.74, bf16 56x599187 0.92 -> 0.84,
 // 64x524287 0.97 -> 0.80), so it is built up to 48; it ran level where tiled_unaligned's whole-chunk
-// tiles run (bf16 48x699051 0.90 / 0.89), which keep those shapes. tiled_vec keeps its 16-byte grid where the output rows are a sector or more (u8 32x2097152 0.93 /
-// 0.94, bf16 16x2097152 0.97 / 0.96, a batch of 16 x 16x32768 0.98 / 0.98, bf16 32x1048576 0.96 /
-// 0.93, tiled_vec / the kernel).
+// tiles run (bf16 48x699051 0.90 / 0.89), which keep those shapes. tiled_vec keeps its 16-byte grid where
+// the output rows are a sector or more (u8 32x2097152 0.93 / 0.94, bf16 16x2097152 0.97 / 0.96, a batch of
+// 16 x 16x32768 0.98 / 0.98, bf16 32x1048576 0.96 / 0.93, tiled_vec / the kernel).
 //
 // Pointers on the 8-byte grid but off the 16-byte one (the kernel stores shifted, or realigns its input)
 // take it too, where tiled_vec's 8-byte accesses ran (of memcpy, tiled_vec -> skinny, two rounds alike;
@@ -899,10 +900,10 @@ bool few_rows_take_wide_registers(const TransposeDesc& d, int alignment) {
 // 0.92 -> 0.95, 1048576x16 0.92 -> 0.95. Level at 9 and 10 columns (u8 7456544x9 1.01 / 1.00, 6710880x10
 // 1.02 / 1.02) and behind tiled_vec at 32 (u8 1048576x32 0.93 / 0.93, bf16 0.96 / 0.91), so it is built
 // for 12 to 24; level in between too, at 17 and 20 (u8 3947584x17 0.98 / 0.99, bf16 1973792x17 0.99 /
-// 0.99, 2097152x20 0.90 / 0.90), which it takes. Output rows off the 32-byte sector grid lost where a thread writes 4 bytes to each or
-// the elements are 2 bytes (u8 2796200x24 0.87 -> 0.77, bf16 2796200x12 1.01 -> 0.98), not for 8 bytes
-// of 1-byte elements (u8 5592400x12, above). XPOSE_SKINNY_COLS_REGS_WIDE=0 turns it off (in the
-// planner's rule too), to measure against it.
+// 0.99, 2097152x20 0.90 / 0.90), which it takes. Output rows off the 32-byte sector grid lost where a thread
+// writes 4 bytes to each or the elements are 2 bytes (u8 2796200x24 0.87 -> 0.77, bf16 2796200x12 1.01 ->
+// 0.98), not for 8 bytes of 1-byte elements (u8 5592400x12, above). XPOSE_SKINNY_COLS_REGS_WIDE=0 turns it
+// off (in the planner's rule too), to measure against it.
 bool skinny_cols_regs_wide_runs(const TransposeDesc& d) {
   static const bool enabled = !core::env_starts_with("XPOSE_SKINNY_COLS_REGS_WIDE", '0');
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
