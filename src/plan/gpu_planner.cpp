@@ -385,20 +385,19 @@ constexpr std::int64_t kSlabsOffGridMaxRowBytes = 384;
 constexpr std::int64_t kSlabsOffGridMinBytes = std::int64_t{512} << 10;
 bool few_rows_output_slabs_run(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  if (e == 2)
-    return d.rows > skinny_few_rows_max(e) && d.rows <= kSkinnyRowsVecMaxRows && d.rows < d.cols &&
-           output_packed(d) && large_matrix(d);
-  return (e == 4 || e == 8) && d.rows > skinny_few_rows_max(e) && d.rows * e <= kSlabsOffGridMaxRowBytes &&
-         d.rows < d.cols && matrix_bytes(d) >= kSlabsOffGridMinBytes;
+  if ((e != 2 && e != 4 && e != 8) || d.rows <= skinny_few_rows_max(e) || d.rows >= d.cols) return false;
+  if (e == 2) return d.rows <= kSkinnyRowsVecMaxRows && output_packed(d) && large_matrix(d);
+  return d.rows * e <= kSlabsOffGridMaxRowBytes && matrix_bytes(d) >= kSlabsOffGridMinBytes;
 }
 
 bool few_rows_output_off_grid_take_slabs(const TransposeDesc& d, int alignment, int out_offset) {
   static const bool enabled = !core::env_starts_with("XPOSE_FEW_ROWS_OFF_GRID_SLABS", '0');
-  // 2-byte elements only where tiled_vec cannot run (its 8-byte accesses were not measured against the
-  // slabs: aligned bf16 100x335544 ran 0.85-0.86 on them in earlier scans); padded rows only off the grid
-  // by their stride (a padded output on the grid with the pointer alone off was not measured).
   if (!enabled || !few_rows_output_slabs_run(d)) return false;
+  // 2-byte elements only where tiled_vec cannot run (its 8-byte accesses were not measured against the
+  // slabs: aligned bf16 100x335544 ran 0.85-0.86 on them in earlier scans).
   if (dtype_size(d.dtype) == 2 && tiled_vec_vector_bytes(d, alignment) != 0) return false;
+  // Padded rows only off the grid by their stride (a padded output on the grid with the pointer alone off
+  // was not measured).
   const bool pointer_off = out_offset >= 0 && out_offset % kVecBytes != 0;
   return (pointer_off && output_packed(d)) || !output_rows_on(d, kVecBytes);
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/validate.hpp"  // options_for_pointers, as transpose() plans
 #include "gpu/gpu_backend.hpp"
 #include "gpu_test_support.hpp"
 #include "plan/gpu_planner.hpp"
@@ -125,6 +126,13 @@ void expect_matches_at_offsets(const xpose::TransposeDesc& d, const PointerCall&
     if (i < static_cast<std::size_t>(oo) || i >= oo + out_bytes) {
       ASSERT_EQ(whole[i], kPoison) << where << ": byte " << i << " outside the output was written";
     }
+}
+
+// The automatic plan for pointers `io` and `oo` bytes past 256-byte boundaries, with the alignment and
+// offsets that transpose() takes from such pointers (core::options_for_pointers).
+xpose::Status make_automatic_plan_at_offsets(xpose::Plan& plan, const xpose::TransposeDesc& d, int io, int oo) {
+  const auto at = [](int offset) { return reinterpret_cast<const void*>(std::uintptr_t{4096} + offset); };
+  return xpose::make_plan(plan, d, xpose::core::options_for_pointers({Backend::cuda}, at(io), at(oo)));
 }
 
 PointerCall execute_call(const xpose::Plan& plan) {
@@ -1124,12 +1132,8 @@ TEST_P(GpuFastPath, FewRowsTakeWideRowsRegisterKernel) {
     const std::int64_t cols = ((std::int64_t{8} << 20) / (rows * e) / 16 + 1) * 16;
     for (const auto& [io, oo] : std::vector<std::pair<int, int>>{{0, 8}, {8, 0}}) {
       const xpose::TransposeDesc d{t, rows, io == 0 ? cols : cols + 8 / e};
-      xpose::PlanOptions options{Backend::cuda};
-      options.alignment = 8;  // as transpose() plans for such pointers
-      options.in_offset = io;
-      options.out_offset = oo;
       xpose::Plan plan;
-      ASSERT_TRUE(xpose::make_plan(plan, d, options).ok()) << describe(d);
+      ASSERT_TRUE(make_automatic_plan_at_offsets(plan, d, io, oo).ok()) << describe(d);
       const std::string where = at_offsets(plan, io, oo);
       EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << where;
       EXPECT_EQ(plan.config().tile_cols, 4 / e) << where << ": the register kernel's plan";
@@ -1216,12 +1220,8 @@ TEST_P(GpuFastPath, FewRowsWithOutputOffTheGridTakeSlabs) {
                                    {48, 8, 3, 0, 3 * kMiB}, {41, 0, 5, 0, kMiB}, {48, 8, 1, 0, kMiB / 2 + 4096}};
   for (const Case& c : cases) {
     const xpose::TransposeDesc d{t, c.rows, cols_for(c.rows, c.oo, c.bytes), c.batch, 0, c.ld_out};
-    xpose::PlanOptions options{Backend::cuda};
-    options.alignment = c.oo == 0 ? 16 : c.oo & -c.oo;  // as transpose() plans for such pointers
-    options.in_offset = 0;
-    options.out_offset = c.oo;
     xpose::Plan plan;
-    ASSERT_TRUE(xpose::make_plan(plan, d, options).ok()) << describe(d);
+    ASSERT_TRUE(make_automatic_plan_at_offsets(plan, d, 0, c.oo).ok()) << describe(d);
     const std::string where = at_offsets(plan, 0, c.oo) + " batch " + std::to_string(c.batch);
     EXPECT_EQ(plan.algorithm(), Algorithm::skinny) << where;
     EXPECT_EQ(plan.config().vector_bytes, 16) << where << ": the slabs' plan (skinny_rows_vec, or skinny_rows_padded)";
