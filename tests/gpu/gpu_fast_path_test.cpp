@@ -1249,6 +1249,27 @@ TEST_P(GpuFastPath, ThirtyTwoRowsTakeSmallTiles) {
   }
 }
 
+// Single packed matrices of 32 MiB or more of 1- and 2-byte elements whose rows are 256 bytes long: the
+// automatic plan takes tiled_vec's 16 KiB tiles of 128-byte rows (two tile columns), and matches the
+// reference with the last tile row whole and cut short.
+TEST_P(GpuFastPath, WholeRowTilesTakeHalfWidth) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
+  if (e > 2) GTEST_SKIP() << "a rule for 1- and 2-byte elements";
+  const std::int64_t cols = 256 / e;
+  // 32 rows more keep the output rows on the sector grid (odd counts go to tiled_unaligned) and cut the last
+  // tile row short.
+  for (std::int64_t rows : {(std::int64_t{32} << 20) / 256, (std::int64_t{32} << 20) / 256 + 32}) {
+    const xpose::TransposeDesc d{t, rows, cols};
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok()) << describe(d);
+    EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << plan;
+    EXPECT_EQ(plan.config().tile_cols * e, 128) << plan;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0)) << plan;
+  }
+}
+
 // The few-rows register kernels (2 to 8 rows, and 9 to 48 past 8 MiB) with the output pointer off the
 // 16-byte grid, 1- and 2-byte elements: each warp's stretch is stored shifted, its first and last
 // chunks in parts that the neighbouring stretches complete. The plan is the register kernel's; every

@@ -996,6 +996,35 @@ TEST(GpuPlanner, ThirtyTwoRowsOfTwoAndFourByteElementsTakeSmallTiles) {
   EXPECT_EQ(xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::f32, 32, 1048576}), 16), Algorithm::tiled_vec);
 }
 
+// Single packed matrices of 32 MiB or more of 1- and 2-byte elements whose rows are 256 bytes long take
+// tile rows of 128 bytes (two tile columns) instead of whole rows; smaller matrices, other row lengths,
+// element sizes, batches and padded rows keep theirs.
+TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
+  const auto tile = [](DType t, std::int64_t rows, std::int64_t cols, std::int64_t batch = 1, std::int64_t ld_in = 0,
+                       std::int64_t ld_out = 0) {
+    xpose::LaunchConfig c;
+    EXPECT_TRUE(
+        xpose::plan::configure_tiled_vec(xpose::resolved({t, rows, cols, batch, ld_in, ld_out}), 16, 132, c).ok());
+    return std::pair<int, int>{c.tile_rows, c.tile_cols * static_cast<int>(xpose::dtype_size(t))};
+  };
+  using Shape = std::pair<int, int>;  // tile rows, bytes of tile row
+  EXPECT_EQ(tile(DType::bf16, 262144, 128), Shape(128, 128));
+  EXPECT_EQ(tile(DType::bf16, 1048576, 128), Shape(128, 128));
+  EXPECT_EQ(tile(DType::u8, 262144, 256), Shape(128, 128));
+  EXPECT_EQ(tile(DType::bf16, 131072, 128), Shape(128, 128)) << "32 MiB";
+  EXPECT_EQ(tile(DType::u8, 131072, 256), Shape(128, 128)) << "32 MiB";
+  EXPECT_EQ(tile(DType::bf16, 65536, 128), Shape(32, 256)) << "16 MiB: 8 KiB tiles of whole rows";
+  EXPECT_EQ(tile(DType::u8, 65536, 256), Shape(64, 256)) << "16 MiB: whole rows";
+  EXPECT_EQ(tile(DType::bf16, 131072, 256), Shape(64, 256)) << "512-byte rows";
+  EXPECT_EQ(tile(DType::bf16, 262144, 120), Shape(64, 256)) << "240-byte rows";
+  EXPECT_EQ(tile(DType::u8, 524288, 128), Shape(128, 128)) << "128-byte rows";
+  EXPECT_EQ(tile(DType::f32, 131072, 64), Shape(64, 256)) << "4-byte elements";
+  EXPECT_EQ(tile(DType::bf16, 2048, 128, 64), Shape(64, 256)) << "a batch";
+  EXPECT_EQ(tile(DType::bf16, 262144, 128, 1, 136), Shape(64, 256)) << "padded input rows";
+  EXPECT_EQ(tile(DType::bf16, 262144, 128, 1, 0, 262160), Shape(64, 256)) << "padded output rows";
+  EXPECT_EQ(tile(DType::bf16, 16384, 128), Shape(16, 256)) << "4 MiB, under the large matrices' 8 MiB";
+}
+
 TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
   using xpose::plan::choose_gpu_algorithm;
   // 16-byte strides, but output rows starting mid-sector: large matrices of 4- to 16-byte elements
