@@ -132,21 +132,24 @@ bool thirty_two_rows_take_small_tiles(const TransposeDesc& d, int vector_bytes) 
 // Single packed matrices of 32 MiB or more of 1- and 2-byte elements whose rows are 256 bytes long (u8 x256,
 // bf16 x128), in 16 KiB tiles: tile rows of 128 bytes, two tile columns, rather than one tile column of
 // whole rows, whose tiles write 64 (u8) or 128 bytes (bf16) of each output row. Measured on an H200 (us,
-// whole rows -> half rows, one process, two rounds in alternated order;
+// whole rows -> half rows, one process per setting, two rounds in alternated order;
 // bench/results/h200_2026-12-01c_half_width_ab.txt): bf16 262144x128 38.53 / 38.58 -> 38.10 / 38.29,
-// 1048576x128 146.05 / 146.21 -> 143.52 / 143.57, 2097152x128 296.40 / 296.50 -> 289.15 / 289.22, 1000000x128
-// 140.00 / 139.87 -> 139.38 / 139.26, 131072x128 20.76 / 20.70 -> 20.52 / 20.41; u8 262144x256 38.66 / 38.85
-// -> 37.78 / 37.95, 1048576x256 150.34 / 150.19 -> 146.30 / 145.81, 1000000x256 143.06 / 143.15 -> 139.86 /
-// 139.74, 131072x256 20.69 / 20.61 -> 20.48 / 20.63. Not under 32 MiB: bf16 65536x128 (8 KiB tiles) 11.12 /
-// 11.12 -> 11.17 / 11.15, 40960x128 8.11 / 8.08 -> 8.26 / 8.24; u8 65536x256 11.34 / 11.39 -> 11.48 / 11.54,
-// 40960x256 8.22 / 8.25 -> 8.28 / 8.28. Other row lengths, batches and padded rows were not measured.
-// XPOSE_TALL_ROWS_HALF_WIDTH=0 keeps whole rows, to measure.
+// 1048576x128 146.05 / 146.21 -> 143.52 / 143.57, 2097152x128 296.40 / 296.50 -> 289.15 / 289.22,
+// 1000000x128 140.00 / 139.87 -> 139.38 / 139.26, 131072x128 20.76 / 20.70 -> 20.52 / 20.41; u8 262144x256
+// 38.66 / 38.85 -> 37.78 / 37.95, 1048576x256 150.34 / 150.19 -> 146.30 / 145.81, 1000000x256 143.06 /
+// 143.15 -> 139.86 / 139.74, 131072x256 20.69 / 20.61 -> 20.48 / 20.63. Under 32 MiB half rows were slower
+// (the same runs, before the threshold): bf16 65536x128 (8 KiB tiles) 11.12 / 11.12 -> 11.17 / 11.15,
+// 40960x128 8.11 / 8.08 -> 8.26 / 8.24; u8 65536x256 11.34 / 11.39 -> 11.48 / 11.54, 40960x256 8.22 / 8.25
+// -> 8.28 / 8.28. Other row lengths, batches, padded rows and pointers off 256-byte blocks (plain and led
+// plans alike take the rule there) were not measured. XPOSE_TALL_ROWS_HALF_WIDTH=0 keeps whole rows, to
+// measure.
+constexpr std::int64_t kHalfWidthMinBytes = kVecMidMatrixBytes;
 bool whole_row_tiles_take_half_width(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   static const bool enabled = !core::env_starts_with("XPOSE_TALL_ROWS_HALF_WIDTH", '0');
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return enabled && e <= 2 && d.cols * e == 256 && d.batch == 1 && vector_bytes == kVecBytes &&
-         tile_bytes == kVecTileBytes && matrix_bytes(d) >= kVecMidMatrixBytes && input_packed(d) && output_packed(d) &&
-         output_rows_sector_aligned(d);
+         tile_bytes == kVecTileBytes && matrix_bytes(d) >= kHalfWidthMinBytes && input_packed(d) &&
+         output_packed(d) && output_rows_sector_aligned(d);
 }
 
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {

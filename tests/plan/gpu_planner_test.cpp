@@ -1015,9 +1015,10 @@ TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
   EXPECT_EQ(tile(DType::u8, 131072, 256), Shape(128, 128)) << "32 MiB";
   EXPECT_EQ(tile(DType::bf16, 65536, 128), Shape(32, 256)) << "16 MiB: 8 KiB tiles of whole rows";
   EXPECT_EQ(tile(DType::u8, 65536, 256), Shape(64, 256)) << "16 MiB: whole rows";
+  EXPECT_EQ(tile(DType::u8, 131040, 256), Shape(64, 256)) << "8 KiB under 32 MiB";
   EXPECT_EQ(tile(DType::bf16, 131072, 256), Shape(64, 256)) << "512-byte rows";
   EXPECT_EQ(tile(DType::bf16, 262144, 120), Shape(64, 256)) << "240-byte rows";
-  EXPECT_EQ(tile(DType::u8, 524288, 128), Shape(128, 128)) << "128-byte rows";
+  EXPECT_EQ(tile(DType::u8, 2097152, 128), Shape(128, 128)) << "128-byte rows: whole rows";
   EXPECT_EQ(tile(DType::f32, 131072, 64), Shape(64, 256)) << "4-byte elements";
   EXPECT_EQ(tile(DType::bf16, 2048, 128, 64), Shape(64, 256)) << "a batch";
   EXPECT_EQ(tile(DType::bf16, 262144, 128, 1, 136), Shape(64, 256)) << "padded input rows";
