@@ -973,16 +973,21 @@ TEST(GpuPlanner, FewRowsWithOutputOffTheGridTakeSlabs) {
   EXPECT_FALSE(listed(DType::f64, 56, 149796));
 }
 
+// tiled_vec's tile for a descriptor on 16-byte aligned pointers and 132 SMs: its rows, and the bytes of
+// one of its rows.
+using Shape = std::pair<int, int>;
+Shape tile(DType t, std::int64_t rows, std::int64_t cols, std::int64_t batch = 1, std::int64_t ld_in = 0,
+           std::int64_t ld_out = 0) {
+  xpose::LaunchConfig c;
+  const xpose::TransposeDesc d = xpose::resolved({t, rows, cols, batch, ld_in, ld_out});
+  EXPECT_TRUE(xpose::plan::configure_tiled_vec(d, 16, 132, c).ok());
+  return Shape{c.tile_rows, c.tile_cols * static_cast<int>(xpose::dtype_size(t))};
+}
+
 // Single packed matrices of 64 MiB or more of 32 rows of 2- and 4-byte elements with 16-byte accesses take
 // 8 KiB tiles of 32 rows of 256 bytes; 1- and 8-byte elements, smaller matrices, padded rows, batches and
 // other row counts keep theirs.
 TEST(GpuPlanner, ThirtyTwoRowsOfTwoAndFourByteElementsTakeSmallTiles) {
-  const auto tile = [](DType t, std::int64_t rows, std::int64_t cols, std::int64_t batch = 1, std::int64_t ld_in = 0) {
-    xpose::LaunchConfig c;
-    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({t, rows, cols, batch, ld_in}), 16, 132, c).ok());
-    return std::pair<int, int>{c.tile_rows, c.tile_cols * static_cast<int>(xpose::dtype_size(t))};
-  };
-  using Shape = std::pair<int, int>;  // tile rows, bytes of tile row
   EXPECT_EQ(tile(DType::f32, 32, 1048576), Shape(32, 256));
   EXPECT_EQ(tile(DType::bf16, 32, 1048576), Shape(32, 256));
   EXPECT_EQ(tile(DType::f32, 32, 4194304), Shape(32, 256));
@@ -1000,14 +1005,6 @@ TEST(GpuPlanner, ThirtyTwoRowsOfTwoAndFourByteElementsTakeSmallTiles) {
 // tile rows of 128 bytes (two tile columns) instead of whole rows; smaller matrices, other row lengths,
 // element sizes, batches and padded rows keep theirs.
 TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
-  const auto tile = [](DType t, std::int64_t rows, std::int64_t cols, std::int64_t batch = 1, std::int64_t ld_in = 0,
-                       std::int64_t ld_out = 0) {
-    xpose::LaunchConfig c;
-    EXPECT_TRUE(
-        xpose::plan::configure_tiled_vec(xpose::resolved({t, rows, cols, batch, ld_in, ld_out}), 16, 132, c).ok());
-    return std::pair<int, int>{c.tile_rows, c.tile_cols * static_cast<int>(xpose::dtype_size(t))};
-  };
-  using Shape = std::pair<int, int>;  // tile rows, bytes of tile row
   EXPECT_EQ(tile(DType::bf16, 262144, 128), Shape(128, 128));
   EXPECT_EQ(tile(DType::bf16, 1048576, 128), Shape(128, 128));
   EXPECT_EQ(tile(DType::u8, 262144, 256), Shape(128, 128));
