@@ -6,8 +6,8 @@
 // start mid-sector cost nothing (bench/results/h200_2026-11-24m_partial_sectors.txt).
 //
 // So each output row's sectors belong to the tile their first byte falls in, as in tiled_unaligned:
-// a tile loads the input rows of the next tile that its last sectors reach (a halo of up to 32 / E -
-// 1 rows), and output row c takes its whole sectors from input row s_c / E on, where s_c is how far
+// a tile loads the input rows of the next tile that its last sectors reach (a halo of max s_c / E
+// rows, at most 32 / E - 1), and output row c takes its whole sectors from input row s_c / E on, where s_c is how far
 // the first sector boundary lies into the tile's piece of that row. On the 8-byte grid, s_c depends
 // on c mod 4 only; the load phase therefore stores each input row with its columns sorted by c mod 4
 // (a byte or halfword permute of each 16-byte chunk), so that a 32-bit word of shared memory holds
@@ -39,7 +39,7 @@ struct SectorTile {
   static constexpr int kCols = kRowBytes / E;
   static constexpr int kV = 16 / E;                          // input rows per output vector
   static constexpr int kHalo = 32 / E - 1;                   // rows a sector starting in the last row reaches
-  static constexpr int kLoadRows = kRows + kHalo;
+  static constexpr int kLoadRows = kRows + kHalo;            // the most a tile loads (see tiled_sectors_kernel)
   static constexpr int kSmemRows = (kLoadRows + 1) / 2 * 2;  // whole row pairs (sector_word swaps pairs)
   static constexpr int kChunks = kRowBytes / 16;             // 16-byte chunks per row
   static constexpr int kWords = kRowBytes / 4;               // words per row: units, 4 / E columns each
@@ -202,16 +202,18 @@ __device__ __forceinline__ void sector_store(const std::uint32_t* tile, unsigned
 
 // Block (kSectorThreads), one tile per block; grid (tiles) in tile_coord's order. Needs kVin-byte
 // aligned input rows and base pointer, output pointers aligned to E and output rows (and batches)
-// on the 8-byte grid.
+// on the 8-byte grid. load_rows: the tile's rows and its halo, kRows + max s_c / E over the output
+// rows (src/plan/sector_halo.hpp), at most kLoadRows: where every output row starts on the 16-byte
+// grid, say, no sector reaches more than 16 bytes past a tile.
 template <typename Tile>
 __global__ void __launch_bounds__(kSectorThreads, 4)
     tiled_sectors_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
-                         TileGrid grid) {
+                         TileGrid grid, int load_rows) {
   constexpr int E = Tile::kE;
   alignas(16) __shared__ std::uint32_t tile[Tile::kSmemRows * Tile::kWords];
   const TileCoord t = tile_coord(blockIdx.x, grid);
   const std::int64_t r0 = t.tr * Tile::kRows, c0 = t.tc * Tile::kCols;
-  const int rows_valid = static_cast<int>(g.rows - r0 < Tile::kLoadRows ? g.rows - r0 : Tile::kLoadRows);
+  const int rows_valid = static_cast<int>(g.rows - r0 < load_rows ? g.rows - r0 : load_rows);
   const int cols_valid = static_cast<int>(g.cols - c0 < Tile::kCols ? g.cols - c0 : Tile::kCols);
   const unsigned char* src = in + (t.b * g.bs_in + r0 * g.ld_in + c0) * E;
   unsigned char* dst = out + (t.b * g.bs_out + c0 * g.ld_out + r0) * E;
