@@ -596,24 +596,27 @@ TEST_P(GpuFastPath, GatherMatchesReference) {
 }
 
 // tiled_sectors asked for by name: output rows at every offset of the 8-byte grid within a sector,
-// around its tile edges (256 rows of u8, 128 of bf16, and the halos past them: 8 and 16 bytes of
-// rows on the 16-byte grid, 24 on the 8-byte grid, 30 or 31 where matrices start anywhere), batches whose output
-// matrices start anywhere, input rows on the 8- and 16-byte grids, base pointers 8 bytes past 16;
-// every case of the fast path that it takes. Wider elements and strides off the 8-byte grid are
-// refused at plan time, and so are pointers aligned to less than 8 bytes.
+// around its tile edges (256 rows of u8, 128 of bf16) and its halo's (the output sectors reach 16
+// bytes past a tile on the 16-byte grid, 24 on the 8-byte grid, 30 or 31 bytes where matrices start
+// anywhere: 8, 12, 15 bf16 rows; 16, 24, 31 u8 rows), batches whose output matrices start anywhere,
+// input rows on the 8- and 16-byte grids, base pointers 8 bytes past 16; every case of the fast path
+// that it takes. Wider elements and strides off the 8-byte grid are refused at plan time, and so are
+// pointers aligned to less than 8 bytes.
 TEST_P(GpuFastPath, TiledSectorsMatchesReference) {
   XPOSE_SKIP_WITHOUT_GPU();
   const DType t = GetParam();
   const std::int64_t e = static_cast<std::int64_t>(xpose::dtype_size(t));
   std::vector<xpose::TransposeDesc> cases = fast_cases(t);
   const std::int64_t grid8 = 8 / std::min<std::int64_t>(e, 8);  // elements per 8 bytes
-  for (std::int64_t rows : {100, 136, 137, 144, 255, 256, 257, 270, 272, 273, 280, 281, 287, 300, 513})
+  for (std::int64_t rows : {100, 136, 137, 140, 141, 143, 144, 255, 256, 257, 270, 272, 273, 280, 281, 287, 300, 513})
     for (std::int64_t k = 1; k < 4; ++k) {  // output rows 8, 16, 24 bytes past the sector grid
       const std::int64_t ld_out = (rows * e + 31) / 32 * 32 / e + k * grid8;
       cases.push_back({t, rows, 200, 1, 200, ld_out});
       cases.push_back({t, rows, 67, 1, e == 1 ? 72 : 68, ld_out});  // input rows 8 bytes off 16 (1, 2 B)
     }
   cases.push_back({t, 300, 130, 3, 136, 312, 300 * 136 + 8, 130 * 312 + 5});  // batches mid-sector anywhere
+  for (std::int64_t rows : {e == 1 ? 287 : 143, e == 1 ? 288 : 144})  // a tile and the longest halo, and past it
+    cases.push_back({t, rows, 130, 3, 136, 312, rows * 136 + 8, 130 * 312 + 5});
   cases.push_back({t, 1001, 999, 2, 1000, 1008 + grid8, 1001 * 1000, 999 * (1008 + grid8) + 3});
   cases.push_back({t, 2049, 300, 1, 304, 2056});
   const auto fits = [e](const xpose::TransposeDesc& r) {

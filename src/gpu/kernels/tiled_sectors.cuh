@@ -7,12 +7,13 @@
 //
 // So each output row's sectors belong to the tile their first byte falls in, as in tiled_unaligned:
 // a tile loads the input rows of the next tile that its last sectors reach (a halo of max s_c / E
-// rows, at most 32 / E - 1), and output row c takes its whole sectors from input row s_c / E on, where s_c is how far
-// the first sector boundary lies into the tile's piece of that row. On the 8-byte grid, s_c depends
-// on c mod 4 only; the load phase therefore stores each input row with its columns sorted by c mod 4
-// (a byte or halfword permute of each 16-byte chunk), so that a 32-bit word of shared memory holds
-// 4 / E columns that share one s_c, and the store phase reads them as tiled_vec does, each word
-// column from its own first row. Output vectors are 16 bytes; input loads 8 or 16.
+// rows, at most 32 / E - 1), and output row c takes its whole sectors from input row s_c / E on,
+// where s_c is how far the first sector boundary lies into the tile's piece of that row. On the
+// 8-byte grid, s_c depends on c mod 4 only; the load phase therefore stores each input row with its
+// columns sorted by c mod 4 (a byte or halfword permute of each 16-byte chunk), so that a 32-bit
+// word of shared memory holds 4 / E columns that share one s_c, and the store phase reads them as
+// tiled_vec does, each word column from its own first row. Output vectors are 16 bytes; input loads
+// 8 or 16.
 #pragma once
 
 #include <cstdint>

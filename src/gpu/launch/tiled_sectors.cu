@@ -33,10 +33,10 @@ Status configure_shape(const TransposeDesc& d, int load_bytes, LaunchConfig& c) 
 }
 
 // Tile order: down the matrix first, as tiled_vec's. Each tile loads only the halo rows that the
-// output rows' sectors reach (sector_halo_bytes): 8 of bf16 rows on the 16-byte grid, not 15. The
-// halo's loads mostly hit the L2 (the tile below loads the same rows), so this gains little: on an
-// H200, bf16 8192^2 ld 8200 73.77 -> 73.53 us, u8 41.58 -> 41.39, 0-0.5% on other strides
-// (bench/results/h200_2026-12-01d_sector_halo_ab.txt).
+// output rows' sectors reach (sector_halo_bytes): 8 of bf16 rows on the 16-byte grid, not 15. It
+// gains little, most likely because the tile below loads the same rows and the halo comes from the
+// L2 (not profiled): on an H200, bf16 8192^2 ld 8200 73.77 -> 73.53 us, u8 41.58 -> 41.39, 0-0.2% on
+// other strides (bench/results/h200_2026-12-01d_sector_halo_ab.txt).
 template <int E, int Vin>
 Status launch_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
   using Tile = ShapeTile<E, Vin>;
