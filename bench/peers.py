@@ -717,8 +717,9 @@ class PeerSession:
 # Output: JSON and plot
 
 def write_json(path, doc):
+    # Compact: these files are committed under bench/results/, whose size every GPU-machine call carries.
     with open(path, "w") as f:
-        json.dump(doc, f, indent=2)
+        json.dump(doc, f, separators=(",", ":"))
         f.write("\n")
 
 

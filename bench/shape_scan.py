@@ -181,7 +181,7 @@ def main():
     records.sort(key=lambda r: r["pct_of_copy"])
     with open(args.out, "w") as f:
         json.dump({"tool": "bench/shape_scan.py", "device": device, "iters": args.iters, "records": records,
-                   "errors": errors, "elapsed_s": round(time.time() - t0, 1)}, f, indent=1)
+                   "errors": errors, "elapsed_s": round(time.time() - t0, 1)}, f, separators=(",", ":"))
     print(f"{'case':44s} {'MiB':>7s} {'us':>9s} {'x memcpy':>8s}  verified  plan")
     for r in records:
         label = label_of(r["dtype"], r["rows"], r["cols"], r["batch"], r["ld_in"], r["ld_out"],

@@ -10,7 +10,7 @@
 #                                       tree with build-gpu/ itself is past the device's 64 MiB);
 #                                       carry ".carry" and the modes unpack it first. The tests that
 #                                       need no GPU are not packed (the tracked tree, bench/results
-#                                       above all, leaves about 9 MB of the 64 MiB): run them here
+#                                       above all, leaves about 20 MB of the 64 MiB): run them here
 set -uo pipefail
 BINS="tests/xpose_gpu_tests tests/xpose_profile_tests tests/xpose_profile_cli_tests apps/xpose/xpose src/libxpose_c.so"
 if [ "${1:-tests}" = pack ]; then
