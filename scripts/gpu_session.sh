@@ -25,6 +25,8 @@ fi
 # Unpacked only where the pack is newer than the binaries there (a bare or warm GPU machine), so that a
 # fresher build-gpu/ is never overwritten; -m stamps the unpacked files now, so later calls skip it.
 if [ .carry/build-gpu.txz -nt build-gpu/tests/xpose_gpu_tests ]; then
+  # Test binaries an older pack brought and this one does not would run stale: gone first.
+  rm -f build-gpu/tests/xpose_{core,plan,cpu,cli}_tests
   mkdir -p build-gpu && tar xmJf .carry/build-gpu.txz -C build-gpu
 fi
 export XPOSE_CLI=$PWD/build-gpu/apps/xpose/xpose PYTHONUNBUFFERED=1

@@ -54,12 +54,21 @@ TEST(SectorHalo, MatchesSectorOwnershipElementByElement) {
                 << what(e, ld_bytes, addr, batch, bs) << " tile_rows " << tile_rows;
           ++cases;
         }
-  // Batches past the 32 matrices after which any stride's residues repeat, one byte (element) apart.
+  // Batches whose matrices start 37 rows and one element apart, past the 32 after which residues repeat.
   for (int e : {1, 2})
     for (long long ld_bytes : {328LL, 336LL, 320LL + e}) {
       const long long bs = 37 * ld_bytes + e, batch = 33;
       const int halo = sector_halo_bytes(0, ld_bytes, 5, batch, bs);
       EXPECT_EQ(halo / e, rows_past_tile(0, ld_bytes, 5, batch, bs, e, 64 / e, 2)) << what(e, ld_bytes, 0, batch, bs);
+      ++cases;
+    }
+  // One row per matrix, matrices 32 - e bytes on: the farthest reach (31 or 30 bytes) comes only with the
+  // last matrix of a period (32 / e of them), so a batch one matrix short of it reaches less.
+  for (int e : {1, 2})
+    for (long long batch : {32LL / e - 1, 32LL / e}) {
+      const long long bs = 2560 + 32 - e;
+      const int halo = sector_halo_bytes(0, 320, 1, batch, bs);
+      EXPECT_EQ(halo / e, rows_past_tile(0, 320, 1, batch, bs, e, 64 / e, 2)) << what(e, 320, 0, batch, bs);
       ++cases;
     }
   EXPECT_GT(cases, 800);
