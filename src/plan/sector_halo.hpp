@@ -15,9 +15,10 @@ constexpr long long residue_period(long long stride_bytes) {
 // ends at the row's first sector boundary past the tile: (32 - start mod 32) mod 32 bytes past it,
 // start being where the tile's piece begins. Tiles own a multiple of 32 bytes of each row, so every
 // piece of a row starts where the row does, modulo 32, and the residues repeat every residue_period
-// rows (at most 4 on the 8-byte grid) and matrices. Returns the largest such reach over the output rows of
-// every matrix, in bytes: 0 where every row starts on a sector, 16 where rows start on the 16-byte
-// grid (from an aligned pointer), 24 on the 8-byte grid, up to 31 where matrices start anywhere.
+// rows (at most 4 on the 8-byte grid) and matrices. Returns the largest such reach over the output
+// rows of every matrix, in bytes: 0 where every row starts on a sector, 16 where rows start on the
+// 16-byte grid (from an aligned pointer), 24 on the 8-byte grid, up to 31 where matrices start
+// anywhere.
 constexpr int sector_halo_bytes(unsigned long long out_addr, long long ld_out_bytes, long long cols, long long batch,
                                 long long batch_stride_out_bytes) {
   int reach = 0;

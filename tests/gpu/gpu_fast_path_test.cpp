@@ -615,8 +615,8 @@ TEST_P(GpuFastPath, TiledSectorsMatchesReference) {
       cases.push_back({t, rows, 67, 1, e == 1 ? 72 : 68, ld_out});  // input rows 8 bytes off 16 (1, 2 B)
     }
   cases.push_back({t, 300, 130, 3, 136, 312, 300 * 136 + 8, 130 * 312 + 5});  // batches mid-sector anywhere
-  // Output matrices an element past 130 rows of 312 (u8) or five (bf16): the longest halo, 31 u8 rows or 15
-  // bf16 rows (with the output pointer 8 bytes on); a tile and that halo, and one row more.
+  // Output matrices 130 rows of 312 and one (u8) or five (bf16) elements apart: the longest halo, 31 u8
+  // rows or 15 bf16 rows (with the output pointer 8 bytes on); a tile and that halo, and one row more.
   for (std::int64_t rows : {e == 1 ? 287 : 143, e == 1 ? 288 : 144})
     cases.push_back({t, rows, 130, 3, 136, 312, rows * 136 + 8, 130 * 312 + (e == 1 ? 1 : 5)});
   cases.push_back({t, 1001, 999, 2, 1000, 1008 + grid8, 1001 * 1000, 999 * (1008 + grid8) + 3});
