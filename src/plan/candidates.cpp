@@ -36,7 +36,7 @@ std::vector<Candidate> gpu_candidates(const TransposeDesc& d, int alignment, int
   const int esize = static_cast<int>(dtype_size(d.dtype));
   const std::int64_t row_bytes_of_matrix = d.cols * esize;
   if (tiled_vec_vector_bytes(d, alignment) != 0) {
-    for (int tile_bytes : {kVecTileBytesTiny, kVecTileBytesSmall, kVecTileBytes}) {
+    for (int tile_bytes : {kVecTileBytesTiny, kVecTileBytesSmall, kVecTileBytes, kVecTileBytesLarge}) {
       // 4 KiB tiles of wider elements serve matrices under 8 MiB, which fit the L2 and are never
       // timed, and batches of small matrices (small_tiles_fill_batch), where the heuristic's own 4 KiB
       // tile is candidate 0: other 4 KiB row widths are not tried.

@@ -238,6 +238,9 @@ Algorithm choose_gpu_algorithm(const TransposeDesc& resolved_desc, int alignment
 // and 33 to 64 rows of 8-byte elements on the 8-byte grid only: tiled_vec takes 8 KiB tiles of 16
 // rows (see gpu_planner.cpp).
 bool tiled_vec_sixteen_row_tiles(const TransposeDesc& resolved_desc, int vector_bytes);
+// Matrices (and batches) of 64 MiB or more of 2-byte elements with 16-byte accesses, 128 rows and
+// columns or more, that would take 16 KiB tiles: tiled_vec takes 32 KiB ones (see gpu_planner.cpp).
+bool two_byte_matrices_take_large_tiles(const TransposeDesc& resolved_desc, int vector_bytes);
 
 // Tile, grid and vector width of tiled_vec for this descriptor on a GPU of `sm_count` SMs (0 if
 // unknown); unsupported where no width fits. One block per tile.

@@ -38,6 +38,17 @@ constexpr int kVecTileBytesTiny = 4096;
 // 256 threads such tiles measured no faster in an earlier session; 1-byte elements gain nothing
 // from 128 threads and keep 256.
 constexpr int kVecTileBytesMicro = 2048;
+// 32 KiB tiles for large matrices of 2-byte elements (the planner's two_byte_matrices_take_large_tiles),
+// 256 threads a block, with registers for three blocks per SM (kVecLargeTileBlocksPerSm: 80, no spill).
+// Measured on an H200 against the 16 KiB tiles (us, one process per run, two rounds in alternated order;
+// bench/results/h200_2026-12-01e_bf16_32k_tiles.txt): bf16 16384^2 267.3 -> 262.6, 8192^2 69.6 -> 68.9,
+// 64 x 2048^2 259.0 -> 256.8, 64 x 1000^2 67.8 -> 67.2. At 512 threads (48 registers, four blocks) they
+// gained less and lost 5.8% on 64 x 1000^2; at 256 threads with registers for four blocks (64, spilling)
+// an earlier session measured them 4-6% slower. Other element sizes gain nothing from them
+// (h200_2026-12-01e_32k_tiles_all_sizes.txt: u8 squares 0.5-0.8% slower, f32 8192^2 0.8-1.1%, f64 and
+// c128 level to 1.5% slower), and they are built for 2-byte elements with 16-byte accesses only.
+constexpr int kVecTileBytesLarge = 32768;
+constexpr int kVecLargeTileBlocksPerSm = 3;
 
 // Threads per block of a tile: 128 for the 2 and 4 KiB tiles of 2- to 16-byte elements; 512 for the
 // 16 KiB tiles of 4- and 8-byte elements, two 16-byte loads a thread instead of four. Measured on an
@@ -53,9 +64,11 @@ constexpr int tiled_vec_threads(int esize, int tile_bytes) {
 }
 
 // Which tile sizes tiled_vec is built with, per element size and access width: 16 and 8 KiB always;
-// 4 KiB for 1-byte elements, and 4 and 2 KiB for wider ones with 16-byte accesses.
+// 4 KiB for 1-byte elements, 4 and 2 KiB for wider ones with 16-byte accesses, and 32 KiB for 2-byte
+// ones with 16-byte accesses.
 constexpr bool tiled_vec_tile_built(int esize, int tile_bytes, int vector_bytes) {
   if (tile_bytes == kVecTileBytes || tile_bytes == kVecTileBytesSmall) return true;
+  if (tile_bytes == kVecTileBytesLarge) return esize == 2 && vector_bytes == kVecBytes;
   if (tile_bytes == kVecTileBytesTiny) return esize == 1 || vector_bytes == kVecBytes;
   return tile_bytes == kVecTileBytesMicro && esize >= 2 && vector_bytes == kVecBytes;
 }

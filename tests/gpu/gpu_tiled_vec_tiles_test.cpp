@@ -46,9 +46,10 @@ std::vector<xpose::TransposeDesc> whole_tile_cases(DType t, std::int64_t grid, s
 // row bytes).
 std::vector<std::pair<int, int>> banded_tiles(int e) {
   std::vector<std::pair<int, int>> tiles;
-  for (int tile_bytes : {xpose::kVecTileBytesSmall, xpose::kVecTileBytes})
+  for (int tile_bytes : {xpose::kVecTileBytesSmall, xpose::kVecTileBytes, xpose::kVecTileBytesLarge})
     for (int row_bytes = 256; row_bytes <= xpose::tiled_vec_max_row_bytes(e, tile_bytes); row_bytes *= 2)
-      if (xpose::tiled_vec_bands_built(tile_bytes, row_bytes, xpose::kVecBytes))
+      if (xpose::tiled_vec_tile_built(e, tile_bytes, xpose::kVecBytes) &&
+          xpose::tiled_vec_bands_built(tile_bytes, row_bytes, xpose::kVecBytes))
         tiles.emplace_back(tile_bytes, row_bytes);
   return tiles;
 }
@@ -63,7 +64,7 @@ TEST_P(TiledVecTiles, EveryBuiltTileMatchesReference) {
   for (int v : {16, 8}) {
     if (v < e) continue;
     for (int tile_bytes : {xpose::kVecTileBytesMicro, xpose::kVecTileBytesTiny, xpose::kVecTileBytesSmall,
-                           xpose::kVecTileBytes}) {
+                           xpose::kVecTileBytes, xpose::kVecTileBytesLarge}) {
       if (!xpose::tiled_vec_tile_built(e, tile_bytes, v)) continue;
       for (int row_bytes = xpose::tiled_vec_min_row_bytes(e, tile_bytes);
            row_bytes <= xpose::tiled_vec_max_row_bytes(e, tile_bytes); row_bytes *= 2) {

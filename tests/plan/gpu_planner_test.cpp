@@ -147,7 +147,9 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
         if (tile_bytes == xpose::kVecTileBytesMicro)
           EXPECT_LT(c.grid_x, 2 * 2 * 132) << "2 KiB tiles (at most twice as many) where 4 KiB ones are under 2 per SM";
       } else {
-        EXPECT_EQ(tile_bytes, small ? xpose::kVecTileBytesSmall : xpose::kVecTileBytes);
+        EXPECT_EQ(tile_bytes, small                                                  ? xpose::kVecTileBytesSmall
+                              : xpose::plan::two_byte_matrices_take_large_tiles(d, v) ? xpose::kVecTileBytesLarge
+                                                                                      : xpose::kVecTileBytes);
         EXPECT_TRUE(!small_matrix || e == 1 || e == 16 || v == 8 || tile_bytes == xpose::kVecTileBytes)
             << "small matrices of 2- to 8-byte elements with 16-byte accesses take the small tiles";
       }
@@ -488,9 +490,9 @@ TEST(GpuPlanner, RowLayoutsPickTheirTileRows) {
   EXPECT_EQ(tile_bytes(256), xpose::kVecTileBytesSmall);
   EXPECT_EQ(row_bytes({DType::c128, 2048, 2048, 1, 2056}), 256) << "under 4096 columns: half-size tiles";
   EXPECT_EQ(tile_bytes(256), xpose::kVecTileBytesSmall);
-  EXPECT_EQ(row_bytes({DType::bf16, 2048, 2048, 64}), 128) << "a batch of 2048-column matrices";
-  EXPECT_EQ(tile_bytes(128), xpose::kVecTileBytes);
-  EXPECT_EQ(row_bytes({DType::bf16, 1024, 1024, 256}), 128);
+  EXPECT_EQ(row_bytes({DType::bf16, 2048, 2048, 64}), 256) << "a batch of 2048-column matrices: 32 KiB tiles";
+  EXPECT_EQ(tile_bytes(256), xpose::kVecTileBytesLarge);
+  EXPECT_EQ(row_bytes({DType::bf16, 1024, 1024, 256}), 256);
   EXPECT_EQ(row_bytes({DType::bf16, 4096, 4096, 16}), 256) << "longer rows";
   EXPECT_EQ(row_bytes({DType::bf16, 2048, 4096, 16}), 256) << "longer rows";
   EXPECT_EQ(row_bytes({DType::bf16, 4096, 2048, 16}), 256) << "matrices over 8 MiB";
@@ -1013,13 +1015,14 @@ TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
   EXPECT_EQ(tile(DType::bf16, 65536, 128), Shape(32, 256)) << "16 MiB: 8 KiB tiles of whole rows";
   EXPECT_EQ(tile(DType::u8, 65536, 256), Shape(64, 256)) << "16 MiB: whole rows";
   EXPECT_EQ(tile(DType::u8, 131040, 256), Shape(64, 256)) << "8 KiB under 32 MiB";
-  EXPECT_EQ(tile(DType::bf16, 131072, 256), Shape(64, 256)) << "512-byte rows";
+  // 2-byte elements past 32 MiB that keep whole rows take 32 KiB tiles (TwoByteMatricesTakeLargeTiles).
+  EXPECT_NE(tile(DType::bf16, 131072, 256), Shape(128, 128)) << "512-byte rows";
   EXPECT_EQ(tile(DType::bf16, 262144, 120), Shape(64, 256)) << "240-byte rows";
   EXPECT_EQ(tile(DType::u8, 2097152, 128), Shape(128, 128)) << "128-byte rows: whole rows";
   EXPECT_EQ(tile(DType::f32, 131072, 64), Shape(64, 256)) << "4-byte elements";
-  EXPECT_EQ(tile(DType::bf16, 2048, 128, 64), Shape(64, 256)) << "a batch";
-  EXPECT_EQ(tile(DType::bf16, 262144, 128, 1, 136), Shape(64, 256)) << "padded input rows";
-  EXPECT_EQ(tile(DType::bf16, 262144, 128, 1, 0, 262160), Shape(64, 256)) << "padded output rows";
+  EXPECT_NE(tile(DType::bf16, 2048, 128, 64), Shape(128, 128)) << "a batch";
+  EXPECT_NE(tile(DType::bf16, 262144, 128, 1, 136), Shape(128, 128)) << "padded input rows";
+  EXPECT_NE(tile(DType::bf16, 262144, 128, 1, 0, 262160), Shape(128, 128)) << "padded output rows";
   EXPECT_EQ(tile(DType::bf16, 16384, 128), Shape(16, 256)) << "4 MiB, under the large matrices' 8 MiB";
 }
 
@@ -1111,6 +1114,53 @@ TEST(GpuPlanner, SmallMatricesOfWiderElementsTakeSmallBlocks) {
   EXPECT_EQ(c.tile_rows * c.tile_cols * 8, xpose::kVecTileBytes) << "32 MiB and more: 16 KiB tiles";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 4096, 4096}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytes) << "1-byte elements keep 16 KiB tiles";
+}
+
+// 2-byte elements with 16-byte accesses in 64 MiB or more, 128 rows and columns or more: 32 KiB tiles of
+// 256 threads, 128 rows of 256 bytes (256 of 128 bytes where output rows start mid-sector), led plans
+// too; not under 64 MiB, with 8-byte accesses, for few rows or columns, where half rows are taken, nor
+// for other element sizes.
+TEST(GpuPlanner, TwoByteMatricesTakeLargeTiles) {
+  // (tile rows, tile columns, threads) of the automatic tiled_vec plan on 16-byte aligned pointers.
+  const auto tile = [](xpose::TransposeDesc d) {
+    xpose::LaunchConfig c;
+    d = xpose::resolved(d);
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(d, 16, 132, c).ok()) << xpose_test::describe(d);
+    return std::make_tuple(c.tile_rows * static_cast<int>(xpose::dtype_size(d.dtype)) * c.tile_cols, c.tile_rows,
+                           c.block_x);
+  };
+  const auto large = std::make_tuple(xpose::kVecTileBytesLarge, 128, 256);
+  EXPECT_EQ(tile({DType::bf16, 16384, 16384}), large);
+  EXPECT_EQ(tile({DType::bf16, 8192, 8192}), large);
+  EXPECT_EQ(tile({DType::i16, 8192, 4096}), large) << "64 MiB";
+  EXPECT_EQ(tile({DType::bf16, 2048, 2048, 64}), large) << "not the 16 KiB tiles' 128-byte rows for such batches";
+  EXPECT_EQ(tile({DType::bf16, 1000, 1000, 64}), std::make_tuple(xpose::kVecTileBytesLarge, 256, 256))
+      << "output rows mid-sector: 128-byte tile rows";
+  EXPECT_EQ(tile({DType::f16, 128, 262144}), large) << "128 rows";
+  const auto other = [&tile](xpose::TransposeDesc d) { return std::get<0>(tile(d)) != xpose::kVecTileBytesLarge; };
+  EXPECT_TRUE(other({DType::bf16, 2048, 2048})) << "8 MiB";
+  EXPECT_TRUE(other({DType::bf16, 4096, 4096})) << "32 MiB";
+  EXPECT_TRUE(other({DType::bf16, 8192, 4088})) << "under 64 MiB";
+  EXPECT_TRUE(other({DType::bf16, 100, 335544})) << "under 128 rows";
+  EXPECT_TRUE(other({DType::bf16, 335544, 100})) << "under 128 columns";
+  EXPECT_EQ(tile({DType::bf16, 1048576, 128}), std::make_tuple(xpose::kVecTileBytes, 128, 256))
+      << "half rows of 256-byte rows keep their 16 KiB tiles";
+  EXPECT_TRUE(other({DType::bf16, 4096, 4096, 1, 4100, 4100})) << "8-byte accesses";
+  EXPECT_TRUE(other({DType::u8, 16384, 16384}));
+  EXPECT_TRUE(other({DType::f32, 8192, 8192}));
+  EXPECT_TRUE(other({DType::f64, 8192, 8192}));
+  EXPECT_TRUE(other({DType::c128, 8192, 8192}));
+  // Led plans too (pointers off the 16-byte grid, strides on it), as GpuFastPath.LedTilesMatchReference runs them.
+  for (auto [in_off, out_off] : {std::pair<int, int>{2, 0}, {0, 2}, {112, 80}}) {
+    xpose::LaunchConfig c;
+    ASSERT_TRUE(xpose::plan::configure_led_tiled_vec(xpose::resolved({DType::bf16, 8192, 4112}), in_off, out_off, 132,
+                                                     xpose::plan::kSmallBatchMaxWholeMatrixBytes, c)
+                    .ok());
+    EXPECT_TRUE(c.lead_rows > 0 || c.lead_cols > 0);
+    EXPECT_EQ(c.tile_rows * c.tile_cols * 2, xpose::kVecTileBytesLarge) << in_off << " " << out_off;
+  }
+  EXPECT_FALSE(xpose::tiled_vec_tile_built(4, xpose::kVecTileBytesLarge, 16));
+  EXPECT_FALSE(xpose::tiled_vec_tile_built(2, xpose::kVecTileBytesLarge, 8));
 }
 
 // 10 to 16 rows on the 16-byte grid: tiled_vec's 16-row tiles where the rows fill whole 16-byte output

@@ -368,15 +368,17 @@ __device__ void vec_store_tile(unsigned char* out, std::int64_t ld_out_bytes, in
   }
 }
 
-// Blocks per SM the led kernels keep: their edge paths would otherwise take registers enough to lose
-// the plain kernels' occupancy (H200: f32 / f64 16 KiB tiles at 46-48 registers, two blocks of 512
-// threads instead of four, ran at 0.77-0.80 of memcpy against 0.97-0.98). Capped at the plain
-// kernels' registers: 32 for 4- and 8-byte elements, 48 for 16-byte ones; the 1- and 2-byte ones
-// need no cap.
-template <typename Tile>
-constexpr int led_min_blocks() {
-  if (Tile::kE == 4 || Tile::kE == 8) return 2048 / Tile::kThreads;
-  if (Tile::kE == 16) return 1280 / Tile::kThreads;
+// Blocks per SM a kernel keeps resident, the register cap: kVecMinThreadsPerSm threads; three of the
+// 32 KiB tiles (kVecLargeTileBlocksPerSm: at four their loads in flight spill). The led kernels keep
+// the plain ones' count, which their edge paths would otherwise take registers enough to lose (H200:
+// f32 / f64 16 KiB tiles at 46-48 registers, two blocks of 512 threads instead of four, ran at
+// 0.77-0.80 of memcpy against 0.97-0.98): capped at the plain kernels' registers, 32 for 4- and 8-byte
+// elements, 48 for 16-byte ones; the 1- and 2-byte ones need no cap.
+template <typename Tile, bool kLead>
+constexpr int tiled_vec_min_blocks() {
+  if (Tile::kTileB == kVecTileBytesLarge) return kVecLargeTileBlocksPerSm;
+  if (kLead && (Tile::kE == 4 || Tile::kE == 8)) return 2048 / Tile::kThreads;
+  if (kLead && Tile::kE == 16) return 1280 / Tile::kThreads;
   return kVecMinThreadsPerSm / Tile::kThreads;
 }
 
@@ -396,13 +398,13 @@ __device__ __forceinline__ void vec_transpose_tile(const VecTilePos& p, std::int
 // Block (Tile::kThreads), one tile per block; tile Tile::kRows x kRowBytes bytes of input, swizzled,
 // in kTileBytes of shared memory; grid (tiles) in the order of Grid's tile_coord (TileGrid,
 // BandedTileGrid, or LedBandedTileGrid with a lead). Needs V-byte aligned base pointers and row/batch
-// strides that are multiples of V bytes. The register cap keeps kVecMinThreadsPerSm threads per SM resident.
+// strides that are multiples of V bytes. The register cap keeps tiled_vec_min_blocks blocks per SM resident.
 // (A persistent variant that loaded the next tile while storing this one measured slower on an
 // H200 and needed registers enough to spill the 1-byte kernels: gone.)
 // kLead: the grid starts `lead` before the matrix (TileLead); the kernels without one compile as before.
 template <typename Tile, typename Grid = TileGrid, bool kLead = false>
 __global__ void __launch_bounds__(Tile::kThreads,
-                                  kLead ? led_min_blocks<Tile>() : kVecMinThreadsPerSm / Tile::kThreads)
+                                  tiled_vec_min_blocks<Tile, kLead>())
     tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
                      Grid grid, TileLead lead = {}) {
   alignas(16) __shared__ unsigned char tile[Tile::kTileB];  // (kRows, kRowBytes) bytes, swizzled

@@ -104,6 +104,10 @@ Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void
       break;
     case kVecTileBytesSmall: return launch_for_tile<E, V, kVecTileBytesSmall>(d, c, in, out, stream);
     case kVecTileBytes: return launch_for_tile<E, V, kVecTileBytes>(d, c, in, out, stream);
+    case kVecTileBytesLarge:
+      if constexpr (tiled_vec_tile_built(E, kVecTileBytesLarge, V))
+        return launch_for_tile<E, V, kVecTileBytesLarge>(d, c, in, out, stream);
+      break;
     default: break;
   }
   return Status(StatusCode::internal, "tiled_vec: no kernel for this tile size");
