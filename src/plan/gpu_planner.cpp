@@ -105,7 +105,8 @@ bool mid_line_rows_take_wide_tiles(const TransposeDesc& d, int tile_bytes, int v
 // an H200 (us, 256- -> 128-byte rows, 16 KiB tiles, one process, two or three rounds in alternated
 // order; the same files): bf16 64 x 2048^2 260.3 -> 259.0, 256 x 1024^2 259.6 -> 257.7; not with
 // longer rows (16 x 2048x4096 131.6 -> 131.6, 16 x 4096^2 265.6 -> 267.1, 4 x 8192^2 264.7 -> 269.8,
-// 8192^2 69.6 -> 70.9), nor for 1-byte elements (u8 64 x 2048^2 131.0 -> 131.1).
+// 8192^2 69.6 -> 70.9), nor for 1-byte elements (u8 64 x 2048^2 131.0 -> 131.1). From 64 MiB such batches
+// take 32 KiB tiles of 256-byte rows instead (two_byte_matrices_take_large_tiles), which ran faster still.
 bool short_row_batches_take_narrow_rows(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   constexpr std::int64_t kMaxMatrixBytes = 8LL << 20;
   return dtype_size(d.dtype) == 2 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytes && d.batch > 1 &&

@@ -4,8 +4,9 @@
 namespace xpose {
 
 constexpr int kVecBytes = 16;         // bytes per global load and store where the strides allow it
-// Shared-memory tile per block. (32 KiB tiles measured no better on an H100: their loads in flight
-// need registers enough to spill at the occupancy they allow.)
+// Shared-memory tile per block. (32 KiB tiles measured no better on an H100, their loads in flight
+// spilling at the occupancy the register cap asked for; with registers for three blocks per SM they
+// run faster on an H200 for 2-byte elements: kVecTileBytesLarge.)
 constexpr int kVecTileBytes = 16384;
 // Half-size tiles for matrices under kVecSmallMatrixBytes, so that even they give about four blocks
 // per SM (measured on an H100 at 1024^2 and 2048^2: up to 1.2x faster there, no better above).
