@@ -106,7 +106,8 @@ bool mid_line_rows_take_wide_tiles(const TransposeDesc& d, int tile_bytes, int v
 // order; the same files): bf16 64 x 2048^2 260.3 -> 259.0, 256 x 1024^2 259.6 -> 257.7; not with
 // longer rows (16 x 2048x4096 131.6 -> 131.6, 16 x 4096^2 265.6 -> 267.1, 4 x 8192^2 264.7 -> 269.8,
 // 8192^2 69.6 -> 70.9), nor for 1-byte elements (u8 64 x 2048^2 131.0 -> 131.1). From 64 MiB such batches
-// take 32 KiB tiles of 256-byte rows instead (two_byte_matrices_take_large_tiles), which ran faster still.
+// take 32 KiB tiles of 256-byte rows instead (two_byte_matrices_take_large_tiles), which ran faster still,
+// so this rule is left to batches of 32 to 64 MiB, where it was not measured.
 bool short_row_batches_take_narrow_rows(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   constexpr std::int64_t kMaxMatrixBytes = 8LL << 20;
   return dtype_size(d.dtype) == 2 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytes && d.batch > 1 &&
@@ -193,8 +194,10 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
 // 1024^2 67.35 -> 67.25, 64 x 1000^2 (256x64 tiles) 67.80 -> 67.28; f16 8192^2 69.53 -> 68.77. Slower
 // there: 8000^2 66.96 -> 67.17, 6000x10000 64.56 -> 64.88, 8192^2 with ld 8208 71.91 -> 72.22 (0.3-0.5%,
 // taken alike), and at 32 MiB, not taken: 4096^2 20.42 -> 20.73, 64 x 2048x128 19.99 -> 20.21. Not where
-// 16 KiB tiles of half rows are taken (whole_row_tiles_take_half_width, measured on those).
-// XPOSE_TILED_VEC_LARGE_TILES=0 keeps the 16 KiB tiles, to measure.
+// 16 KiB tiles of half rows are taken (whole_row_tiles_take_half_width, whose gains were measured against
+// 16 KiB tiles of whole rows; the 32 KiB tiles were not measured there). Measured on an H200 only, plain
+// plans only (led ones take the same tiles, unmeasured), and taken on every GPU alike: on AMD's 64 KiB of
+// shared memory per CU two such blocks fit. XPOSE_TILED_VEC_LARGE_TILES=0 keeps the 16 KiB tiles.
 constexpr std::int64_t kLargeTilesMinBytes = 2 * kVecMidMatrixBytes, kLargeTilesMinExtent = 128;
 bool two_byte_matrices_take_large_tiles(const TransposeDesc& d, int vector_bytes) {
   static const bool enabled = !core::env_starts_with("XPOSE_TILED_VEC_LARGE_TILES", '0');
@@ -218,7 +221,8 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
 }
 
 // Tile size: 4 KiB for batches of small matrices those tiles fill (small_tiles_fill_batch), whatever
-// their total; 16 KiB; 8 KiB for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
+// their total; 16 KiB, or 32 KiB for large 2-byte matrices (two_byte_matrices_take_large_tiles); 8 KiB
+// for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
 // (tiled_vec_halves_narrow_tiles), for most large matrices of 16-byte elements
 // (tiled_vec_halves_wide_element_tiles), for mid-size ones of 2- to 8-byte elements
 // (tiled_vec_halves_mid_size_tiles), for those of at most 16 rows (tiled_vec_halves_short_tiles), for

@@ -39,15 +39,14 @@ constexpr int kVecTileBytesTiny = 4096;
 // 256 threads such tiles measured no faster in an earlier session; 1-byte elements gain nothing
 // from 128 threads and keep 256.
 constexpr int kVecTileBytesMicro = 2048;
-// 32 KiB tiles for large matrices of 2-byte elements (the planner's two_byte_matrices_take_large_tiles),
-// 256 threads a block, with registers for three blocks per SM (kVecLargeTileBlocksPerSm: 80, no spill).
-// Measured on an H200 against the 16 KiB tiles (us, one process per run, two rounds in alternated order;
-// bench/results/h200_2026-12-01e_bf16_32k_tiles.txt): bf16 16384^2 267.3 -> 262.6, 8192^2 69.6 -> 68.9,
-// 64 x 2048^2 259.0 -> 256.8, 64 x 1000^2 67.8 -> 67.2. At 512 threads (48 registers, four blocks) they
-// gained less and lost 5.8% on 64 x 1000^2; at 256 threads with registers for four blocks (64, spilling)
-// an earlier session measured them 4-6% slower. Other element sizes gain nothing from them
-// (h200_2026-12-01e_32k_tiles_all_sizes.txt: u8 squares 0.5-0.8% slower, f32 8192^2 0.8-1.1%, f64 and
-// c128 level to 1.5% slower), and they are built for 2-byte elements with 16-byte accesses only.
+// 32 KiB tiles for large matrices of 2-byte elements with 16-byte accesses, the only ones they are built
+// for (the planner's two_byte_matrices_take_large_tiles has the A/B): 256 threads a block, with registers
+// for three blocks per SM (kVecLargeTileBlocksPerSm: 80, no spill). Measured on an H200
+// (bench/results/h200_2026-12-01e_bf16_32k_tiles.txt): at 512 threads (48 registers) they gained less and
+// lost 5.8% on bf16 64 x 1000^2; at 256 threads with registers for four blocks (64, spilling) an earlier
+// session measured them 4-6% slower. Other element sizes gain nothing from them
+// (h200_2026-12-01e_32k_tiles_all_sizes.txt: u8 squares 0.5-1.3% slower, f32 8192^2 0.8-1.1%, f64 level
+// to 1.4% slower, c128 level in 128x16 tiles and 8-12% slower in 64x32 ones).
 constexpr int kVecTileBytesLarge = 32768;
 constexpr int kVecLargeTileBlocksPerSm = 3;
 
@@ -78,7 +77,8 @@ constexpr bool tiled_vec_tile_built(int esize, int tile_bytes, int vector_bytes)
 // far slower than tiled_unaligned's realigned 16-byte chunks on an H200: bf16 8192^2 with ld 8194
 // 0.41 of memcpy against 0.67, f32 8191x8193 0.55 against 0.82.)
 constexpr int kVecMinBytes = 8;
-// Register cap: at least this many threads resident per SM (64 registers a thread).
+// Register cap: at least this many threads resident per SM (64 registers a thread), but for the 32 KiB
+// tiles (kVecLargeTileBlocksPerSm).
 constexpr int kVecMinThreadsPerSm = 1024;
 
 // Widest tile row (bytes) an element size allows: one 16-byte output vector spans 16 / esize input
@@ -132,7 +132,7 @@ constexpr int kVecWideElementRowBytes = 256;
 // 4 KiB tiles).
 constexpr bool tiled_vec_halves_short_tiles(long long rows) { return rows <= 16; }
 
-// Tile-column bands (BandedTileGrid, geometry.cuh): built for the 8 and 16 KiB tiles of 256- and
+// Tile-column bands (BandedTileGrid, geometry.cuh): built for the 8, 16 and 32 KiB tiles of 256- and
 // 512-byte rows with 16-byte accesses, the tiles large matrices get; 2 to kVecMaxBands bands.
 constexpr int kVecMaxBands = 8;
 constexpr bool tiled_vec_bands_built(int tile_bytes, int row_bytes, int vector_bytes) {

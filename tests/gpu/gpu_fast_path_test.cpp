@@ -326,13 +326,14 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
       {t, 40000, 32 * w},
       {t, 1000, 1003},  // strides off the grid: no lead
   };
-  // 2-byte elements: a matrix past 64 MiB, whose plans take the 32 KiB tiles, led ones among them.
-  if (e == 2) cases.push_back({t, 8192, 4112});
+  // 2-byte elements: matrices past 64 MiB, whose plans take the 32 KiB tiles, led ones among them (128
+  // rows of 256 bytes; 256 of 128 where the output rows start mid-sector).
+  if (e == 2) cases.insert(cases.end(), {{t, 8192, 4112}, {t, 1000, 1000, 34}});
   // (input, output) offsets in bytes from a 256-byte boundary, element multiples.
   const std::vector<std::pair<int, int>> offsets = {{e, 0},   {0, e},     {3 * e % 128, 5 * e % 128}, {16, 0},
                                                     {0, 48},  {112, 80},  {64, 16},
                                                     {128, 0}, {0, 128},   {176, 144}, {0, 40}};
-  int led = 0, led_large_tiles = 0;
+  int led = 0, led_large_tiles = 0, led_large_tall_tiles = 0;
   for (const xpose::TransposeDesc& d : cases) {
     for (auto [io, oo] : offsets) {
       if (io % e != 0 || oo % e != 0) continue;
@@ -345,14 +346,15 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
       const bool has_lead = plan.config().lead_rows > 0 || plan.config().lead_cols > 0;
       led += has_lead ? 1 : 0;
       if (has_lead && plan.config().tile_rows * plan.config().tile_cols * e == xpose::kVecTileBytesLarge)
-        ++led_large_tiles;
+        ++(plan.config().tile_rows == 256 ? led_large_tall_tiles : led_large_tiles);
       // An input pointer one element on (as aligned, at another offset modulo 16) is refused.
       if (has_lead && e < 16) expect_refused_at_offsets(plan, io + e, oo, "in");
       ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo)));
     }
   }
   EXPECT_GT(led, 0) << "no case took a led plan";
-  if (e == 2) EXPECT_GT(led_large_tiles, 0) << "no led plan took the 32 KiB tiles";
+  if (e == 2) EXPECT_GT(led_large_tiles, 0) << "no led plan took the 32 KiB tiles of 128 rows";
+  if (e == 2) EXPECT_GT(led_large_tall_tiles, 0) << "no led plan took the 32 KiB tiles of 256 rows";
 }
 
 // tiled_vec's shifted-output tiles: packed output rows of 64 or 128 elements (one tile tall), the

@@ -1015,14 +1015,14 @@ TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
   EXPECT_EQ(tile(DType::bf16, 65536, 128), Shape(32, 256)) << "16 MiB: 8 KiB tiles of whole rows";
   EXPECT_EQ(tile(DType::u8, 65536, 256), Shape(64, 256)) << "16 MiB: whole rows";
   EXPECT_EQ(tile(DType::u8, 131040, 256), Shape(64, 256)) << "8 KiB under 32 MiB";
-  // 2-byte elements past 32 MiB that keep whole rows take 32 KiB tiles (TwoByteMatricesTakeLargeTiles).
-  EXPECT_NE(tile(DType::bf16, 131072, 256), Shape(128, 128)) << "512-byte rows";
+  // 2-byte elements from 64 MiB that keep whole rows take 32 KiB tiles (TwoByteMatricesTakeLargeTiles).
+  EXPECT_EQ(tile(DType::bf16, 131072, 256), Shape(128, 256)) << "512-byte rows, 64 MiB: 32 KiB tiles";
   EXPECT_EQ(tile(DType::bf16, 262144, 120), Shape(64, 256)) << "240-byte rows";
   EXPECT_EQ(tile(DType::u8, 2097152, 128), Shape(128, 128)) << "128-byte rows: whole rows";
   EXPECT_EQ(tile(DType::f32, 131072, 64), Shape(64, 256)) << "4-byte elements";
-  EXPECT_NE(tile(DType::bf16, 2048, 128, 64), Shape(128, 128)) << "a batch";
-  EXPECT_NE(tile(DType::bf16, 262144, 128, 1, 136), Shape(128, 128)) << "padded input rows";
-  EXPECT_NE(tile(DType::bf16, 262144, 128, 1, 0, 262160), Shape(128, 128)) << "padded output rows";
+  EXPECT_EQ(tile(DType::bf16, 2048, 128, 64), Shape(64, 256)) << "a batch";
+  EXPECT_EQ(tile(DType::bf16, 262144, 128, 1, 136), Shape(128, 256)) << "padded input rows: 32 KiB tiles";
+  EXPECT_EQ(tile(DType::bf16, 262144, 128, 1, 0, 262160), Shape(128, 256)) << "padded output rows: 32 KiB tiles";
   EXPECT_EQ(tile(DType::bf16, 16384, 128), Shape(16, 256)) << "4 MiB, under the large matrices' 8 MiB";
 }
 
@@ -1141,24 +1141,30 @@ TEST(GpuPlanner, TwoByteMatricesTakeLargeTiles) {
   EXPECT_TRUE(other({DType::bf16, 2048, 2048})) << "8 MiB";
   EXPECT_TRUE(other({DType::bf16, 4096, 4096})) << "32 MiB";
   EXPECT_TRUE(other({DType::bf16, 8192, 4088})) << "under 64 MiB";
-  EXPECT_TRUE(other({DType::bf16, 100, 335544})) << "under 128 rows";
-  EXPECT_TRUE(other({DType::bf16, 335544, 100})) << "under 128 columns";
+  EXPECT_TRUE(other({DType::bf16, 100, 400000})) << "under 128 rows (80 MB)";
+  EXPECT_TRUE(other({DType::bf16, 400000, 100})) << "under 128 columns";
   EXPECT_EQ(tile({DType::bf16, 1048576, 128}), std::make_tuple(xpose::kVecTileBytes, 128, 256))
       << "half rows of 256-byte rows keep their 16 KiB tiles";
-  EXPECT_TRUE(other({DType::bf16, 4096, 4096, 1, 4100, 4100})) << "8-byte accesses";
+  EXPECT_TRUE(other({DType::bf16, 8192, 8192, 1, 8196, 8196})) << "8-byte accesses (128 MiB)";
   EXPECT_TRUE(other({DType::u8, 16384, 16384}));
   EXPECT_TRUE(other({DType::f32, 8192, 8192}));
   EXPECT_TRUE(other({DType::f64, 8192, 8192}));
   EXPECT_TRUE(other({DType::c128, 8192, 8192}));
-  // Led plans too (pointers off the 16-byte grid, strides on it), as GpuFastPath.LedTilesMatchReference runs them.
-  for (auto [in_off, out_off] : {std::pair<int, int>{2, 0}, {0, 2}, {112, 80}}) {
-    xpose::LaunchConfig c;
-    ASSERT_TRUE(xpose::plan::configure_led_tiled_vec(xpose::resolved({DType::bf16, 8192, 4112}), in_off, out_off, 132,
-                                                     xpose::plan::kSmallBatchMaxWholeMatrixBytes, c)
-                    .ok());
-    EXPECT_TRUE(c.lead_rows > 0 || c.lead_cols > 0);
-    EXPECT_EQ(c.tile_rows * c.tile_cols * 2, xpose::kVecTileBytesLarge) << in_off << " " << out_off;
-  }
+  // Led plans too (pointers off the 16-byte grid, strides on it), as GpuFastPath.LedTilesMatchReference runs
+  // them: 128 rows of 256 bytes, and 256 of 128 where output rows start mid-sector.
+  for (auto [d, tile_rows] : {std::pair<xpose::TransposeDesc, int>{{DType::bf16, 8192, 4112}, 128},
+                               {{DType::bf16, 1000, 1000, 34}, 256}})
+    for (auto [in_off, out_off] : {std::pair<int, int>{2, 0}, {6, 0}, {114, 80}}) {
+      xpose::LaunchConfig c;
+      const std::string where = xpose_test::describe(d) + " " + std::to_string(in_off) + " " + std::to_string(out_off);
+      ASSERT_TRUE(xpose::plan::configure_led_tiled_vec(xpose::resolved(d), in_off, out_off, 132,
+                                                       xpose::plan::kSmallBatchMaxWholeMatrixBytes, c)
+                      .ok())
+          << where;
+      EXPECT_TRUE(c.lead_rows > 0 || c.lead_cols > 0) << where;
+      EXPECT_EQ(c.tile_rows * c.tile_cols * 2, xpose::kVecTileBytesLarge) << where;
+      EXPECT_EQ(c.tile_rows, tile_rows) << where;
+    }
   EXPECT_FALSE(xpose::tiled_vec_tile_built(4, xpose::kVecTileBytesLarge, 16));
   EXPECT_FALSE(xpose::tiled_vec_tile_built(2, xpose::kVecTileBytesLarge, 8));
 }

@@ -404,7 +404,7 @@ __device__ __forceinline__ void vec_transpose_tile(const VecTilePos& p, std::int
 // kLead: the grid starts `lead` before the matrix (TileLead); the kernels without one compile as before.
 template <typename Tile, typename Grid = TileGrid, bool kLead = false>
 __global__ void __launch_bounds__(Tile::kThreads,
-                                  tiled_vec_min_blocks<Tile, kLead>())
+                                  (tiled_vec_min_blocks<Tile, kLead>()))  // parenthesized: HIP's is a macro
     tiled_vec_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
                      Grid grid, TileLead lead = {}) {
   alignas(16) __shared__ unsigned char tile[Tile::kTileB];  // (kRows, kRowBytes) bytes, swizzled
