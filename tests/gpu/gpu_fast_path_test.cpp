@@ -333,7 +333,7 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
   const std::vector<std::pair<int, int>> offsets = {{e, 0},   {0, e},     {3 * e % 128, 5 * e % 128}, {16, 0},
                                                     {0, 48},  {112, 80},  {64, 16},
                                                     {128, 0}, {0, 128},   {176, 144}, {0, 40}};
-  int led = 0, led_large_tiles = 0, led_large_tall_tiles = 0;
+  int led = 0, led_large_128_rows = 0, led_large_256_rows = 0;
   for (const xpose::TransposeDesc& d : cases) {
     for (auto [io, oo] : offsets) {
       if (io % e != 0 || oo % e != 0) continue;
@@ -345,16 +345,18 @@ TEST_P(GpuFastPath, LedTilesMatchReference) {
       ASSERT_TRUE(xpose::make_plan(plan, d, options).ok()) << describe(d);
       const bool has_lead = plan.config().lead_rows > 0 || plan.config().lead_cols > 0;
       led += has_lead ? 1 : 0;
-      if (has_lead && plan.config().tile_rows * plan.config().tile_cols * e == xpose::kVecTileBytesLarge)
-        ++(plan.config().tile_rows == 256 ? led_large_tall_tiles : led_large_tiles);
+      if (has_lead && plan.config().tile_rows * plan.config().tile_cols * e == xpose::kVecTileBytesLarge) {
+        led_large_128_rows += plan.config().tile_rows == 128 ? 1 : 0;
+        led_large_256_rows += plan.config().tile_rows == 256 ? 1 : 0;
+      }
       // An input pointer one element on (as aligned, at another offset modulo 16) is refused.
       if (has_lead && e < 16) expect_refused_at_offsets(plan, io + e, oo, "in");
       ASSERT_NO_FATAL_FAILURE(expect_matches_at_offsets(d, execute_call(plan), io, oo, at_offsets(plan, io, oo)));
     }
   }
   EXPECT_GT(led, 0) << "no case took a led plan";
-  if (e == 2) EXPECT_GT(led_large_tiles, 0) << "no led plan took the 32 KiB tiles of 128 rows";
-  if (e == 2) EXPECT_GT(led_large_tall_tiles, 0) << "no led plan took the 32 KiB tiles of 256 rows";
+  if (e == 2) EXPECT_GT(led_large_128_rows, 0) << "no led plan took the 32 KiB tiles of 128 rows";
+  if (e == 2) EXPECT_GT(led_large_256_rows, 0) << "no led plan took the 32 KiB tiles of 256 rows";
 }
 
 // tiled_vec's shifted-output tiles: packed output rows of 64 or 128 elements (one tile tall), the

@@ -1141,8 +1141,9 @@ TEST(GpuPlanner, TwoByteMatricesTakeLargeTiles) {
   EXPECT_TRUE(other({DType::bf16, 2048, 2048})) << "8 MiB";
   EXPECT_TRUE(other({DType::bf16, 4096, 4096})) << "32 MiB";
   EXPECT_TRUE(other({DType::bf16, 8192, 4088})) << "under 64 MiB";
-  EXPECT_TRUE(other({DType::bf16, 100, 400000})) << "under 128 rows (80 MB)";
-  EXPECT_TRUE(other({DType::bf16, 400000, 100})) << "under 128 columns";
+  // (Rows of 240 bytes on both sides: 16-byte accesses, so only the extent keeps the 16 KiB tiles.)
+  EXPECT_TRUE(other({DType::bf16, 120, 300000})) << "under 128 rows (72 MB)";
+  EXPECT_TRUE(other({DType::bf16, 300000, 120})) << "under 128 columns";
   EXPECT_EQ(tile({DType::bf16, 1048576, 128}), std::make_tuple(xpose::kVecTileBytes, 128, 256))
       << "half rows of 256-byte rows keep their 16 KiB tiles";
   EXPECT_TRUE(other({DType::bf16, 8192, 8192, 1, 8196, 8196})) << "8-byte accesses (128 MiB)";
@@ -1150,8 +1151,8 @@ TEST(GpuPlanner, TwoByteMatricesTakeLargeTiles) {
   EXPECT_TRUE(other({DType::f32, 8192, 8192}));
   EXPECT_TRUE(other({DType::f64, 8192, 8192}));
   EXPECT_TRUE(other({DType::c128, 8192, 8192}));
-  // Led plans too (pointers off the 16-byte grid, strides on it), as GpuFastPath.LedTilesMatchReference runs
-  // them: 128 rows of 256 bytes, and 256 of 128 where output rows start mid-sector.
+  // Led plans too (pointers off the 16-byte grid, strides on it; GpuFastPath.LedTilesMatchReference runs
+  // such plans on these matrices): 128 rows of 256 bytes, and 256 of 128 where output rows start mid-sector.
   for (auto [d, tile_rows] : {std::pair<xpose::TransposeDesc, int>{{DType::bf16, 8192, 4112}, 128},
                                {{DType::bf16, 1000, 1000, 34}, 256}})
     for (auto [in_off, out_off] : {std::pair<int, int>{2, 0}, {6, 0}, {114, 80}}) {
