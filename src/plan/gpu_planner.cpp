@@ -180,34 +180,6 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   return std::clamp(rb, tiled_vec_min_row_bytes(esize, tile_bytes), tiled_vec_max_row_bytes(esize, tile_bytes));
 }
 
-}  // namespace
-
-// 2-byte elements with 16-byte accesses in matrices (or batches) of 64 MiB or more, at least 128 rows
-// and columns, that would take 16 KiB tiles: 32 KiB tiles (kVecTileBytesLarge), 128 rows of 256 bytes,
-// or 256 of 128 where the output rows start mid-sector (mid_sector_row_bytes). Measured on an H200 (us,
-// 16 -> 32 KiB, one process per run, two rounds in alternated order;
-// bench/results/h200_2026-12-01e_large_tiles_ab.txt): bf16 16384^2 267.43 -> 262.71, 8192^2 69.49 ->
-// 68.81, 8192x16384 134.52 -> 132.49, 16384x8192 135.39 -> 133.31, 4096x32768 134.15 -> 132.22,
-// 32768x4096 135.81 -> 133.17, 8192x65536 (in bands) 534.02 -> 521.92, 32768x1024 37.11 -> 36.70,
-// 1024x32768 36.57 -> 36.46, 128x262144 36.77 -> 36.63, 131072x256 37.41 -> 36.60, 262144x128 with
-// ld_in 136 39.25 -> 38.12; batches 64 x 2048^2 259.19 -> 256.83, 16 x 4096^2 265.58 -> 261.75, 64 x
-// 1024^2 67.35 -> 67.25, 64 x 1000^2 (256x64 tiles) 67.80 -> 67.28; f16 8192^2 69.53 -> 68.77. Slower
-// there: 8000^2 66.96 -> 67.17, 6000x10000 64.56 -> 64.88, 8192^2 with ld 8208 71.91 -> 72.22 (0.3-0.5%,
-// taken alike), and at 32 MiB, not taken: 4096^2 20.42 -> 20.73, 64 x 2048x128 19.99 -> 20.21. Not where
-// 16 KiB tiles of half rows are taken (whole_row_tiles_take_half_width, whose gains were measured against
-// 16 KiB tiles of whole rows; the 32 KiB tiles were not measured there). Measured on an H200 only, plain
-// plans only (led ones take the same tiles, unmeasured), and taken on every GPU alike: on AMD's 64 KiB of
-// shared memory per CU two such blocks fit. XPOSE_TILED_VEC_LARGE_TILES=0 keeps the 16 KiB tiles.
-constexpr std::int64_t kLargeTilesMinBytes = 2 * kVecMidMatrixBytes, kLargeTilesMinExtent = 128;
-bool two_byte_matrices_take_large_tiles(const TransposeDesc& d, int vector_bytes) {
-  static const bool enabled = !core::env_starts_with("XPOSE_TILED_VEC_LARGE_TILES", '0');
-  return enabled && dtype_size(d.dtype) == 2 && vector_bytes == kVecBytes && matrix_bytes(d) >= kLargeTilesMinBytes &&
-         d.rows >= kLargeTilesMinExtent && d.cols >= kLargeTilesMinExtent &&
-         !whole_row_tiles_take_half_width(d, kVecTileBytes, vector_bytes);
-}
-
-namespace {
-
 // Rows and columns of a tiled_vec tile of `tile_bytes`, and how many such tiles the matrices take.
 struct TileShape {
   int rows, cols;
@@ -635,6 +607,30 @@ bool tiled_vec_sixteen_row_tiles(const TransposeDesc& d, int vector_bytes) {
   if (vector_bytes != kVecBytes) return e == 8 && vector_bytes == kVecMinBytes && d.rows > 32 && d.rows <= 64;
   const bool rows_fit = e == 16 ? d.rows > 64 && d.rows <= 128 : d.rows > 32 && d.rows <= 80;
   return rows_fit && output_rows_sector_aligned(d);
+}
+
+// 2-byte elements with 16-byte accesses in matrices (or batches) of 64 MiB or more, at least 128 rows
+// and columns, that would take 16 KiB tiles: 32 KiB tiles (kVecTileBytesLarge), 128 rows of 256 bytes,
+// or 256 of 128 where the output rows start mid-sector (mid_sector_row_bytes). Measured on an H200 (us,
+// 16 -> 32 KiB, one process per run, two rounds in alternated order;
+// bench/results/h200_2026-12-01e_large_tiles_ab.txt): bf16 16384^2 267.43 -> 262.71, 8192^2 69.49 ->
+// 68.81, 8192x16384 134.52 -> 132.49, 16384x8192 135.39 -> 133.31, 4096x32768 134.15 -> 132.22,
+// 32768x4096 135.81 -> 133.17, 8192x65536 (in bands) 534.02 -> 521.92, 32768x1024 37.11 -> 36.70,
+// 1024x32768 36.57 -> 36.46, 128x262144 36.77 -> 36.63, 131072x256 37.41 -> 36.60, 262144x128 with
+// ld_in 136 39.25 -> 38.12; batches 64 x 2048^2 259.19 -> 256.83, 16 x 4096^2 265.58 -> 261.75, 64 x
+// 1024^2 67.35 -> 67.25, 64 x 1000^2 (256x64 tiles) 67.80 -> 67.28; f16 8192^2 69.53 -> 68.77. Slower
+// there: 8000^2 66.96 -> 67.17, 6000x10000 64.56 -> 64.88, 8192^2 with ld 8208 71.91 -> 72.22 (0.3-0.5%,
+// taken alike), and at 32 MiB, not taken: 4096^2 20.42 -> 20.73, 64 x 2048x128 19.99 -> 20.21. Not where
+// 16 KiB tiles of half rows are taken (whole_row_tiles_take_half_width, whose gains were measured against
+// 16 KiB tiles of whole rows; the 32 KiB tiles were not measured there). Measured on an H200 only, plain
+// plans only (led ones take the same tiles, unmeasured), and taken on every GPU alike: on AMD's 64 KiB of
+// shared memory per CU two such blocks fit. XPOSE_TILED_VEC_LARGE_TILES=0 keeps the 16 KiB tiles.
+constexpr std::int64_t kLargeTilesMinBytes = 2 * kVecMidMatrixBytes, kLargeTilesMinExtent = 128;
+bool two_byte_matrices_take_large_tiles(const TransposeDesc& d, int vector_bytes) {
+  static const bool enabled = !core::env_starts_with("XPOSE_TILED_VEC_LARGE_TILES", '0');
+  return enabled && dtype_size(d.dtype) == 2 && vector_bytes == kVecBytes && matrix_bytes(d) >= kLargeTilesMinBytes &&
+         d.rows >= kLargeTilesMinExtent && d.cols >= kLargeTilesMinExtent &&
+         !whole_row_tiles_take_half_width(d, kVecTileBytes, vector_bytes);
 }
 
 bool output_rows_sector_aligned(const TransposeDesc& d) { return output_rows_on(d, 32); }
