@@ -38,8 +38,11 @@ struct VecTile {
   static constexpr int kVecsPerRow = kRowBytes / V;           // global accesses per tile row
   static constexpr int kChunksPerRow = kRowBytes / 16;        // 16-byte chunks of shared memory per row
   // 16-byte chunk c of row r lives at chunk c ^ ((r / kV) & kSwizzle): the threads that read one
-  // column in the store phase (rows kV apart) then hit up to 16 different chunks, i.e. different
-  // banks, while the 16-byte writes of the load phase stay whole.
+  // column in the store phase (rows kV apart) then hit up to 16 different chunks, while the 16-byte
+  // writes of the load phase stay whole. Chunks 128 bytes apart share banks, so on most tiles of rows
+  // of 128 bytes or more those reads still take 2 wavefronts (4 on f32 128x32 and bf16 256x64;
+  // bench/smem_banks_tiled_vec.py); a layout without that ran no faster on an H200
+  // (bench/results/h200_2026-12-01f_tiled_vec_unit_swizzle.txt).
   static constexpr int kSwizzle = (kChunksPerRow < 16 ? kChunksPerRow : 16) - 1;
   // Store phase: a group of 32 threads is kRowThreads threads down the rows, kV rows each, by
   // kUnitThreads across the units: as many down the rows as the tile allows, up to 512 contiguous
