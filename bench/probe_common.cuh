@@ -198,15 +198,21 @@ inline int pairs_past_l2(std::size_t pair_bytes, int max_pairs) {
 // Median microseconds per call of variants 0 .. nv - 1, timed as bench/peers.py times small cases:
 // runs of `calls` calls, each on the next of `pairs` buffer pairs (call(id, pair)), queued behind a
 // spin kernel of spin_cycles that holds the stream until the run is enqueued; one warm-up run each,
-// then `rounds` rounds in which the variants' order rotates.
+// then `rounds` rounds in which the variants' order rotates. setup(id), if given, runs before each
+// run's spin kernel and is waited for, outside the timing.
 inline std::vector<float> rotated_median_times(const std::function<void(int, int)>& call, int nv, int pairs,
-                                               int calls, int rounds, long long spin_cycles, cudaStream_t s) {
+                                               int calls, int rounds, long long spin_cycles, cudaStream_t s,
+                                               const std::function<void(int)>& setup = {}) {
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   std::vector<std::vector<float>> t(nv);
   int next = 0;
   const auto run = [&](int id) {
+    if (setup) {
+      setup(id);
+      CK(cudaStreamSynchronize(s));
+    }
     spin<<<1, 1, 0, s>>>(spin_cycles);
     CK(cudaEventRecord(e0, s));
     for (int n = 0; n < calls; ++n, next = (next + 1) % pairs) call(id, next);
