@@ -13,13 +13,15 @@
 // modes: also the library's kernel with linear reads / writes (needs a build with
 // bench/results/h200_2026-12-01g_pattern_modes.diff); writes: tile heights and row bands for f32
 // 1048576x32; orders, orders-f32: super-tiles on single squares. Blocks per SM are held to the
-// library kernel's by unused shared memory, which leaves the L1 small and the pattern kernels 0.3-6%
+// library kernel's by unused shared memory, which leaves the L1 small and the pattern kernels up to 6%
 // under the library; `free` gives each block the tile's bytes instead, as the library's kernel holds,
-// and as many blocks as then fit, which matches the library's times for f32 (u8 and bf16 then run
-// more blocks than the library and 0-4% under it; bench/results/h200_2026-12-01g_pattern_probe.txt).
+// and as many blocks as then fit, where the staged kernels match the library's times for f32 (u8 and
+// bf16 then run more blocks than the library and up to 2% and 3.7% under it;
+// bench/results/h200_2026-12-01g_pattern_probe.txt).
 // Every variant but the modes' is verified: xpose against the transposed input, the pattern kernels
 // against the move they make (each output vector equal to the input vector it came from, and none
 // left as the poison the output was filled with first).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -69,9 +71,8 @@ enum Side { kLinear = 0, kTiled = 1 };
 bool g_free_occupancy = false;
 
 // Where one side of a tile lies: vector k at base + (k / per_row) * pitch + 16 (k % per_row), in
-// shifts. Worked out once per block, so that the bands and super-tiles cost the kernels nothing per
-// vector (a first version that decoded the tile for every vector ran the tiled kernels up to 3.6%
-// slower).
+// shifts. Worked out once per block, so that the bands and super-tiles add nothing per vector (a
+// first version that decoded the tile for every vector moved the tiled kernels' times by up to 6%).
 struct TilePlace {
   unsigned base, per_row_shift, pitch_shift;
   __device__ __forceinline__ unsigned at(unsigned k) const {
@@ -266,8 +267,9 @@ void launch_pattern(int id, const void* in, void* out, const Geometry& g, long t
   }
 }
 
-// Dynamic shared memory (unused) that leaves `blocks` blocks of this kernel per SM, checked against
-// the occupancy calculator; -1 where the kernel's registers do not let that many fit.
+// Dynamic shared memory for the pattern kernels (the staged ones use it, the others hold it unused)
+// that leaves `blocks` blocks per SM, checked against the occupancy calculator; -1 where a kernel's
+// registers do not let that many fit.
 template <int kPerThread>
 int smem_for(int& blocks, int threads, int tile_bytes) {
   int per_sm = 0;
@@ -331,13 +333,24 @@ void run_case(const PatternCase& c, int iters, bool modes, cudaStream_t s) {
   };
   const long tile_bytes = long(c.tile_rows) * c.tile_row_bytes;
   const long tiles_y = c.rows / c.tile_rows, tiles_x = c.cols * c.e / c.tile_row_bytes;
-  Geometry g{log2(tiles_y), log2(tiles_x), log2(c.rows), log2(c.cols * c.e), log2(c.tile_row_bytes / 16),
-                   log2(long(c.tile_rows) * c.e / 16), log2(tile_bytes), log2(c.e), static_cast<unsigned>(c.tile_rows),
-                   static_cast<unsigned>(c.tile_row_bytes)};
+  Geometry g{log2(tiles_y),
+             log2(tiles_x),
+             log2(c.rows),
+             log2(c.cols * c.e),
+             log2(c.tile_row_bytes / 16),
+             log2(long(c.tile_rows) * c.e / 16),
+             log2(tile_bytes),
+             log2(c.e),
+             static_cast<unsigned>(c.tile_rows),
+             static_cast<unsigned>(c.tile_row_bytes)};
   const long tiles = c.batch * tiles_y * tiles_x;
   if (c.bands > 1) {
     g.band_shift = log2(c.bands);
     g.band_tiles_shift = log2(tiles / c.bands);
+  }
+  if (c.super_rows > tiles_y || c.super_cols > tiles_x) {
+    std::fprintf(stderr, "super-tiles larger than the matrix's tiles\n");
+    std::exit(1);
   }
   g.super_r_shift = log2(c.super_rows);
   g.super_c_shift = log2(c.super_cols);
