@@ -114,33 +114,28 @@ __device__ __forceinline__ TilePlace tile_place(const Geometry& g, unsigned t) {
   }
 }
 
-// One tile per block: every vector loaded, a barrier (as the transpose's phases have), every vector
-// stored. kPerThread vectors a thread.
-template <Side R, Side W, int kPerThread>
-__global__ void pattern_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, Geometry g) {
-  const TilePlace src = tile_place<R, false>(g, blockIdx.x), dst = tile_place<W, true>(g, blockIdx.x);
-  uint4 v[kPerThread];
+// A tile's vectors, kPerThread a thread in the load order (vector j * blockDim.x + threadIdx.x).
+template <int kPerThread>
+__device__ __forceinline__ void load_tile(uint4 (&v)[kPerThread], const unsigned char* __restrict__ in,
+                                          const TilePlace& src) {
 #pragma unroll
   for (int j = 0; j < kPerThread; ++j)
     v[j] = *reinterpret_cast<const uint4*>(in + src.at(j * blockDim.x + threadIdx.x));
-  __syncthreads();
-#pragma unroll
-  for (int j = 0; j < kPerThread; ++j) *reinterpret_cast<uint4*>(out + dst.at(j * blockDim.x + threadIdx.x)) = v[j];
 }
 
-// tiled_both with a pause of kPauseNs before each store but the first: the library's store phase
-// spaces its stores by the shared-memory reads and permutes of each output vector.
-template <int kPauseNs, int kPerThread>
-__global__ void paced_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, Geometry g) {
-  const TilePlace src = tile_place<kTiled, false>(g, blockIdx.x), dst = tile_place<kTiled, true>(g, blockIdx.x);
+// One tile per block: every vector loaded, a barrier (as the transpose's phases have), every vector
+// stored, with a pause of kPauseNs before each store but the first if asked (the library's store
+// phase spaces its stores by the shared-memory reads and permutes of each output vector).
+template <Side R, Side W, int kPerThread, int kPauseNs = 0>
+__global__ void pattern_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, Geometry g) {
+  const TilePlace dst = tile_place<W, true>(g, blockIdx.x);
   uint4 v[kPerThread];
-#pragma unroll
-  for (int j = 0; j < kPerThread; ++j)
-    v[j] = *reinterpret_cast<const uint4*>(in + src.at(j * blockDim.x + threadIdx.x));
+  load_tile(v, in, tile_place<R, false>(g, blockIdx.x));
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < kPerThread; ++j) {
-    if (j > 0) __nanosleep(kPauseNs);
+    if constexpr (kPauseNs > 0)
+      if (j > 0) __nanosleep(kPauseNs);
     *reinterpret_cast<uint4*>(out + dst.at(j * blockDim.x + threadIdx.x)) = v[j];
   }
 }
@@ -155,9 +150,7 @@ __global__ void staged_kernel(const unsigned char* __restrict__ in, unsigned cha
   extern __shared__ uint4 staged[];
   const TilePlace src = tile_place<kTiled, false>(g, blockIdx.x), dst = tile_place<kTiled, true>(g, blockIdx.x);
   uint4 v[kPerThread];
-#pragma unroll
-  for (int j = 0; j < kPerThread; ++j)
-    v[j] = *reinterpret_cast<const uint4*>(in + src.at(j * blockDim.x + threadIdx.x));
+  load_tile(v, in, src);
 #pragma unroll
   for (int j = 0; j < kPerThread; ++j) staged[j * blockDim.x + threadIdx.x] = v[j];
   __syncthreads();
@@ -177,19 +170,11 @@ __global__ void persistent_kernel(const unsigned char* __restrict__ in, unsigned
   uint4 v[kPerThread], w[kPerThread];
   unsigned t = blockIdx.x;
   if (t >= tiles) return;
-  const TilePlace first = tile_place<R, false>(g, t);
-#pragma unroll
-  for (int j = 0; j < kPerThread; ++j)
-    v[j] = *reinterpret_cast<const uint4*>(in + first.at(j * blockDim.x + threadIdx.x));
+  load_tile(v, in, tile_place<R, false>(g, t));
   for (;;) {
     const unsigned next = t + gridDim.x;
     const bool more = next < tiles;
-    if (more) {
-      const TilePlace src = tile_place<R, false>(g, next);
-#pragma unroll
-      for (int j = 0; j < kPerThread; ++j)
-        w[j] = *reinterpret_cast<const uint4*>(in + src.at(j * blockDim.x + threadIdx.x));
-    }
+    if (more) load_tile(w, in, tile_place<R, false>(g, next));
     const TilePlace dst = tile_place<W, true>(g, t);
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j) *reinterpret_cast<uint4*>(out + dst.at(j * blockDim.x + threadIdx.x)) = v[j];
@@ -257,9 +242,9 @@ void launch_pattern(int id, const void* in, void* out, const Geometry& g, long t
     case 7: persistent_kernel<kTiled, kTiled, kPerThread><<<persistent_blocks, threads, smem, s>>>(i, o, g, n); break;
     case 8: staged_kernel<false, kPerThread><<<tiles, threads, smem, s>>>(i, o, g); break;
     case 9: staged_kernel<true, kPerThread><<<tiles, threads, smem, s>>>(i, o, g); break;
-    case 10: paced_kernel<50, kPerThread><<<tiles, threads, smem, s>>>(i, o, g); break;
-    case 11: paced_kernel<100, kPerThread><<<tiles, threads, smem, s>>>(i, o, g); break;
-    case 12: paced_kernel<200, kPerThread><<<tiles, threads, smem, s>>>(i, o, g); break;
+    case 10: pattern_kernel<kTiled, kTiled, kPerThread, 50><<<tiles, threads, smem, s>>>(i, o, g); break;
+    case 11: pattern_kernel<kTiled, kTiled, kPerThread, 100><<<tiles, threads, smem, s>>>(i, o, g); break;
+    case 12: pattern_kernel<kTiled, kTiled, kPerThread, 200><<<tiles, threads, smem, s>>>(i, o, g); break;
     case 2: pattern_kernel<kLinear, kLinear, kPerThread><<<tiles, threads, smem, s>>>(i, o, g); break;
     case 3: pattern_kernel<kTiled, kLinear, kPerThread><<<tiles, threads, smem, s>>>(i, o, g); break;
     case 4: pattern_kernel<kLinear, kTiled, kPerThread><<<tiles, threads, smem, s>>>(i, o, g); break;
@@ -286,9 +271,9 @@ int smem_for(int& blocks, int threads, int tile_bytes) {
                             reinterpret_cast<const void*>(pattern_kernel<kTiled, kTiled, kPerThread>),
                             reinterpret_cast<const void*>(staged_kernel<false, kPerThread>),
                             reinterpret_cast<const void*>(staged_kernel<true, kPerThread>)};
-  const void* paced[3] = {reinterpret_cast<const void*>(paced_kernel<50, kPerThread>),
-                          reinterpret_cast<const void*>(paced_kernel<100, kPerThread>),
-                          reinterpret_cast<const void*>(paced_kernel<200, kPerThread>)};
+  const void* paced[3] = {reinterpret_cast<const void*>(pattern_kernel<kTiled, kTiled, kPerThread, 50>),
+                          reinterpret_cast<const void*>(pattern_kernel<kTiled, kTiled, kPerThread, 100>),
+                          reinterpret_cast<const void*>(pattern_kernel<kTiled, kTiled, kPerThread, 200>)};
   for (const void* k : paced) CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   for (const void* k : kernels) {
     CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
