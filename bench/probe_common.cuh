@@ -1,8 +1,9 @@
 // Shared by the probes under bench/ (tma_probe.cu, tma_odd_probe.cu, strided_vector_probe.cu,
-// few_rows_probe.cu, gather_probe.cu, pattern_probe.cu); not part of the build: error check, mbarrier
-// and cp.async.bulk.tensor wrappers, the 128-byte swizzle's word address, tensor map encoding, and the
-// harness (random fill, a GPU check of every element against the input, verification of a variant,
-// median timing of interleaved variants, on one buffer pair or rotated past the L2).
+// few_rows_probe.cu, gather_probe.cu, pattern_probe.cu, tiled_vec_probe.cu); not part of the build:
+// error check, mbarrier and cp.async.bulk.tensor wrappers, the 128-byte swizzle's word address, tensor
+// map encoding, and the harness (random fill, a GPU check of every element against the input,
+// verification of a variant, median timing of interleaved variants, on one buffer pair or rotated past
+// the L2).
 #pragma once
 #include <cuda.h>
 #include <cudaTypedefs.h>
