@@ -156,7 +156,6 @@ template <int E, int kRowBytes, int kTileBytes, int kThreads = xpose::tiled_vec_
           int kBlocks = 0>
 struct TileKernels {
   using Tile = VecTile<E, 16, kRowBytes, kTileBytes, kThreads>;
-  static constexpr int kLdsmBlocks = kBlocks > 0 ? kBlocks : xpose::gpu::tiled_vec_min_blocks<Tile, false>();
   // The split kernels' cap: the library's blocks per SM as its kernel gets them (f32 16 KiB tiles:
   // 32 registers, four blocks of 512 threads, where the cap asks for two).
   static constexpr int kTailBlocks = E == 4 ? 4 : xpose::gpu::tiled_vec_min_blocks<Tile, false>();
@@ -172,7 +171,8 @@ struct TileKernels {
       const TileGrid& grid = variant % 2 == 0 ? down : across;
       if constexpr (E <= 2) {
         if (variant >= 2) {
-          ldsm_kernel<Tile, kLdsmBlocks><<<tiles, Tile::kThreads, 0, s>>>(i, o, g, grid);
+          constexpr int kCap = kBlocks > 0 ? kBlocks : xpose::gpu::tiled_vec_min_blocks<Tile, false>();
+          ldsm_kernel<Tile, kCap><<<tiles, Tile::kThreads, 0, s>>>(i, o, g, grid);
           return;
         }
       }
