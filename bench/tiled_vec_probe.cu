@@ -278,8 +278,9 @@ void run_case(const Case& c, int iters, cudaStream_t s, bool tail = false) {
 int main(int argc, char** argv) {
   const int iters = argc > 1 ? std::atoi(argv[1]) : 30;
   const std::string set = argc > 2 ? argv[2] : "";
-  if (iters < 1 || argc > 3 || !(set.empty() || set == "sizes" || set == "tail")) {
-    std::fprintf(stderr, "usage: tiled_vec_probe ROUNDS [sizes | tail]\n");
+  if (iters < 1 || argc > 3 || !(set.empty() || set == "sizes" || set == "tail" || set == "u8-shapes" ||
+                                         set == "u8-mid" || set == "u8-large" || set == "bf16-mid")) {
+    std::fprintf(stderr, "usage: tiled_vec_probe ROUNDS [sizes | tail | u8-shapes | u8-mid | u8-large | bf16-mid]\n");
     return 2;
   }
   cudaStream_t s;
@@ -292,6 +293,50 @@ int main(int argc, char** argv) {
     // Batches of 2048^2, 32 to 256 MiB (u8) and 32 to 512 MiB (bf16).
     for (long b : {8, 16, 32, 64}) run_case<TileKernels<1, 256, 16384>>({"u8", 1, b, 2048, 2048}, iters, s);
     for (long b : {4, 8, 16, 32, 64}) run_case<TileKernels<2, 256, 32768>>({"bf16", 2, b, 2048, 2048}, iters, s);
+    return 0;
+  }
+  if (set == "u8-shapes") {
+    // Where u8's 128 x 128 tiles (Triton's) with the ldmatrix store phase beat the plan: batches and
+    // single matrices of 1 to 256 MiB.
+    const Case cases[] = {{"u8", 1, 256, 1024, 1024}, {"u8", 1, 64, 1024, 1024}, {"u8", 1, 16, 1024, 1024},
+                          {"u8", 1, 256, 2048, 2048}, {"u8", 1, 64, 2048, 2048}, {"u8", 1, 16, 2048, 2048},
+                          {"u8", 1, 4, 2048, 2048},   {"u8", 1, 16, 4096, 4096}, {"u8", 1, 4, 4096, 4096},
+                          {"u8", 1, 1, 4096, 4096},   {"u8", 1, 1, 2048, 2048},  {"u8", 1, 1, 4096, 16384},
+                          {"u8", 1, 1, 16384, 4096},  {"u8", 1, 1, 8192, 8192}};
+    for (const auto& c : cases) run_case<TileKernels<1, 128, 16384>>(c, iters, s);
+    return 0;
+  }
+  if (set == "u8-mid") {
+    // Single u8 matrices of 1 to 16 MiB, where the plan's tiles are 8 KiB: 16 and 8 KiB ldmatrix tiles.
+    const Case cases[] = {{"u8", 1, 1, 1024, 1024}, {"u8", 1, 1, 1536, 1536}, {"u8", 1, 1, 2048, 2048},
+                          {"u8", 1, 1, 3072, 3072}, {"u8", 1, 1, 4096, 4096}, {"u8", 1, 1, 2048, 8192},
+                          {"u8", 1, 1, 8192, 2048}, {"u8", 1, 2, 2048, 2048}, {"u8", 1, 1, 1024, 4096}};
+    for (const auto& c : cases) {
+      run_case<TileKernels<1, 128, 16384>>(c, iters, s);
+      run_case<TileKernels<1, 128, 8192>>(c, iters, s);
+    }
+    return 0;
+  }
+  if (set == "u8-large") {
+    // The 8 KiB ldmatrix tiles on the suite's large u8 cases.
+    const Case cases[] = {{"u8", 1, 1, 8192, 8192},   {"u8", 1, 1, 16384, 16384}, {"u8", 1, 64, 2048, 2048},
+                          {"u8", 1, 256, 1024, 1024}, {"u8", 1, 16, 4096, 4096},  {"u8", 1, 1, 4096, 16384},
+                          {"u8", 1, 1, 16384, 4096}};
+    for (const auto& c : cases) {
+      run_case<TileKernels<1, 128, 8192>>(c, iters, s);
+      run_case<TileKernels<1, 128, 8192, 128>>(c, iters, s);
+    }
+    return 0;
+  }
+  if (set == "bf16-mid") {
+    // bf16 matrices of 2 to 32 MiB: 8 KiB ldmatrix tiles of 64 and 32 rows.
+    const Case cases[] = {{"bf16", 2, 1, 1024, 1024}, {"bf16", 2, 1, 1536, 1536}, {"bf16", 2, 1, 2048, 2048},
+                          {"bf16", 2, 1, 3072, 3072}, {"bf16", 2, 1, 4096, 4096}, {"bf16", 2, 2, 2048, 2048},
+                          {"bf16", 2, 1, 2048, 8192}};
+    for (const auto& c : cases) {
+      run_case<TileKernels<2, 128, 8192>>(c, iters, s);
+      run_case<TileKernels<2, 256, 8192>>(c, iters, s);
+    }
     return 0;
   }
   if (set == "tail") {

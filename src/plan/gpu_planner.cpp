@@ -166,6 +166,8 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   if (rb == 256 && whole_row_tiles_take_half_width(d, tile_bytes, vector_bytes)) rb = 128;
   if (d.rows <= 32) rb = std::max(rb, 512);
   else if (d.rows <= 64) rb = std::max(rb, 256);
+  else if (rb == 256 && tile_bytes == kVecTileBytesSmall && one_byte_matrices_take_ldmatrix_tiles(d, vector_bytes))
+    rb = 128;
   // Quarter-size tiles of 1-byte elements keep 32 rows: a whole sector of each output row; the small
   // tiles of wider elements keep 16 (tiled_vec_shape.hpp).
   if (tile_bytes == kVecTileBytesTiny && esize == 1) rb = std::min(rb, kVecTileBytesTiny / 32);
@@ -211,6 +213,7 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   if (large_matrix(d)) {
     if (tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes, vector_bytes)) ||
         halves_wide_element_tiles(d) || tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) ||
+        one_byte_matrices_take_ldmatrix_tiles(d, vector_bytes) ||
         tiled_vec_halves_short_tiles(d.rows) || tiled_vec_sixteen_row_tiles(d, vector_bytes) ||
         thirty_two_rows_take_small_tiles(d, vector_bytes))
       return kVecTileBytesSmall;
@@ -267,6 +270,20 @@ int choose_bands(const TransposeDesc& d, int tile_bytes, int row_bytes, int vect
 }
 
 }  // namespace
+
+// 1-byte matrices of 2 MiB or more with 16-byte accesses take 8 KiB tiles of 64 rows of 128 bytes, under
+// kVecMidMatrixBytes in all: the tiles that store through ldmatrix (tiled_vec_ldmatrix.cuh; 32 rows of
+// 256 bytes are too few for it). Measured on an H200 (of memcpy, the plan before -> these, in one
+// process; bench/results/h200_2026-12-01h_tiled_vec_probe.txt): u8 1536^2 (8 KiB tiles of 32 rows)
+// 0.79-0.82 -> 0.87-0.88, 2048^2 0.88-0.89 -> 0.96, 1024x4096 0.92-0.93 -> 0.96; 4096^2 (16 KiB tiles)
+// 0.93 -> 0.97, 2048x8192 0.93-0.94 -> 0.97, 8192x2048 0.93 -> 0.97, 2 x 2048^2 0.90 -> 0.97-0.99. At 64
+// MiB the 8 KiB ldmatrix tiles ran level or slower than the 16 KiB plan (8192^2 0.938 -> 0.942, 16384x4096
+// 0.947 -> 0.939). Batches of smaller matrices keep the tiles their batch rules were measured against.
+constexpr std::int64_t kLdmatrixTilesMinMatrixBytes = std::int64_t{2} << 20;
+bool one_byte_matrices_take_ldmatrix_tiles(const TransposeDesc& d, int vector_bytes) {
+  return dtype_size(d.dtype) == 1 && vector_bytes == kVecBytes && d.rows * d.cols >= kLdmatrixTilesMinMatrixBytes &&
+         matrix_bytes(d) < kVecMidMatrixBytes;
+}
 
 // Batches of matrices of at most 8 KiB of 2- to 16-byte elements (small_batch's otherwise) on the
 // 16-byte grid, output rows on the sector grid, that tiled_vec's 4 KiB tiles (rows of up to 256

@@ -17,8 +17,9 @@ constexpr long long kVecSmallMatrixBytes = 512LL * kVecTileBytes;
 // 11.00 / 11.16, 2896^2 20.93 / 21.01 -> 20.14 / 20.40, 64x65536 12.05 / 12.17 -> 11.41 / 11.37; bf16
 // 2048^2 7.29 / 7.45 -> 7.09 / 7.28, 4096x2048 11.51 / 11.65 -> 11.31 / 11.34, 65536x64 7.57 / 7.69 ->
 // 7.19 / 7.30; f64 1024^2 7.19 / 7.21 -> 6.89 / 7.03; f64 1448^2 alike (11.15 / 11.46 -> 11.39 /
-// 11.48); at 32 MiB no longer (f64 2048^2 19.81 / 19.71 against 19.71 / 19.82); not for 1-byte
-// elements (u8 4096^2 11.60 -> 12.88).
+// 11.48); at 32 MiB no longer (f64 2048^2 19.81 / 19.71 against 19.71 / 19.82); for 1-byte elements
+// only in the planner's ldmatrix tiles (one_byte_matrices_take_ldmatrix_tiles; their generic store
+// phase had run u8 4096^2 at 11.60 -> 12.88).
 constexpr long long kVecMidMatrixBytes = 2048LL * kVecTileBytes;
 constexpr bool tiled_vec_halves_mid_size_tiles(int esize, long long matrix_bytes) {
   return esize >= 2 && esize <= 8 && matrix_bytes < kVecMidMatrixBytes;
@@ -145,6 +146,16 @@ constexpr bool tiled_vec_bands_built(int tile_bytes, int row_bytes, int vector_b
 constexpr bool tiled_vec_shifted_output_built(int esize, int vector_bytes, int tile_bytes, long long tile_rows) {
   return esize <= 2 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytes &&
          (tile_rows == 64 || tile_rows == 128);
+}
+
+// tiled_vec's ldmatrix store phase (tiled_vec_ldmatrix.cuh, NVIDIA only): 8 KiB tiles of 1- and
+// 2-byte elements in 16-byte accesses, whose rows split into its tasks of 64 (1-byte) or 32 (2-byte)
+// rows by 16-byte chunk columns, as many for every group of 32 threads.
+constexpr int tiled_vec_ldmatrix_task_rows(int esize) { return esize == 2 ? 32 : 64; }
+constexpr bool tiled_vec_ldmatrix_store(int esize, int vector_bytes, int tile_bytes, int row_bytes, int threads) {
+  if (esize > 2 || vector_bytes != kVecBytes || tile_bytes != kVecTileBytesSmall) return false;
+  const int rows = tile_bytes / row_bytes, task_rows = tiled_vec_ldmatrix_task_rows(esize);
+  return rows % task_rows == 0 && (rows / task_rows) * (row_bytes / 16) % (threads / 32) == 0;
 }
 
 // Whether a lead of `lead_cols` columns adds a tile column to a matrix of `cols` columns in tiles

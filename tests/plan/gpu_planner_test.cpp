@@ -127,6 +127,7 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       // The tile fills the shared memory and is wide and tall enough for the store phase.
       const std::int64_t tile_bytes = c.tile_rows * c.tile_cols * e;
       const bool small = xpose::tiled_vec_halves_mid_size_tiles(static_cast<int>(e), d.batch * d.rows * d.cols * e) ||
+                         xpose::plan::one_byte_matrices_take_ldmatrix_tiles(d, v) ||
                          d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
                          xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e)) ||
                          xpose::tiled_vec_halves_wide_element_tiles(static_cast<int>(e), d.rows, d.cols, d.ld_in) ||
@@ -1013,8 +1014,8 @@ TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
   EXPECT_EQ(tile(DType::bf16, 131072, 128), Shape(128, 128)) << "32 MiB";
   EXPECT_EQ(tile(DType::u8, 131072, 256), Shape(128, 128)) << "32 MiB";
   EXPECT_EQ(tile(DType::bf16, 65536, 128), Shape(32, 256)) << "16 MiB: 8 KiB tiles of whole rows";
-  EXPECT_EQ(tile(DType::u8, 65536, 256), Shape(64, 256)) << "16 MiB: whole rows";
-  EXPECT_EQ(tile(DType::u8, 131040, 256), Shape(64, 256)) << "8 KiB under 32 MiB";
+  EXPECT_EQ(tile(DType::u8, 65536, 256), Shape(64, 128)) << "16 MiB: 8 KiB tiles of 64 rows (ldmatrix)";
+  EXPECT_EQ(tile(DType::u8, 131040, 256), Shape(64, 128)) << "8 KiB under 32 MiB";
   // 2-byte elements from 64 MiB that keep whole rows take 32 KiB tiles (TwoByteMatricesTakeLargeTiles).
   EXPECT_EQ(tile(DType::bf16, 131072, 256), Shape(128, 256)) << "512-byte rows, 64 MiB: 32 KiB tiles";
   EXPECT_EQ(tile(DType::bf16, 262144, 120), Shape(64, 256)) << "240-byte rows";
@@ -1024,6 +1025,32 @@ TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
   EXPECT_EQ(tile(DType::bf16, 262144, 128, 1, 136), Shape(128, 256)) << "padded input rows: 32 KiB tiles";
   EXPECT_EQ(tile(DType::bf16, 262144, 128, 1, 0, 262160), Shape(128, 256)) << "padded output rows: 32 KiB tiles";
   EXPECT_EQ(tile(DType::bf16, 16384, 128), Shape(16, 256)) << "4 MiB, under the large matrices' 8 MiB";
+}
+
+// tiled_vec's ldmatrix store phase (tiled_vec_ldmatrix.cuh) takes the 8 KiB tiles of 1- and 2-byte
+// elements with 16-byte accesses whose rows split into its tasks; the planner gives 1-byte matrices
+// with 16-byte accesses under 32 MiB such tiles, 64 rows of 128 bytes.
+TEST(GpuPlanner, OneAndTwoByteMidSizeMatricesTakeLdmatrixTiles) {
+  EXPECT_TRUE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytesSmall, 128, 256));
+  EXPECT_TRUE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytesSmall, 64, 256));
+  EXPECT_FALSE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytesSmall, 256, 256)) << "32 rows of u8";
+  EXPECT_TRUE(xpose::tiled_vec_ldmatrix_store(2, 16, xpose::kVecTileBytesSmall, 256, 256));
+  EXPECT_FALSE(xpose::tiled_vec_ldmatrix_store(2, 16, xpose::kVecTileBytesSmall, 512, 256)) << "16 rows";
+  EXPECT_FALSE(xpose::tiled_vec_ldmatrix_store(2, 8, xpose::kVecTileBytesSmall, 256, 256)) << "8-byte accesses";
+  EXPECT_FALSE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytes, 256, 256)) << "16 KiB tiles";
+  EXPECT_FALSE(xpose::tiled_vec_ldmatrix_store(4, 16, xpose::kVecTileBytesSmall, 256, 256)) << "4-byte elements";
+  EXPECT_EQ(tile(DType::u8, 2048, 2048), Shape(64, 128)) << "4 MiB";
+  EXPECT_EQ(tile(DType::u8, 1536, 1536), Shape(64, 128));
+  EXPECT_EQ(tile(DType::u8, 4096, 4096), Shape(64, 128)) << "16 MiB";
+  EXPECT_EQ(tile(DType::u8, 2048, 2048, 2), Shape(64, 128)) << "a batch, 8 MiB";
+  EXPECT_EQ(tile(DType::u8, 4096, 8192), Shape(64, 256)) << "32 MiB: 16 KiB tiles";
+  EXPECT_EQ(tile(DType::u8, 8192, 8192), Shape(64, 256)) << "64 MiB";
+  EXPECT_EQ(tile(DType::bf16, 2048, 2048), Shape(32, 256)) << "2-byte elements keep 32 rows of 256 bytes";
+  xpose::LaunchConfig c;
+  ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 4096, 4096, 1, 4104, 4104}), 8, 132, c)
+                  .ok());
+  EXPECT_EQ(c.vector_bytes, 8);
+  EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytes) << "8-byte accesses keep 16 KiB tiles";
 }
 
 TEST(GpuPlanner, OutputRowsOffTheSectorGridGetWholeSectors) {
@@ -1113,7 +1140,8 @@ TEST(GpuPlanner, SmallMatricesOfWiderElementsTakeSmallBlocks) {
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::f64, 2048, 2048}), 16, 132, c).ok());
   EXPECT_EQ(c.tile_rows * c.tile_cols * 8, xpose::kVecTileBytes) << "32 MiB and more: 16 KiB tiles";
   ASSERT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved({DType::u8, 4096, 4096}), 16, 132, c).ok());
-  EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytes) << "1-byte elements keep 16 KiB tiles";
+  EXPECT_EQ(c.tile_rows * c.tile_cols, xpose::kVecTileBytesSmall) << "1-byte elements with 16-byte accesses too";
+  EXPECT_EQ(c.tile_rows, 64) << "in 64 rows, for the ldmatrix store phase";
 }
 
 // 2-byte elements with 16-byte accesses in 64 MiB or more, 128 rows and columns or more: 32 KiB tiles of

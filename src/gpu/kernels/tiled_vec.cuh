@@ -8,6 +8,7 @@
 
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
+#include "gpu/kernels/tiled_vec_ldmatrix.cuh"
 #include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
 #include "plan/tiled_vec_shape.hpp"  // block and tile sizes: the planner sizes grids by them
 
@@ -44,6 +45,10 @@ struct VecTile {
   // bench/smem_banks_tiled_vec.py); a layout without that ran no faster on an H200
   // (bench/results/h200_2026-12-01f_tiled_vec_unit_swizzle.txt).
   static constexpr int kSwizzle = (kChunksPerRow < 16 ? kChunksPerRow : 16) - 1;
+  // The 8 KiB tiles of 1- and 2-byte elements store through ldmatrix where it is built, in their own
+  // swizzle (tiled_vec_ldmatrix.cuh), but led tiles, which keep the store phase below.
+  static constexpr bool kLdmatrix =
+      kLdmatrixBuilt && tiled_vec_ldmatrix_store(E, V, kTileBytes, kRowBytes, kThreadCount);
   // Store phase: a group of 32 threads is kRowThreads threads down the rows, kV rows each, by
   // kUnitThreads across the units: as many down the rows as the tile allows, up to 512 contiguous
   // bytes of each output row per store instruction at 16 bytes on tile rows of 128 bytes or more,
@@ -94,6 +99,7 @@ __device__ __forceinline__ void store_vec(unsigned char* p, const VecWords<V>& v
 
 template <typename Tile>
 __device__ __forceinline__ int vec_tile_offset(int r, int byte_col) {
+  if constexpr (Tile::kLdmatrix) return ldmatrix_tile_offset<Tile::kE, Tile::kRowB>(r, byte_col >> 4) + (byte_col & 15);
   const int chunk = (byte_col >> 4) ^ ((r / Tile::kV) & Tile::kSwizzle);
   return r * Tile::kRowB + (chunk << 4) + (byte_col & 15);
 }
@@ -395,7 +401,10 @@ __device__ __forceinline__ void vec_transpose_tile(const VecTilePos& p, std::int
     vec_commit_loads<Tile, kLead>(p, tid, v, tile);
   }
   __syncthreads();
-  vec_store_tile<Tile, kLead>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid, p.rows_lo, p.bytes_lo);
+  if constexpr (Tile::kLdmatrix && !kLead)
+    ldmatrix_store_tile<Tile>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid);
+  else
+    vec_store_tile<Tile, kLead>(p.dst, ld_out_bytes, p.rows_valid, p.bytes_valid, tile, tid, p.rows_lo, p.bytes_lo);
 }
 
 // Block (Tile::kThreads), one tile per block; tile Tile::kRows x kRowBytes bytes of input, swizzled,

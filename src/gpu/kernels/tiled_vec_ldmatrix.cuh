@@ -1,0 +1,125 @@
+// tiled_vec's store phase for the 8 KiB tiles of 1- and 2-byte elements on NVIDIA (sm_75 and later):
+// ldmatrix.trans reads the tile's 2-byte columns straight into output order, where the generic
+// store phase reads 32-bit words down the rows and reassembles them with byte permutes. One
+// ldmatrix.x4.trans gives each lane one 2-byte column of 8 rows: a whole bf16 output vector, or
+// for u8, with a second call and 8 byte permutes, two output vectors of 16 rows. Measured on an
+// H200 (of memcpy, the plan before -> these tiles; bench/results/h200_2026-12-01h_tiled_vec_probe.txt):
+// u8 2048^2 0.88-0.89 -> 0.96, 4096^2 0.93 -> 0.97, 2 x 2048^2 0.90 -> 0.97-0.99; bf16 2048^2
+// 0.96-0.97 -> 1.00-1.01, 4096^2 0.93 -> 0.95. The generic store phase on the same tiles ran at
+// 0.85 (u8) and 0.94 (bf16): it needs about twice the registers, which leave fewer blocks per SM.
+// On 16 KiB and larger tiles the ldmatrix phase measured level or slower (u8 16384^2 0.956 ->
+// 0.949, bf16 8192^2 0.959 -> 0.955), so they keep the generic one.
+#pragma once
+
+#include <cstdint>
+
+#include "plan/tiled_vec_shape.hpp"
+
+namespace xpose::gpu {
+
+// Whether this compilation pass builds the ldmatrix store phase: NVIDIA device code for sm_75 or
+// later (the host pass counts as yes: it only sizes launches, which do not depend on it).
+#if defined(XPOSE_HIP) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750)
+constexpr bool kLdmatrixBuilt = false;
+#else
+constexpr bool kLdmatrixBuilt = true;
+#endif
+
+// Shared-memory byte of 16-byte chunk `chunk` of tile row r, in tiles of kRowBytes-byte rows of
+// E-byte elements that store through ldmatrix. The 8 rows one ldmatrix matrix reads differ in bit
+// 0 and in the two bits above a lane's rows (bits 3-4 for 2-byte elements, 4-5 for 1-byte ones);
+// XOR-ing those three bits into the chunk index puts them in 8 different 16-byte bank groups. The
+// load phase's 16-byte writes, 8 consecutive chunks of a row per quarter warp, stay conflict-free.
+template <int E, int kRowBytes>
+__device__ __forceinline__ int ldmatrix_tile_offset(int r, int chunk) {
+  constexpr int kShift = E == 2 ? 2 : 3;
+  constexpr int kChunks = kRowBytes / 16;
+  constexpr int kMask = (kChunks < 8 ? kChunks : 8) - 1;
+  const int key = ((r & 1) | ((r >> kShift) & 6)) & kMask;
+  return r * kRowBytes + ((chunk ^ key) << 4);
+}
+
+// Four 8x8 matrices of 2-byte elements, transposed: lane l receives, from matrix m, column l / 4 of
+// rows 2 (l % 4) and 2 (l % 4) + 1 (in the low and high half of w[m]); lanes 8 m .. 8 m + 7 give the
+// 16-byte-aligned shared addresses of matrix m's 8 rows.
+__device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&w)[4], const unsigned char* row) {
+#if defined(XPOSE_HIP) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750)
+  (void)row;
+  w[0] = w[1] = w[2] = w[3] = 0;  // never called: kLdmatrixBuilt is false in this pass
+#else
+  const auto a = static_cast<unsigned>(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
+               : "r"(a)
+               : "memory");
+#endif
+}
+
+// One output vector of rows [r0, r0 + 16 / E) of an output row at `out`: whole where all lie inside
+// the tile's rows_valid, else element by element up to it.
+template <int E>
+__device__ __forceinline__ void store_column_part(unsigned char* out, const std::uint32_t (&w)[4], int r0,
+                                                  int rows_valid) {
+  constexpr int kPer = 16 / E;
+  const int n = rows_valid - r0;
+  if (n >= kPer) {
+    *reinterpret_cast<uint4*>(out) = make_uint4(w[0], w[1], w[2], w[3]);
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    const std::uint32_t word = w[i * E / 4];
+    if constexpr (E == 1) out[i] = static_cast<unsigned char>(word >> (8 * (i % 4)));
+    else reinterpret_cast<std::uint16_t*>(out)[i] = static_cast<std::uint16_t>(word >> (16 * (i % 2)));
+  }
+}
+
+// Store phase of a tile in the ldmatrix layout (ldmatrix_tile_offset): the tile's rows [0,
+// rows_valid) and bytes [0, bytes_valid) of each row to `out` (the output element of the tile's first
+// row and column). Tasks of kTaskRows rows by one 16-byte chunk column; each group of 32 threads
+// takes consecutive ones, every row block of a chunk column in turn, so its stores continue the same
+// output rows. A lane (col, quarter) writes 16 / E rows of output row col of its chunk (two rows for
+// 1-byte elements): 64 contiguous bytes of each of 8 output rows per store instruction.
+template <typename Tile>
+__device__ void ldmatrix_store_tile(unsigned char* out, std::int64_t ld_out_bytes, int rows_valid, int bytes_valid,
+                                    const unsigned char* tile, int tid) {
+  constexpr int E = Tile::kE;
+  constexpr int kTaskRows = tiled_vec_ldmatrix_task_rows(E);
+  constexpr int kRowBlocks = Tile::kRows / kTaskRows;
+  constexpr int kTasksPerGroup = kRowBlocks * Tile::kChunksPerRow / (Tile::kThreads / 32);
+  const int lane = tid % 32, group = tid / 32;
+  const int col = lane / 4, quarter = lane % 4;  // the lane's 2-byte column and its rows
+  const int mat = lane / 8, mrow = lane % 8;     // the matrix row whose address this lane gives
+#pragma unroll
+  for (int k = 0; k < kTasksPerGroup; ++k) {
+    const int task = group * kTasksPerGroup + k;
+    const int rb = (task % kRowBlocks) * kTaskRows, cc = task / kRowBlocks;
+    if constexpr (E == 2) {
+      // Matrix m, row j: tile row rb + 8 (j / 2) + 2 m + j % 2, so lane (col, quarter) gets rows
+      // rb + 8 quarter .. + 7 of its column in order.
+      std::uint32_t w[4];
+      const int r = rb + 8 * (mrow / 2) + 2 * mat + mrow % 2;
+      ldmatrix_x4_trans(w, tile + ldmatrix_tile_offset<E, Tile::kRowB>(r, cc));
+      const int c = cc * 8 + col, r0 = rb + 8 * quarter;
+      if (c * E < bytes_valid && r0 < rows_valid)
+        store_column_part<E>(out + c * ld_out_bytes + r0 * E, w, r0, rows_valid);
+    } else {
+      // Two calls, 8 rows apart: call h gives rows rb + 16 quarter + 8 h .. + 7 of byte columns
+      // 2 col and 2 col + 1, two rows to a word.
+      std::uint32_t a[4], b[4];
+      const int r = rb + 16 * (mrow / 2) + 2 * mat + mrow % 2;
+      ldmatrix_x4_trans(a, tile + ldmatrix_tile_offset<E, Tile::kRowB>(r, cc));
+      ldmatrix_x4_trans(b, tile + ldmatrix_tile_offset<E, Tile::kRowB>(r + 8, cc));
+      const int c = cc * 16 + 2 * col, r0 = rb + 16 * quarter;
+#pragma unroll
+      for (int j = 0; j < 2; ++j) {  // byte columns c (bytes 0 and 2 of each word) and c + 1 (1 and 3)
+        const unsigned sel = j == 0 ? 0x6420u : 0x7531u;
+        const std::uint32_t v[4] = {__byte_perm(a[0], a[1], sel), __byte_perm(a[2], a[3], sel),
+                                    __byte_perm(b[0], b[1], sel), __byte_perm(b[2], b[3], sel)};
+        if (r0 < rows_valid && c + j < bytes_valid)
+          store_column_part<E>(out + (c + j) * ld_out_bytes + r0, v, r0, rows_valid);
+      }
+    }
+  }
+}
+
+}  // namespace xpose::gpu
