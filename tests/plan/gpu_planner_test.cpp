@@ -1014,8 +1014,8 @@ TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
   EXPECT_EQ(tile(DType::bf16, 131072, 128), Shape(128, 128)) << "32 MiB";
   EXPECT_EQ(tile(DType::u8, 131072, 256), Shape(128, 128)) << "32 MiB";
   EXPECT_EQ(tile(DType::bf16, 65536, 128), Shape(32, 256)) << "16 MiB: 8 KiB tiles of whole rows";
-  EXPECT_EQ(tile(DType::u8, 65536, 256), Shape(64, 128)) << "16 MiB: 8 KiB tiles of 64 rows (ldmatrix)";
-  EXPECT_EQ(tile(DType::u8, 131040, 256), Shape(64, 128)) << "8 KiB under 32 MiB";
+  EXPECT_EQ(tile(DType::u8, 65536, 256), Shape(64, 256)) << "16 MiB: whole rows";
+  EXPECT_EQ(tile(DType::u8, 131040, 256), Shape(64, 256)) << "8 KiB under 32 MiB";
   // 2-byte elements from 64 MiB that keep whole rows take 32 KiB tiles (TwoByteMatricesTakeLargeTiles).
   EXPECT_EQ(tile(DType::bf16, 131072, 256), Shape(128, 256)) << "512-byte rows, 64 MiB: 32 KiB tiles";
   EXPECT_EQ(tile(DType::bf16, 262144, 120), Shape(64, 256)) << "240-byte rows";
@@ -1029,7 +1029,8 @@ TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
 
 // tiled_vec's ldmatrix store phase (tiled_vec_ldmatrix.cuh) takes the 8 KiB tiles of 1- and 2-byte
 // elements with 16-byte accesses whose rows split into its tasks; the planner gives 1-byte matrices
-// with 16-byte accesses under 32 MiB such tiles, 64 rows of 128 bytes.
+// with 16-byte accesses of 2 MiB or more, 1024 or more on each side, under 32 MiB in all, such tiles:
+// 64 rows of 128 bytes.
 TEST(GpuPlanner, OneAndTwoByteMidSizeMatricesTakeLdmatrixTiles) {
   EXPECT_TRUE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytesSmall, 128, 256));
   EXPECT_TRUE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytesSmall, 64, 256));
@@ -1043,6 +1044,9 @@ TEST(GpuPlanner, OneAndTwoByteMidSizeMatricesTakeLdmatrixTiles) {
   EXPECT_EQ(tile(DType::u8, 1536, 1536), Shape(64, 128));
   EXPECT_EQ(tile(DType::u8, 4096, 4096), Shape(64, 128)) << "16 MiB";
   EXPECT_EQ(tile(DType::u8, 2048, 2048, 2), Shape(64, 128)) << "a batch, 8 MiB";
+  EXPECT_EQ(tile(DType::u8, 512, 16384), Shape(64, 256)) << "a side of 512";
+  EXPECT_EQ(tile(DType::u8, 16384, 512), Shape(64, 256));
+  EXPECT_EQ(tile(DType::u8, 1024, 1024, 8), Shape(64, 256)) << "a batch of 1 MiB matrices";
   EXPECT_EQ(tile(DType::u8, 4096, 8192), Shape(64, 256)) << "32 MiB: 16 KiB tiles";
   EXPECT_EQ(tile(DType::u8, 8192, 8192), Shape(64, 256)) << "64 MiB";
   EXPECT_EQ(tile(DType::bf16, 2048, 2048), Shape(32, 256)) << "2-byte elements keep 32 rows of 256 bytes";

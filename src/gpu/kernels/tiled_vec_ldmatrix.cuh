@@ -2,13 +2,14 @@
 // ldmatrix.trans reads the tile's 2-byte columns straight into output order, where the generic
 // store phase reads 32-bit words down the rows and reassembles them with byte permutes. One
 // ldmatrix.x4.trans gives each lane one 2-byte column of 8 rows: a whole bf16 output vector, or
-// for u8, with a second call and 8 byte permutes, two output vectors of 16 rows. Measured on an
-// H200 (of memcpy, the plan before -> these tiles; bench/results/h200_2026-12-01h_tiled_vec_probe.txt):
-// u8 2048^2 0.88-0.89 -> 0.96, 4096^2 0.93 -> 0.97, 2 x 2048^2 0.90 -> 0.97-0.99; bf16 2048^2
-// 0.96-0.97 -> 1.00-1.01, 4096^2 0.93 -> 0.95. The generic store phase on the same tiles ran at
-// 0.85 (u8) and 0.94 (bf16): it needs about twice the registers, which leave fewer blocks per SM.
-// On 16 KiB and larger tiles the ldmatrix phase measured level or slower (u8 16384^2 0.956 ->
-// 0.949, bf16 8192^2 0.959 -> 0.955), so they keep the generic one.
+// for u8, with a second call and 8 byte permutes, two output vectors of 16 rows. It needs about half
+// the registers (u8 40 against 64), so more blocks stay resident. On the same 8 KiB tiles, of memcpy,
+// generic -> ldmatrix (H200, bench/results/h200_2026-12-01h_tiled_vec_probe.txt): u8 64x128 on 4096^2
+// 0.85 -> 0.97; bf16 32x256 on 2048^2 0.94-0.95 -> 1.00-1.01. In the library (CLI, the commit before
+// -> this one, h200_2026-12-01h_ldmatrix_ab.txt): bf16 3072^2 0.960 -> 0.978, 2048x4096 0.954 -> 0.983,
+// 2 x 2048^2 0.974 -> 0.984; u8 through the planner's 64-row tiles (one_byte_matrices_take_ldmatrix_tiles).
+// On 16 and 32 KiB tiles it measured level or slower (u8 16384^2 0.956 -> 0.949, bf16 8192^2 0.958-0.959 ->
+// 0.953-0.955), so those keep the generic phase.
 #pragma once
 
 #include <cstdint>
