@@ -7,7 +7,7 @@
 //   library's load phase (vec_issue_loads) into a tile swizzled so that the eight rows each ldmatrix
 //   matrix reads lie in different banks. One ldmatrix.x4.trans gives each lane the 2-byte column of
 //   8 rows: for bf16 a whole 16-byte output vector, for u8 (two calls, then 8 byte permutes) two
-//   vectors of 16 rows, where the library's kernel reads 16 words and permutes 12 times per u8
+//   vectors of 16 rows, where the library's kernel reads 4 words and permutes 12 times per u8
 //   vector. Each kernel down the matrix first (the library's order) and across first (Triton's).
 // - sizes: how the time over memcpy's splits into a part per call and a part per byte (batches of
 //   2048^2).

@@ -271,22 +271,27 @@ int choose_bands(const TransposeDesc& d, int tile_bytes, int row_bytes, int vect
 
 }  // namespace
 
-// 1-byte matrices of 2 MiB or more, at least 1024 on each side, with 16-byte accesses take 8 KiB tiles
-// of 64 rows of 128 bytes, under kVecMidMatrixBytes in all: the tiles that store through ldmatrix
-// (tiled_vec_ldmatrix.cuh; 32 rows of 256 bytes are too few for it). Measured on an H200 (of memcpy, the
-// CLI's plan of the commit before -> these, one process each, four rounds in alternated order;
-// bench/results/h200_2026-12-01h_ldmatrix_ab.txt): u8 1536^2 (8 KiB tiles of 32 rows) 0.871 -> 0.920,
-// 2048^2 0.935 -> 0.955, 1024x4096 0.928 -> 0.957; 3072^2 (16 KiB tiles) 0.940 -> 0.952, 4096^2 0.952 ->
-// 0.959, 2048x8192 0.937 -> 0.955, 8192x2048 0.950 -> 0.967, 2 x 2048^2 0.957 -> 0.958. A side of 512 lost
-// (512x16384 0.957 -> 0.945, 16384x512 0.966 -> 0.950) where 256 columns gained (65536x256 0.949 -> 0.955,
-// 131040x256 0.915 -> 0.934): shorter sides keep their tiles, as do batches of smaller matrices, whose
-// batch rules were measured against those. At 64 MiB the 8 KiB ldmatrix tiles ran level or slower than
-// the 16 KiB plan in the probe (u8 8192^2 0.937-0.939 -> 0.941-0.942, 16384x4096 0.947 -> 0.938-0.941,
-// 16384^2 0.955-0.956 -> 0.927-0.930; h200_2026-12-01h_tiled_vec_probe.txt).
+// 1-byte matrices of 2 MiB or more, at least 1024 on each side, with 16-byte accesses and output rows on
+// the sector grid take 8 KiB tiles of 64 rows of 128 bytes, under kVecMidMatrixBytes in all: the tiles
+// that store through ldmatrix (tiled_vec_ldmatrix.cuh; 32 rows of 256 bytes are too few for it).
+// Measured on an H200 (of memcpy, the CLI's plan of the commit before -> these, one process each, four
+// rounds in alternated order; bench/results/h200_2026-12-01h_ldmatrix_ab.txt): u8 1536^2 (8 KiB tiles of
+// 32 rows) 0.871 -> 0.920, 2048^2 0.935 -> 0.955, 1024x4096 0.928 -> 0.957; 3072^2 (16 KiB tiles) 0.940 ->
+// 0.952, 4096^2 0.952 -> 0.959, 2048x8192 0.937 -> 0.955, 8192x2048 0.950 -> 0.967, 2 x 2048^2 0.957 ->
+// 0.958. A side of 512 lost (512x16384 0.957 -> 0.945, 16384x512 0.966 -> 0.950) where 256 columns
+// gained (65536x256 0.949 -> 0.955, 131040x256 0.915 -> 0.934): shorter sides keep their tiles, as do
+// batches of smaller matrices, whose batch rules were measured against those, and output rows that start
+// mid-sector (not measured). At 64 MiB and more the 8 KiB ldmatrix tiles were mixed against the 16 KiB
+// plan in the probe (u8 8192^2 0.937-0.939 -> 0.941-0.942, 4096x16384 0.944-0.945 -> 0.950-0.952, but
+// 16384x4096 0.947 -> 0.938-0.941 and 16384^2 0.955-0.956 -> 0.927-0.930;
+// h200_2026-12-01h_tiled_vec_probe.txt). Led plans and padded strides take the rule unmeasured, and it is
+// taken on every GPU alike: where ldmatrix is not built (HIP) these tiles run the generic store phase,
+// which on the H200 ran them slower than the 16 KiB plan (4096^2 0.852 against 0.929-0.931).
 constexpr std::int64_t kLdmatrixTilesMinMatrixBytes = std::int64_t{2} << 20, kLdmatrixTilesMinSide = 1024;
 bool one_byte_matrices_take_ldmatrix_tiles(const TransposeDesc& d, int vector_bytes) {
   return dtype_size(d.dtype) == 1 && vector_bytes == kVecBytes && d.rows * d.cols >= kLdmatrixTilesMinMatrixBytes &&
-         std::min(d.rows, d.cols) >= kLdmatrixTilesMinSide && matrix_bytes(d) < kVecMidMatrixBytes;
+         std::min(d.rows, d.cols) >= kLdmatrixTilesMinSide && matrix_bytes(d) < kVecMidMatrixBytes &&
+         output_rows_sector_aligned(d);
 }
 
 // Batches of matrices of at most 8 KiB of 2- to 16-byte elements (small_batch's otherwise) on the

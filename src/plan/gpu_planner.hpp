@@ -57,7 +57,8 @@ constexpr std::int64_t kGatherWideElementMaxBytes = std::int64_t{16} << 20;
 constexpr std::int64_t kGatherWideElementMinExtent = 512;
 bool gather_suits(const TransposeDesc& resolved_desc);
 // 1-byte matrices of 2 MiB or more, 1024 or more on each side, under 32 MiB in all, with 16-byte
-// accesses: tiled_vec's 8 KiB tiles of 64 rows, which store through ldmatrix (tiled_vec_ldmatrix.cuh).
+// accesses and output rows on the sector grid: tiled_vec's 8 KiB tiles of 64 rows, which store through
+// ldmatrix (tiled_vec_ldmatrix.cuh).
 bool one_byte_matrices_take_ldmatrix_tiles(const TransposeDesc& resolved_desc, int vector_bytes);
 // Batches of matrices of 33 to 128 rows and columns of 8-byte elements (to 48 of 16-byte ones)
 // whose last 32-row tiled_vec tile would be at most half full, which gather's 16-row tiles fill

@@ -150,10 +150,12 @@ constexpr bool tiled_vec_shifted_output_built(int esize, int vector_bytes, int t
 
 // tiled_vec's ldmatrix store phase (tiled_vec_ldmatrix.cuh, NVIDIA only): 8 KiB tiles of 1- and
 // 2-byte elements in 16-byte accesses, whose rows split into its tasks of 64 (1-byte) or 32 (2-byte)
-// rows by 16-byte chunk columns, as many for every group of 32 threads.
+// rows by 16-byte chunk columns, as many for every group of 32 threads; tile rows of 128 bytes or
+// more, where its swizzle puts the 8 rows each ldmatrix matrix reads in 8 bank groups (shorter rows
+// were not measured and keep the generic phase).
 constexpr int tiled_vec_ldmatrix_task_rows(int esize) { return esize == 2 ? 32 : 64; }
 constexpr bool tiled_vec_ldmatrix_store(int esize, int vector_bytes, int tile_bytes, int row_bytes, int threads) {
-  if (esize > 2 || vector_bytes != kVecBytes || tile_bytes != kVecTileBytesSmall) return false;
+  if (esize > 2 || vector_bytes != kVecBytes || tile_bytes != kVecTileBytesSmall || row_bytes < 128) return false;
   const int rows = tile_bytes / row_bytes, task_rows = tiled_vec_ldmatrix_task_rows(esize);
   return rows % task_rows == 0 && (rows / task_rows) * (row_bytes / 16) % (threads / 32) == 0;
 }

@@ -1028,12 +1028,14 @@ TEST(GpuPlanner, WholeRowTilesOfTwoHundredFiftySixBytesTakeHalfWidth) {
 }
 
 // tiled_vec's ldmatrix store phase (tiled_vec_ldmatrix.cuh) takes the 8 KiB tiles of 1- and 2-byte
-// elements with 16-byte accesses whose rows split into its tasks; the planner gives 1-byte matrices
-// with 16-byte accesses of 2 MiB or more, 1024 or more on each side, under 32 MiB in all, such tiles:
-// 64 rows of 128 bytes.
+// elements with 16-byte accesses, rows of 128 bytes or more, that split into its tasks; the planner
+// gives 1-byte matrices with 16-byte accesses and output rows on the sector grid, of 2 MiB or more,
+// 1024 or more on each side, under 32 MiB in all, such tiles: 64 rows of 128 bytes.
 TEST(GpuPlanner, OneAndTwoByteMidSizeMatricesTakeLdmatrixTiles) {
   EXPECT_TRUE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytesSmall, 128, 256));
-  EXPECT_TRUE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytesSmall, 64, 256));
+  EXPECT_FALSE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytesSmall, 64, 256)) << "64-byte rows";
+  EXPECT_FALSE(xpose::tiled_vec_ldmatrix_store(2, 16, xpose::kVecTileBytesSmall, 64, 256)) << "64-byte rows";
+  EXPECT_TRUE(xpose::tiled_vec_ldmatrix_store(2, 16, xpose::kVecTileBytesSmall, 128, 256));
   EXPECT_FALSE(xpose::tiled_vec_ldmatrix_store(1, 16, xpose::kVecTileBytesSmall, 256, 256)) << "32 rows of u8";
   EXPECT_TRUE(xpose::tiled_vec_ldmatrix_store(2, 16, xpose::kVecTileBytesSmall, 256, 256));
   EXPECT_FALSE(xpose::tiled_vec_ldmatrix_store(2, 16, xpose::kVecTileBytesSmall, 512, 256)) << "16 rows";
@@ -1047,6 +1049,9 @@ TEST(GpuPlanner, OneAndTwoByteMidSizeMatricesTakeLdmatrixTiles) {
   EXPECT_EQ(tile(DType::u8, 512, 16384), Shape(64, 256)) << "a side of 512";
   EXPECT_EQ(tile(DType::u8, 16384, 512), Shape(64, 256));
   EXPECT_EQ(tile(DType::u8, 1024, 1024, 8), Shape(64, 256)) << "a batch of 1 MiB matrices";
+  EXPECT_EQ(tile(DType::u8, 1024, 2048), Shape(64, 128)) << "2 MiB, both sides 1024 or more";
+  EXPECT_EQ(tile(DType::u8, 992, 4096), Shape(32, 256)) << "a side under 1024";
+  EXPECT_NE(tile(DType::u8, 2048, 2048, 1, 0, 2064), Shape(64, 128)) << "output rows mid-sector";
   EXPECT_EQ(tile(DType::u8, 4096, 8192), Shape(64, 256)) << "32 MiB: 16 KiB tiles";
   EXPECT_EQ(tile(DType::u8, 8192, 8192), Shape(64, 256)) << "64 MiB";
   EXPECT_EQ(tile(DType::bf16, 2048, 2048), Shape(32, 256)) << "2-byte elements keep 32 rows of 256 bytes";

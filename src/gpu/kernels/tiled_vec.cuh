@@ -21,8 +21,10 @@ namespace xpose::gpu {
 constexpr int kLaneGroup = 32;
 
 // Shape of a tile of kTileBytes bytes, kRowBytes bytes per input row, for E-byte elements moved in
-// V-byte global accesses by a block of kThreadCount threads.
-template <int E, int V, int kRowBytes, int kTileBytes, int kThreadCount = tiled_vec_threads(E, kTileBytes)>
+// V-byte global accesses by a block of kThreadCount threads. kLdmatrixAllowed: the tile may take the
+// ldmatrix store phase and its layout (tiled_vec's own kernels; the in-place kernels keep theirs).
+template <int E, int V, int kRowBytes, int kTileBytes, int kThreadCount = tiled_vec_threads(E, kTileBytes),
+          bool kLdmatrixAllowed = false>
 struct VecTile {
   static_assert(V == 8 || V == 16, "global accesses of 8 or 16 bytes");
   static_assert(V >= E, "an access holds whole elements");
@@ -48,7 +50,7 @@ struct VecTile {
   // The 8 KiB tiles of 1- and 2-byte elements store through ldmatrix where it is built, in their own
   // swizzle (tiled_vec_ldmatrix.cuh), but led tiles, which keep the store phase below.
   static constexpr bool kLdmatrix =
-      kLdmatrixBuilt && tiled_vec_ldmatrix_store(E, V, kTileBytes, kRowBytes, kThreadCount);
+      kLdmatrixAllowed && kLdmatrixBuilt && tiled_vec_ldmatrix_store(E, V, kTileBytes, kRowBytes, kThreadCount);
   // Store phase: a group of 32 threads is kRowThreads threads down the rows, kV rows each, by
   // kUnitThreads across the units: as many down the rows as the tile allows, up to 512 contiguous
   // bytes of each output row per store instruction at 16 bytes on tile rows of 128 bytes or more,

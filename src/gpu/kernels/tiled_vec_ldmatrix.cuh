@@ -1,15 +1,19 @@
-// tiled_vec's store phase for the 8 KiB tiles of 1- and 2-byte elements on NVIDIA (sm_75 and later):
+// tiled_vec's store phase for the 8 KiB tiles of 1- and 2-byte elements on NVIDIA (sm_75 and later),
+// rows of 128 bytes or more (tiled_vec_ldmatrix_store):
 // ldmatrix.trans reads the tile's 2-byte columns straight into output order, where the generic
 // store phase reads 32-bit words down the rows and reassembles them with byte permutes. One
 // ldmatrix.x4.trans gives each lane one 2-byte column of 8 rows: a whole bf16 output vector, or
-// for u8, with a second call and 8 byte permutes, two output vectors of 16 rows. It needs about half
-// the registers (u8 40 against 64), so more blocks stay resident. On the same 8 KiB tiles, of memcpy,
+// for u8, with a second call and 8 byte permutes, two output vectors of 16 rows (the generic phase
+// reads 4 words and permutes 12 times per u8 vector). It needs fewer registers (ptxas: u8 64x128 tiles
+// 40 against 64, bf16 32x256 32 against 38), which most likely is what lets it run faster: more blocks
+// stay resident (with 128-thread blocks, which fit many either way, the two ran level on u8 8192^2,
+// 0.932-0.942 against 0.935-0.946). On the same 8 KiB tiles, of memcpy,
 // generic -> ldmatrix (H200, bench/results/h200_2026-12-01h_tiled_vec_probe.txt): u8 64x128 on 4096^2
 // 0.85 -> 0.97; bf16 32x256 on 2048^2 0.94-0.95 -> 1.00-1.01. In the library (CLI, the commit before
 // -> this one, h200_2026-12-01h_ldmatrix_ab.txt): bf16 3072^2 0.960 -> 0.978, 2048x4096 0.954 -> 0.983,
 // 2 x 2048^2 0.974 -> 0.984; u8 through the planner's 64-row tiles (one_byte_matrices_take_ldmatrix_tiles).
-// On 16 and 32 KiB tiles it measured level or slower (u8 16384^2 0.956 -> 0.949, bf16 8192^2 0.958-0.959 ->
-// 0.953-0.955), so those keep the generic phase.
+// On the plans' own 16 and 32 KiB tiles it measured level or slower (u8 16384^2 0.956 -> 0.949, bf16
+// 8192^2 0.958-0.959 -> 0.953-0.955), so those keep the generic phase.
 #pragma once
 
 #include <cstdint>
@@ -27,16 +31,16 @@ constexpr bool kLdmatrixBuilt = true;
 #endif
 
 // Shared-memory byte of 16-byte chunk `chunk` of tile row r, in tiles of kRowBytes-byte rows of
-// E-byte elements that store through ldmatrix. The 8 rows one ldmatrix matrix reads differ in bit
-// 0 and in the two bits above a lane's rows (bits 3-4 for 2-byte elements, 4-5 for 1-byte ones);
-// XOR-ing those three bits into the chunk index puts them in 8 different 16-byte bank groups. The
-// load phase's 16-byte writes, 8 consecutive chunks of a row per quarter warp, stay conflict-free.
+// E-byte elements that store through ldmatrix (rows of 128 bytes or more). The 8 rows one ldmatrix
+// matrix reads differ in bit 0 and in the two bits above a lane's rows (bits 3-4 for 2-byte elements,
+// 4-5 for 1-byte ones); XOR-ing those three bits into the chunk index puts them in 8 different 16-byte
+// bank groups. The load phase's 16-byte writes, 8 consecutive chunks of a row per quarter warp, stay
+// conflict-free.
 template <int E, int kRowBytes>
 __device__ __forceinline__ int ldmatrix_tile_offset(int r, int chunk) {
+  static_assert(kRowBytes >= 128, "8 chunks a row or more");
   constexpr int kShift = E == 2 ? 2 : 3;
-  constexpr int kChunks = kRowBytes / 16;
-  constexpr int kMask = (kChunks < 8 ? kChunks : 8) - 1;
-  const int key = ((r & 1) | ((r >> kShift) & 6)) & kMask;
+  const int key = (r & 1) | ((r >> kShift) & 6);
   return r * kRowBytes + ((chunk ^ key) << 4);
 }
 

@@ -19,7 +19,7 @@ bool tiles_down_first() {
 
 template <int E, int V, int kRowBytes, int kTileBytes>
 Status launch_one(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  using Tile = VecTile<E, V, kRowBytes, kTileBytes>;
+  using Tile = VecTile<E, V, kRowBytes, kTileBytes, tiled_vec_threads(E, kTileBytes), true>;
   if (c.block_x != Tile::kThreads || c.block_y != 1)
     return Status(StatusCode::internal, "tiled_vec: the plan's block does not match the kernel's thread count");
   const std::int64_t tiles_y = ceil_div(d.rows + c.lead_rows, Tile::kRows);
