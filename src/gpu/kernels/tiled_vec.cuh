@@ -47,8 +47,9 @@ struct VecTile {
   // bench/smem_banks_tiled_vec.py); a layout without that ran no faster on an H200
   // (bench/results/h200_2026-12-01f_tiled_vec_unit_swizzle.txt).
   static constexpr int kSwizzle = (kChunksPerRow < 16 ? kChunksPerRow : 16) - 1;
-  // The 8 KiB tiles of 1- and 2-byte elements store through ldmatrix where it is built, in their own
-  // swizzle (tiled_vec_ldmatrix.cuh), but led tiles, which keep the store phase below.
+  // Tiles that allow it and fit it (tiled_vec_ldmatrix_store: 8 KiB of 1- and 2-byte elements, rows
+  // of 128 bytes or more) store through ldmatrix where it is built, in their own swizzle
+  // (tiled_vec_ldmatrix.cuh), but led tiles, which keep the store phase below.
   static constexpr bool kLdmatrix =
       kLdmatrixAllowed && kLdmatrixBuilt && tiled_vec_ldmatrix_store(E, V, kTileBytes, kRowBytes, kThreadCount);
   // Store phase: a group of 32 threads is kRowThreads threads down the rows, kV rows each, by
