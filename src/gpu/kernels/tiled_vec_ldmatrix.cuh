@@ -18,17 +18,13 @@
 
 #include <cstdint>
 
+#include "gpu/runtime.hpp"  // rt::kHasLdmatrix, rt::ldmatrix_x4_trans
 #include "plan/tiled_vec_shape.hpp"
 
 namespace xpose::gpu {
 
-// Whether this compilation pass builds the ldmatrix store phase: NVIDIA device code for sm_75 or
-// later (the host pass counts as yes: it only sizes launches, which do not depend on it).
-#if defined(XPOSE_HIP) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750)
-constexpr bool kLdmatrixBuilt = false;
-#else
-constexpr bool kLdmatrixBuilt = true;
-#endif
+// Whether this compilation pass builds the ldmatrix store phase (NVIDIA, sm_75 and later).
+constexpr bool kLdmatrixBuilt = rt::kHasLdmatrix;
 
 // Shared-memory byte of 16-byte chunk `chunk` of tile row r, in tiles of kRowBytes-byte rows of
 // E-byte elements that store through ldmatrix (rows of 128 bytes or more). The 8 rows one ldmatrix
@@ -42,22 +38,6 @@ __device__ __forceinline__ int ldmatrix_tile_offset(int r, int chunk) {
   constexpr int kShift = E == 2 ? 2 : 3;
   const int key = (r & 1) | ((r >> kShift) & 6);
   return r * kRowBytes + ((chunk ^ key) << 4);
-}
-
-// Four 8x8 matrices of 2-byte elements, transposed: lane l receives, from matrix m, column l / 4 of
-// rows 2 (l % 4) and 2 (l % 4) + 1 (in the low and high half of w[m]); lanes 8 m .. 8 m + 7 give the
-// 16-byte-aligned shared addresses of matrix m's 8 rows.
-__device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&w)[4], const unsigned char* row) {
-#if defined(XPOSE_HIP) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750)
-  (void)row;
-  w[0] = w[1] = w[2] = w[3] = 0;  // never called: kLdmatrixBuilt is false in this pass
-#else
-  const auto a = static_cast<unsigned>(__cvta_generic_to_shared(row));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
-               : "r"(a)
-               : "memory");
-#endif
 }
 
 // One output vector of rows [r0, r0 + 16 / E) of an output row at `out`: whole where all lie inside
@@ -103,7 +83,7 @@ __device__ void ldmatrix_store_tile(unsigned char* out, std::int64_t ld_out_byte
       // rb + 8 quarter .. + 7 of its column in order.
       std::uint32_t w[4];
       const int r = rb + 8 * (mrow / 2) + 2 * mat + mrow % 2;
-      ldmatrix_x4_trans(w, tile + ldmatrix_tile_offset<E, Tile::kRowB>(r, cc));
+      rt::ldmatrix_x4_trans(w, tile + ldmatrix_tile_offset<E, Tile::kRowB>(r, cc));
       const int c = cc * 8 + col, r0 = rb + 8 * quarter;
       if (c * E < bytes_valid && r0 < rows_valid)
         store_column_part<E>(out + c * ld_out_bytes + r0 * E, w, r0, rows_valid);
@@ -112,8 +92,8 @@ __device__ void ldmatrix_store_tile(unsigned char* out, std::int64_t ld_out_byte
       // 2 col and 2 col + 1, two rows to a word.
       std::uint32_t a[4], b[4];
       const int r = rb + 16 * (mrow / 2) + 2 * mat + mrow % 2;
-      ldmatrix_x4_trans(a, tile + ldmatrix_tile_offset<E, Tile::kRowB>(r, cc));
-      ldmatrix_x4_trans(b, tile + ldmatrix_tile_offset<E, Tile::kRowB>(r + 8, cc));
+      rt::ldmatrix_x4_trans(a, tile + ldmatrix_tile_offset<E, Tile::kRowB>(r, cc));
+      rt::ldmatrix_x4_trans(b, tile + ldmatrix_tile_offset<E, Tile::kRowB>(r + 8, cc));
       const int c = cc * 16 + 2 * col, r0 = rb + 16 * quarter;
 #pragma unroll
       for (int j = 0; j < 2; ++j) {  // byte columns c (bytes 0 and 2 of each word) and c + 1 (1 and 3)
