@@ -448,11 +448,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: pattern_probe ROUNDS [modes | writes | orders | orders-f32] [free]\n");
     return 2;
   }
-  cudaStream_t s;
-  CK(cudaStreamCreate(&s));
-  cudaDeviceProp p;
-  CK(cudaGetDeviceProperties(&p, 0));
-  std::printf("# %s, median of %d rounds of 4 calls; us (ratio to memcpy)\n", p.name, iters);
+  cudaStream_t s = start_probe(iters, "");
   if (orders || orders_f32) {
     // The order on single squares: super-tiles of the size of a 2048^2 batch matrix and around it.
     const PatternCase u8[] = {{"u8", 1, 1, 8192, 8192, 64, 256, 256, 4, 1, 1, 1},

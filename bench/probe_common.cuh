@@ -274,5 +274,16 @@ struct CaseBuffers {
   CaseBuffers& operator=(const CaseBuffers&) = delete;
 };
 
+// A probe's stream, after the header line of its output: "# <GPU>, median of <rounds> rounds of 4
+// calls<how>; us (ratio to memcpy)".
+inline cudaStream_t start_probe(int rounds, const char* how) {
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  std::printf("# %s, median of %d rounds of 4 calls%s; us (ratio to memcpy)\n", p.name, rounds, how);
+  return s;
+}
+
 // The dtype that xpose's C interface is called with for the TMA probes' element sizes (1, 2, 4 bytes).
 inline const char* probe_dtype(int e) { return e == 1 ? "u8" : e == 2 ? "bf16" : "f32"; }

@@ -38,29 +38,10 @@ using xpose::gpu::VecTile;
 using xpose::gpu::VecTilePos;
 using xpose::gpu::VecWords;
 
-// Rows an ldmatrix task covers: a lane's 8 (bf16) or 16 (u8) rows, times the 4 lanes of a column.
-template <int E>
-constexpr int kTaskRows = E == 2 ? 32 : 64;
-
-// The chunk key of row r: the lanes of one ldmatrix matrix read rows that differ in bit 0 and in
-// the two bits above a lane's rows (bits 3-4 for bf16, 4-5 for u8), so XOR-ing those three bits
-// into the chunk index puts the matrix's 8 rows in 8 different 16-byte bank groups.
-template <typename Tile>
-__device__ __forceinline__ int ldsm_offset(int r, int chunk) {
-  constexpr int kShift = Tile::kE == 2 ? 2 : 3;
-  constexpr int kMask = (Tile::kChunksPerRow < 8 ? Tile::kChunksPerRow : 8) - 1;
-  const int key = ((r & 1) | ((r >> kShift) & 6)) & kMask;
-  return r * Tile::kRowB + ((chunk ^ key) << 4);
-}
-
-__device__ __forceinline__ void ldsm_x4_trans(std::uint32_t (&w)[4], const unsigned char* p) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
-               : "r"(smem_addr(p))
-               : "memory");
-}
-
-// Whole tiles only (the probe's cases split into them).
+// The library's ldmatrix store phase (tiled_vec_ldmatrix.cuh) on any tile it fits, 16 and 32 KiB ones
+// too, which the library keeps on the generic phase, with its own register cap. Whole tiles only (the
+// probe's cases split into them). (Its runs in bench/results/h200_2026-12-01h_tiled_vec_probe.txt used
+// the probe's own copy of that phase, written before the library had it: the same layout and lane map.)
 template <typename Tile, int kMinBlocks>
 __global__ void __launch_bounds__(Tile::kThreads, kMinBlocks)
     ldsm_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
@@ -68,57 +49,20 @@ __global__ void __launch_bounds__(Tile::kThreads, kMinBlocks)
   constexpr int E = Tile::kE;
   static_assert(E <= 2 && Tile::kVBytes == 16, "packed elements, 16-byte accesses");
   alignas(128) __shared__ unsigned char tile[Tile::kTileB];
-  const std::int64_t ld_in_bytes = g.ld_in * E, ld_out_bytes = g.ld_out * E;
   const int tid = threadIdx.x;
   const VecTilePos p = xpose::gpu::vec_tile_position<Tile, TileGrid, false>(in, out, g, grid, blockIdx.x);
   {
     VecWords<16> v[Tile::kLoadsPerThread];
-    xpose::gpu::vec_issue_loads<Tile, false>(p, ld_in_bytes, tid, v);
+    xpose::gpu::vec_issue_loads<Tile, false>(p, g.ld_in * E, tid, v);
 #pragma unroll
     for (int k = 0; k < Tile::kLoadsPerThread; ++k) {
       const int idx = k * Tile::kThreads + tid;
-      xpose::gpu::store_vec<16>(tile + ldsm_offset<Tile>(idx / Tile::kVecsPerRow, idx % Tile::kVecsPerRow), v[k]);
+      const int at = xpose::gpu::ldmatrix_tile_offset<E, Tile::kRowB>(idx / Tile::kVecsPerRow, idx % Tile::kVecsPerRow);
+      xpose::gpu::store_vec<16>(tile + at, v[k]);
     }
   }
   __syncthreads();
-  // Tasks: (row block of kTaskRows, chunk column); each warp takes consecutive ones, all row blocks
-  // of a chunk column in turn, so that its stores continue the same output rows.
-  constexpr int kRowBlocks = Tile::kRows / kTaskRows<E>;
-  constexpr int kTasks = kRowBlocks * Tile::kChunksPerRow, kWarps = Tile::kThreads / 32;
-  static_assert(kRowBlocks >= 1 && kTasks % kWarps == 0, "tile splits into the warps' tasks");
-  const int lane = tid % 32, warp = tid / 32;
-  const int col = lane / 4, quarter = lane % 4;           // the lane's 2-byte column and its rows
-  const int mat = lane / 8, mrow = lane % 8;              // the matrix row this lane addresses
-#pragma unroll
-  for (int k = 0; k < kTasks / kWarps; ++k) {
-    const int task = warp * (kTasks / kWarps) + k;
-    const int rb = (task % kRowBlocks) * kTaskRows<E>, cc = task / kRowBlocks;
-    if constexpr (E == 2) {
-      // Matrix m, row j: tile row rb + 8 (j / 2) + 2 m + j % 2; lane (col, quarter) gets rows
-      // rb + 8 quarter .. + 7 of column col, in order.
-      const int r = rb + 8 * (mrow / 2) + 2 * mat + (mrow % 2);
-      VecWords<16> v;
-      ldsm_x4_trans(v.w, tile + ldsm_offset<Tile>(r, cc));
-      xpose::gpu::store_vec<16>(p.dst + (cc * 8 + col) * ld_out_bytes + (rb + 8 * quarter) * 2, v);
-    } else {
-      // Two calls: call h gives rows rb + 16 quarter + 8 h .. + 7 of byte columns 2 col and 2 col + 1.
-      std::uint32_t a[4], b[4];
-      const int r = rb + 16 * (mrow / 2) + 2 * mat + (mrow % 2);
-      ldsm_x4_trans(a, tile + ldsm_offset<Tile>(r, cc));
-      ldsm_x4_trans(b, tile + ldsm_offset<Tile>(r + 8, cc));
-      VecWords<16> even, odd;
-#pragma unroll
-      for (int i = 0; i < 2; ++i) {
-        even.w[i] = __byte_perm(a[2 * i], a[2 * i + 1], 0x6420);
-        odd.w[i] = __byte_perm(a[2 * i], a[2 * i + 1], 0x7531);
-        even.w[2 + i] = __byte_perm(b[2 * i], b[2 * i + 1], 0x6420);
-        odd.w[2 + i] = __byte_perm(b[2 * i], b[2 * i + 1], 0x7531);
-      }
-      unsigned char* o = p.dst + (cc * 16 + 2 * col) * ld_out_bytes + rb + 16 * quarter;
-      xpose::gpu::store_vec<16>(o, even);
-      xpose::gpu::store_vec<16>(o + ld_out_bytes, odd);
-    }
-  }
+  xpose::gpu::ldmatrix_store_tile<Tile>(p.dst, g.ld_out * E, p.rows_valid, p.bytes_valid, tile, tid);
 }
 
 // The library's tile transpose with its last tiles (in grid order, from whole_tiles on) cut into
@@ -225,7 +169,16 @@ std::string verify_batch(const std::function<void()>& run, const Case& c, const 
 }
 
 template <typename K>
-void run_case(const Case& c, int iters, cudaStream_t s, bool tail = false) {
+void run_case(const Case& c, int iters, cudaStream_t s, bool tail = false);
+
+// Every case, on each tile shape in turn.
+template <typename... Ks, std::size_t N>
+void run_cases(const Case (&cases)[N], int iters, cudaStream_t s) {
+  for (const Case& c : cases) (run_case<Ks>(c, iters, s), ...);
+}
+
+template <typename K>
+void run_case(const Case& c, int iters, cudaStream_t s, bool tail) {
   using Tile = typename K::Tile;
   if (!K::fits(c)) return;
   const std::size_t bytes = static_cast<std::size_t>(c.batch) * c.rows * c.cols * c.e;
@@ -278,17 +231,13 @@ void run_case(const Case& c, int iters, cudaStream_t s, bool tail = false) {
 int main(int argc, char** argv) {
   const int iters = argc > 1 ? std::atoi(argv[1]) : 30;
   const std::string set = argc > 2 ? argv[2] : "";
-  if (iters < 1 || argc > 3 || !(set.empty() || set == "sizes" || set == "tail" || set == "u8-shapes" ||
-                                         set == "u8-mid" || set == "u8-large" || set == "bf16-mid")) {
+  const bool known = set.empty() || set == "sizes" || set == "tail" || set == "u8-shapes" || set == "u8-mid" ||
+                     set == "u8-large" || set == "bf16-mid";
+  if (iters < 1 || argc > 3 || !known) {
     std::fprintf(stderr, "usage: tiled_vec_probe ROUNDS [sizes | tail | u8-shapes | u8-mid | u8-large | bf16-mid]\n");
     return 2;
   }
-  cudaStream_t s;
-  CK(cudaStreamCreate(&s));
-  cudaDeviceProp p;
-  CK(cudaGetDeviceProperties(&p, 0));
-  std::printf("# %s, median of %d rounds of 4 calls on buffer pairs rotated past the L2; us (ratio to memcpy)\n",
-              p.name, iters);
+  cudaStream_t s = start_probe(iters, " on buffer pairs rotated past the L2");
   if (set == "sizes") {
     // Batches of 2048^2, 32 to 256 MiB (u8) and 32 to 512 MiB (bf16).
     for (long b : {8, 16, 32, 64}) run_case<TileKernels<1, 256, 16384>>({"u8", 1, b, 2048, 2048}, iters, s);
@@ -303,7 +252,7 @@ int main(int argc, char** argv) {
                           {"u8", 1, 4, 2048, 2048},   {"u8", 1, 16, 4096, 4096}, {"u8", 1, 4, 4096, 4096},
                           {"u8", 1, 1, 4096, 4096},   {"u8", 1, 1, 2048, 2048},  {"u8", 1, 1, 4096, 16384},
                           {"u8", 1, 1, 16384, 4096},  {"u8", 1, 1, 8192, 8192}};
-    for (const auto& c : cases) run_case<TileKernels<1, 128, 16384>>(c, iters, s);
+    run_cases<TileKernels<1, 128, 16384>>(cases, iters, s);
     return 0;
   }
   if (set == "u8-mid") {
@@ -311,10 +260,7 @@ int main(int argc, char** argv) {
     const Case cases[] = {{"u8", 1, 1, 1024, 1024}, {"u8", 1, 1, 1536, 1536}, {"u8", 1, 1, 2048, 2048},
                           {"u8", 1, 1, 3072, 3072}, {"u8", 1, 1, 4096, 4096}, {"u8", 1, 1, 2048, 8192},
                           {"u8", 1, 1, 8192, 2048}, {"u8", 1, 2, 2048, 2048}, {"u8", 1, 1, 1024, 4096}};
-    for (const auto& c : cases) {
-      run_case<TileKernels<1, 128, 16384>>(c, iters, s);
-      run_case<TileKernels<1, 128, 8192>>(c, iters, s);
-    }
+    run_cases<TileKernels<1, 128, 16384>, TileKernels<1, 128, 8192>>(cases, iters, s);
     return 0;
   }
   if (set == "u8-large") {
@@ -322,10 +268,7 @@ int main(int argc, char** argv) {
     const Case cases[] = {{"u8", 1, 1, 8192, 8192},   {"u8", 1, 1, 16384, 16384}, {"u8", 1, 64, 2048, 2048},
                           {"u8", 1, 256, 1024, 1024}, {"u8", 1, 16, 4096, 4096},  {"u8", 1, 1, 4096, 16384},
                           {"u8", 1, 1, 16384, 4096}};
-    for (const auto& c : cases) {
-      run_case<TileKernels<1, 128, 8192>>(c, iters, s);
-      run_case<TileKernels<1, 128, 8192, 128>>(c, iters, s);
-    }
+    run_cases<TileKernels<1, 128, 8192>, TileKernels<1, 128, 8192, 128>>(cases, iters, s);
     return 0;
   }
   if (set == "bf16-mid") {
@@ -333,10 +276,7 @@ int main(int argc, char** argv) {
     const Case cases[] = {{"bf16", 2, 1, 1024, 1024}, {"bf16", 2, 1, 1536, 1536}, {"bf16", 2, 1, 2048, 2048},
                           {"bf16", 2, 1, 3072, 3072}, {"bf16", 2, 1, 4096, 4096}, {"bf16", 2, 2, 2048, 2048},
                           {"bf16", 2, 1, 2048, 8192}};
-    for (const auto& c : cases) {
-      run_case<TileKernels<2, 128, 8192>>(c, iters, s);
-      run_case<TileKernels<2, 256, 8192>>(c, iters, s);
-    }
+    run_cases<TileKernels<2, 128, 8192>, TileKernels<2, 256, 8192>>(cases, iters, s);
     return 0;
   }
   if (set == "tail") {
@@ -349,18 +289,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   const Case u8[] = {{"u8", 1, 1, 8192, 8192}, {"u8", 1, 1, 16384, 16384}, {"u8", 1, 64, 2048, 2048}};
-  for (const auto& c : u8) {
-    run_case<TileKernels<1, 256, 16384>>(c, iters, s);
-    run_case<TileKernels<1, 128, 16384>>(c, iters, s);
-    // Triton's u8 tile, 4 warps; the ldmatrix kernel capped for 6 blocks (at 8 it spills; the
-    // library's kernel takes its own cap, 8 blocks, and spills 48 bytes).
-    run_case<TileKernels<1, 128, 16384, 128, 6>>(c, iters, s);
-  }
+  // Triton's u8 tile is the third, 4 warps; the ldmatrix kernel capped for 6 blocks (at 8 it spills;
+  // the library's kernel takes its own cap, 8 blocks, and spills 48 bytes).
+  run_cases<TileKernels<1, 256, 16384>, TileKernels<1, 128, 16384>, TileKernels<1, 128, 16384, 128, 6>>(u8, iters,
+                                                                                                       s);
   const Case bf16[] = {{"bf16", 2, 1, 8192, 8192}, {"bf16", 2, 1, 16384, 16384}, {"bf16", 2, 64, 2048, 2048}};
-  for (const auto& c : bf16) {
-    run_case<TileKernels<2, 256, 32768>>(c, iters, s);
-    run_case<TileKernels<2, 256, 16384>>(c, iters, s);
-  }
+  run_cases<TileKernels<2, 256, 32768>, TileKernels<2, 256, 16384>>(bf16, iters, s);
   CK(cudaStreamDestroy(s));
   return 0;
 }
