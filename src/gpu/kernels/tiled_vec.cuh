@@ -9,7 +9,7 @@
 #include "gpu/kernels/element.cuh"
 #include "gpu/kernels/geometry.cuh"
 #include "gpu/kernels/tiled_vec_ldmatrix.cuh"
-#include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync
+#include "gpu/runtime.hpp"  // rt::warp_all, rt::warp_sync, rt::kHasLdmatrix
 #include "plan/tiled_vec_shape.hpp"  // block and tile sizes: the planner sizes grids by them
 
 namespace xpose::gpu {
@@ -51,7 +51,7 @@ struct VecTile {
   // of 128 bytes or more) store through ldmatrix where it is built, in their own swizzle
   // (tiled_vec_ldmatrix.cuh), but led tiles, which keep the store phase below.
   static constexpr bool kLdmatrix =
-      kLdmatrixAllowed && kLdmatrixBuilt && tiled_vec_ldmatrix_store(E, V, kTileBytes, kRowBytes, kThreadCount);
+      kLdmatrixAllowed && rt::kHasLdmatrix && tiled_vec_ldmatrix_store(E, V, kTileBytes, kRowBytes, kThreadCount);
   // Store phase: a group of 32 threads is kRowThreads threads down the rows, kV rows each, by
   // kUnitThreads across the units: as many down the rows as the tile allows, up to 512 contiguous
   // bytes of each output row per store instruction at 16 bytes on tile rows of 128 bytes or more,

@@ -18,13 +18,10 @@
 
 #include <cstdint>
 
-#include "gpu/runtime.hpp"  // rt::kHasLdmatrix, rt::ldmatrix_x4_trans
+#include "gpu/runtime.hpp"  // rt::ldmatrix_x4_trans
 #include "plan/tiled_vec_shape.hpp"
 
 namespace xpose::gpu {
-
-// Whether this compilation pass builds the ldmatrix store phase (NVIDIA, sm_75 and later).
-constexpr bool kLdmatrixBuilt = rt::kHasLdmatrix;
 
 // Shared-memory byte of 16-byte chunk `chunk` of tile row r, in tiles of kRowBytes-byte rows of
 // E-byte elements that store through ldmatrix (rows of 128 bytes or more). The 8 rows one ldmatrix
