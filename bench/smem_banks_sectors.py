@@ -53,6 +53,10 @@ def u8_word(r, u):  # sector_word for 1-byte elements, 64-byte rows
     return (r ^ ((r >> 4) & 1)) * 16 + (u ^ (4 * (((r >> 1) ^ (r >> 5)) & 3)))
 
 
+def u8_wide_word(r, u):  # sector_word for 1-byte elements, 128-byte rows
+    return r * 32 + (u ^ (4 * (((r >> 4) ^ (2 * (r & 3))) & 7)))
+
+
 def bf16_word(r, u):  # sector_word for 2-byte elements, 128-byte rows
     return r * 32 + (u ^ (8 * ((r ^ (r >> 3)) & 3) + 4 * ((r >> 5) & 1)))
 
@@ -61,6 +65,8 @@ if __name__ == "__main__":
     for name, esize, row_bytes, rows, word in [
         ("u8, plain rows", 1, 64, 256, lambda r, u: r * 16 + u),
         ("u8, sector_word", 1, 64, 256, u8_word),
+        ("u8 wide, plain rows", 1, 128, 256, lambda r, u: r * 32 + u),
+        ("u8 wide, sector_word", 1, 128, 256, u8_wide_word),
         ("bf16, plain rows", 2, 128, 128, lambda r, u: r * 32 + u),
         ("bf16, sector_word", 2, 128, 128, bf16_word),
     ]:

@@ -653,6 +653,23 @@ TEST_P(GpuFastPath, AutomaticPlanTakesTiledSectors) {
       expect_automatic_plan_takes({t, 2100, 4104 / e, 1, 4104 / e, 2120 + 8 / e}, Algorithm::tiled_sectors));
 }
 
+// A single u8 matrix of 128 MiB or more takes tiled_sectors' tiles of 128-byte rows
+// (plan::tiled_sectors_wide_rows): 8-byte loads, output rows 24 bytes into a sector, a last tile row
+// of 16 rows and a last tile column of 8 columns; and with 16-byte loads.
+TEST_P(GpuFastPath, LargeOneByteMatricesTakeWideSectorTiles) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  if (GetParam() != DType::u8) GTEST_SKIP() << "the wide tiles are for 1-byte elements";
+  for (const xpose::TransposeDesc d : {xpose::TransposeDesc{DType::u8, 16400, 8200, 1, 8200, 16408},
+                                       xpose::TransposeDesc{DType::u8, 16400, 8200, 1, 8208, 16408}}) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
+    EXPECT_EQ(plan.algorithm(), Algorithm::tiled_sectors) << plan;
+    EXPECT_EQ(plan.config().tile_cols, 128) << plan;
+    EXPECT_EQ(plan.config().tile_rows, 256) << plan;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
+  }
+}
+
 // small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, and
 // past it one whole matrix per block up to 64 KiB (swizzled, rotated and strided) and up to the
 // device's bound (its largest square, and one past it, refused), batches

@@ -701,6 +701,18 @@ TEST(GpuPlanner, UnalignedInputOnTheGrid) {
   EXPECT_EQ(pick({DType::u8, 8200, 8192}), Algorithm::tiled_sectors) << "large, output rows mid-sector";
 }
 
+// tiled_sectors' tiles of 128-byte rows: single 1-byte matrices of 128 MiB or more only.
+TEST(GpuPlanner, SectorTilesWidenOnLargeSingleOneByteMatrices) {
+  using xpose::plan::tiled_sectors_wide_rows;
+  const auto wide = [](xpose::TransposeDesc d) { return tiled_sectors_wide_rows(xpose::resolved(d)); };
+  EXPECT_TRUE(wide({DType::u8, 16384, 16384, 1, 16392, 16392}));
+  EXPECT_TRUE(wide({DType::u8, 16384, 8192, 1, 8200, 16392})) << "128 MiB";
+  EXPECT_FALSE(wide({DType::u8, 16383, 8192, 1, 8200, 16392})) << "under 128 MiB";
+  EXPECT_FALSE(wide({DType::u8, 8192, 8192, 1, 8200, 8200})) << "the suite's 64 MiB case";
+  EXPECT_FALSE(wide({DType::u8, 8192, 8192, 4, 8200, 8200})) << "batches were not measured";
+  EXPECT_FALSE(wide({DType::bf16, 16384, 16384, 1, 16388, 16388})) << "2-byte elements keep their tile";
+}
+
 // 2-byte elements under 8 MiB with input rows off the 8-byte grid and output rows on the sector grid
 // take gather (tiled_unaligned where output rows start mid-sector, for larger matrices, whose output
 // rows on the 16-byte grid it writes in whole chunks, and for other element sizes); so do tall

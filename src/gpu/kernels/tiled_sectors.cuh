@@ -49,6 +49,9 @@ struct SectorTile {
   static constexpr int kUnitGroups = kWords / kUnitThreads;
   static constexpr int kLoadItems = kLoadRows * kChunks;
   static constexpr int kLoadsPerThread = (kLoadItems + kSectorThreads - 1) / kSectorThreads;
+  // Chunks a thread holds in registers at once: the load phase goes in batches of at most 5, which
+  // keeps u8's 32 KiB tiles (9 chunks a thread) in 64 registers without spilling.
+  static constexpr int kLoadBatch = kLoadsPerThread <= 5 ? kLoadsPerThread : (kLoadsPerThread + 1) / 2;
   static_assert(kRowGroups * kV * kSectorRowThreads == kRows, "whole row groups");
   static_assert(kRows * E % 32 == 0, "tiles own whole sectors of each output row");
 };
@@ -56,13 +59,17 @@ struct SectorTile {
 // Word u of row r in shared memory. Unit u = class k (column mod 4) x chunk q, at k * kChunks + q.
 // The XOR patterns make both phases conflict-free (one wavefront per warp-wide access; checked by a
 // replay of the index arithmetic, bench/smem_banks_sectors.py): the load phase stores one class word
-// of 32 consecutive chunks (8 rows x 4 chunks for u8, 4 x 8 for bf16), the store phase reads one
-// word column of 4 units at rows 16 / E apart for 8 lanes. u8 rows have 16 words, so rows 16 apart
-// would share one half of the banks: pairs of rows swap places every 16 rows.
+// of 32 consecutive chunks (8 rows x 4 chunks for u8 rows of 64 bytes, 4 x 8 for rows of 128), the
+// store phase reads one word column of 4 units at rows 16 / E apart for 8 lanes. u8 rows of 16 words:
+// rows 16 apart would share one half of the banks, so pairs of rows swap places every 16 rows. u8 rows
+// of 32 words: the 4 rows of a load share no group of 8 words, the 8 rows 16 apart of a store no
+// group of 4.
 template <typename Tile>
 __device__ __forceinline__ int sector_word(int r, int u) {
   if constexpr (Tile::kE == 1 && Tile::kWords == 16) {
     return (r ^ ((r >> 4) & 1)) * 16 + (u ^ (4 * (((r >> 1) ^ (r >> 5)) & 3)));
+  } else if constexpr (Tile::kE == 1 && Tile::kWords == 32) {
+    return r * 32 + (u ^ (4 * (((r >> 4) ^ (2 * (r & 3))) & 7)));
   } else if constexpr (Tile::kE == 2 && Tile::kWords == 32) {
     return r * 32 + (u ^ (8 * ((r ^ (r >> 3)) & 3) + 4 * ((r >> 5) & 1)));
   } else {
@@ -82,41 +89,47 @@ __device__ __forceinline__ std::uint32_t class_word(const std::uint32_t (&w)[4],
   }
 }
 
-// Load phase: every chunk of the tile's rows and halo, loaded before any is stored, each stored as
-// its four class words. Chunks cut by the matrix edge go element by element (zeros past it).
+// Load phase: every chunk of the tile's rows and halo, each stored as its four class words; the
+// chunks of a batch (kLoadBatch a thread) are all loaded before any is stored. Chunks cut by the
+// matrix edge go element by element (zeros past it).
 template <typename Tile>
 __device__ __forceinline__ void sector_load(std::uint32_t* tile, const unsigned char* src, std::int64_t ld_in_bytes,
                                             int rows_valid, int bytes_valid, int tid) {
-  constexpr int E = Tile::kE;
-  std::uint32_t v[Tile::kLoadsPerThread][4];
+  constexpr int E = Tile::kE, kBatch = Tile::kLoadBatch;
 #pragma unroll
-  for (int j = 0; j < Tile::kLoadsPerThread; ++j) {
-    const int idx = j * kSectorThreads + tid;
-    const int r = idx / Tile::kChunks, cb = (idx % Tile::kChunks) * 16;
-    if (idx >= Tile::kLoadItems || r >= rows_valid || cb + 16 > bytes_valid) continue;
-    const unsigned char* p = src + r * ld_in_bytes + cb;
-    if constexpr (Tile::kVinBytes == 16) {
-      const VecWords<16> x = load_vec<16>(p);
+  for (int j0 = 0; j0 < Tile::kLoadsPerThread; j0 += kBatch) {
+    std::uint32_t v[kBatch][4];
 #pragma unroll
-      for (int i = 0; i < 4; ++i) v[j][i] = x.w[i];
-    } else {
-      const VecWords<8> a = load_vec<8>(p), b = load_vec<8>(p + 8);
-      v[j][0] = a.w[0], v[j][1] = a.w[1], v[j][2] = b.w[0], v[j][3] = b.w[1];
-    }
-  }
+    for (int j = 0; j < kBatch; ++j) {
+      const int idx = (j0 + j) * kSectorThreads + tid;
+      const int r = idx / Tile::kChunks, cb = (idx % Tile::kChunks) * 16;
+      if (j0 + j >= Tile::kLoadsPerThread || idx >= Tile::kLoadItems || r >= rows_valid || cb + 16 > bytes_valid)
+        continue;
+      const unsigned char* p = src + r * ld_in_bytes + cb;
+      if constexpr (Tile::kVinBytes == 16) {
+        const VecWords<16> x = load_vec<16>(p);
 #pragma unroll
-  for (int j = 0; j < Tile::kLoadsPerThread; ++j) {
-    const int idx = j * kSectorThreads + tid;
-    const int r = idx / Tile::kChunks, q = idx % Tile::kChunks, cb = q * 16;
-    if (idx >= Tile::kLoadItems || r >= rows_valid || cb >= bytes_valid) continue;
-    if (cb + 16 > bytes_valid) {
-      v[j][0] = v[j][1] = v[j][2] = v[j][3] = 0;
-#pragma unroll
-      for (int m = 0; m < 16 / E; ++m)
-        if (cb + m * E < bytes_valid) put_element<E>(v[j], m, src + r * ld_in_bytes + cb + m * E);
+        for (int i = 0; i < 4; ++i) v[j][i] = x.w[i];
+      } else {
+        const VecWords<8> a = load_vec<8>(p), b = load_vec<8>(p + 8);
+        v[j][0] = a.w[0], v[j][1] = a.w[1], v[j][2] = b.w[0], v[j][3] = b.w[1];
+      }
     }
 #pragma unroll
-    for (int k = 0; k < 4; ++k) tile[sector_word<Tile>(r, k * Tile::kChunks + q)] = class_word<E>(v[j], k);
+    for (int j = 0; j < kBatch; ++j) {
+      const int idx = (j0 + j) * kSectorThreads + tid;
+      const int r = idx / Tile::kChunks, q = idx % Tile::kChunks, cb = q * 16;
+      if (j0 + j >= Tile::kLoadsPerThread || idx >= Tile::kLoadItems || r >= rows_valid || cb >= bytes_valid)
+        continue;
+      if (cb + 16 > bytes_valid) {
+        v[j][0] = v[j][1] = v[j][2] = v[j][3] = 0;
+#pragma unroll
+        for (int m = 0; m < 16 / E; ++m)
+          if (cb + m * E < bytes_valid) put_element<E>(v[j], m, src + r * ld_in_bytes + cb + m * E);
+      }
+#pragma unroll
+      for (int k = 0; k < 4; ++k) tile[sector_word<Tile>(r, k * Tile::kChunks + q)] = class_word<E>(v[j], k);
+    }
   }
 }
 

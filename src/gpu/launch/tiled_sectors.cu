@@ -12,18 +12,19 @@ namespace {
 // Tiles own 256 bytes of each output row and take 64 (u8) or 128 (bf16) bytes of each input row: of
 // the three shapes per element size timed on an H200 (u8 ld 8200: 256 x 64 B 1.270 of memcpy's time,
 // 128 x 128 B 1.356, 128 x 64 B 1.504; bf16 ld 8200: 128 x 128 B 1.120, 64 x 128 B 1.226, 128 x 64 B
-// 1.430; bench/results/h200_2026-11-24m_tiled_sectors.txt) the fastest, and the two shapes
-// sector_word lays out without bank conflicts.
-template <int E> struct SectorShape;
-template <> struct SectorShape<1> { static constexpr int kRowBytes = 64, kRows = 256; };
-template <> struct SectorShape<2> { static constexpr int kRowBytes = 128, kRows = 128; };
+// 1.430; bench/results/h200_2026-11-24m_tiled_sectors.txt) the fastest. Large single u8 matrices
+// take rows of 128 bytes instead (plan::tiled_sectors_wide_rows).
+template <int E, bool kWide> struct SectorShape;
+template <> struct SectorShape<1, false> { static constexpr int kRowBytes = 64, kRows = 256; };
+template <> struct SectorShape<1, true> { static constexpr int kRowBytes = 128, kRows = 256; };
+template <> struct SectorShape<2, false> { static constexpr int kRowBytes = 128, kRows = 128; };
 
-template <int E, int Vin>
-using ShapeTile = SectorTile<E, Vin, SectorShape<E>::kRowBytes, SectorShape<E>::kRows>;
+template <int E, int Vin, bool kWide = false>
+using ShapeTile = SectorTile<E, Vin, SectorShape<E, kWide>::kRowBytes, SectorShape<E, kWide>::kRows>;
 
-template <int E>
+template <int E, bool kWide>
 Status configure_shape(const TransposeDesc& d, int load_bytes, LaunchConfig& c) {
-  using Tile = ShapeTile<E, 16>;
+  using Tile = ShapeTile<E, 16, kWide>;
   const std::int64_t tiles = d.batch * ceil_div(d.rows, Tile::kRows) * ceil_div(d.cols, Tile::kCols);
   if (tiles >= (std::int64_t{1} << 31))
     return Status(StatusCode::unsupported, "tiled_sectors: more tiles than one grid holds");
@@ -37,9 +38,9 @@ Status configure_shape(const TransposeDesc& d, int load_bytes, LaunchConfig& c) 
 // gains little, most likely because the tile below loads the same rows and the halo comes from the
 // L2 (not profiled): on an H200, bf16 8192^2 ld 8200 73.77 -> 73.53 us, u8 41.58 -> 41.39, 0-0.2% on
 // other strides (bench/results/h200_2026-12-01d_sector_halo_ab.txt).
-template <int E, int Vin>
+template <int E, int Vin, bool kWide>
 Status launch_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  using Tile = ShapeTile<E, Vin>;
+  using Tile = ShapeTile<E, Vin, kWide>;
   const std::int64_t tiles_y = ceil_div(d.rows, Tile::kRows);
   const int halo_bytes = sector_halo_bytes(reinterpret_cast<std::uintptr_t>(out), d.ld_out * E, d.cols, d.batch,
                                            d.batch_stride_out * E);
@@ -52,10 +53,10 @@ Status launch_tile(const TransposeDesc& d, const LaunchConfig& c, const void* in
   return check_launch("tiled_sectors_kernel", c, sizeof(std::uint32_t) * Tile::kSmemRows * Tile::kWords, stream);
 }
 
-template <int E>
-Status launch_for_size(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
-  if (c.vector_bytes == 16) return launch_tile<E, 16>(d, c, in, out, stream);
-  return launch_tile<E, 8>(d, c, in, out, stream);
+template <int E, bool kWide>
+Status launch_for_shape(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out, rt::Stream stream) {
+  if (c.vector_bytes == 16) return launch_tile<E, 16, kWide>(d, c, in, out, stream);
+  return launch_tile<E, 8, kWide>(d, c, in, out, stream);
 }
 
 }  // namespace
@@ -67,7 +68,9 @@ Status configure_tiled_sectors(const TransposeDesc& d, int alignment, LaunchConf
                   "tiled_sectors needs 1- or 2-byte elements, pointers aligned to 8 bytes or more, input rows "
                   "and batches on the 8-byte grid, and output rows on the 8-byte grid");
   // load_bytes != 0: 1- or 2-byte elements.
-  return dtype_size(d.dtype) == 1 ? configure_shape<1>(d, load_bytes, c) : configure_shape<2>(d, load_bytes, c);
+  if (dtype_size(d.dtype) == 2) return configure_shape<2, false>(d, load_bytes, c);
+  return plan::tiled_sectors_wide_rows(d) ? configure_shape<1, true>(d, load_bytes, c)
+                                          : configure_shape<1, false>(d, load_bytes, c);
 }
 
 Status launch_tiled_sectors(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
@@ -80,9 +83,12 @@ Status launch_tiled_sectors(const TransposeDesc& d, const LaunchConfig& c, const
                   "tiled_sectors plan needs an input pointer aligned to " + std::to_string(c.vector_bytes) +
                       " bytes (plan with PlanOptions::alignment set to the pointers' alignment to get a kernel "
                       "that fits)");
+  // The configured tile's row bytes tell its shape (configure_tiled_sectors).
   switch (dtype_size(d.dtype)) {
-    case 1: return launch_for_size<1>(d, c, in, out, stream);
-    case 2: return launch_for_size<2>(d, c, in, out, stream);
+    case 1:
+      if (c.tile_cols == SectorShape<1, true>::kRowBytes) return launch_for_shape<1, true>(d, c, in, out, stream);
+      return launch_for_shape<1, false>(d, c, in, out, stream);
+    case 2: return launch_for_shape<2, false>(d, c, in, out, stream);
     default: return Status(StatusCode::unsupported, "tiled_sectors: 1- and 2-byte elements only");
   }
 }
