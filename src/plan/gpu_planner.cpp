@@ -576,15 +576,17 @@ bool tiled_sectors_suits(const TransposeDesc& d, int alignment) {
 
 // u8 tiles of 256 rows of 128 bytes rather than 64: tiled_vec runs the packed squares about 10%
 // slower on tile rows of 64 bytes than of 256, but the wider tile halves the tile count. Measured on
-// an H200 (us, 64 -> 128 bytes, ld on both sides unless said, 8-byte loads;
+// an H200 (us, 64 -> 128 bytes, all with 8-byte loads;
 // bench/results/h200_2026-12-01i_sector_wide_rows_experiment.txt), faster from 128 MiB: 32768x4096
-// (ld_out 32776) 87.95 -> 78.24, 16384^2 ld 16392 159.30 -> 148.73, 16384x8192 (ld_out 16392) 81.52 ->
-// 77.82, 12288^2 89.49 -> 86.28, 8192x16384 (ld_out 8200) 78.09 -> 77.33; slower at 64 MiB and under:
-// 8192^2 with ld 8200, 8216 and 8232 1.8-2.6%, 16 x 2048^2 3.0%, 6144^2 3.4%, 4096x8192 3.0%, 8192x4096
-// 2.1%, 2100x4104 8.8%; 4096^2 ld 4104 ran 7% faster (its 512 tiles one wave at 4 blocks per SM), which
-// makes no rule. Batches of 128 MiB or more, and inputs on the 16-byte grid there, were not measured.
-bool tiled_sectors_wide_rows(const TransposeDesc& d) {
-  return dtype_size(d.dtype) == 1 && d.batch == 1 && matrix_bytes(d) >= kSectorsWideRowsMinBytes;
+// (ld 4104 / 32776) 87.95 -> 78.24, 16384^2 ld 16392 159.30 -> 148.73, 16384x8192 (ld 8200 / 16392)
+// 81.52 -> 77.82, 12288^2 ld 12296 89.49 -> 86.28, 8192x16384 (ld 16392 / 8200) 78.09 -> 77.33; at
+// 64 MiB and under 1.8-8.8% slower on eight shapes (8192^2 with ld 8200, 8216 and 8232, 16 x 2048^2,
+// 6144^2, 4096x8192, 8192x4096, 2100x4104), level on two and 7% faster on 4096^2 ld 4104 (its 512
+// tiles one wave at 4 blocks per SM), which makes no rule. Hence the measured envelope: single
+// matrices, 128 MiB or more, 4096 or more on each side, 8-byte loads.
+bool tiled_sectors_wide_rows(const TransposeDesc& d, int load_bytes) {
+  return dtype_size(d.dtype) == 1 && d.batch == 1 && load_bytes == 8 && matrix_bytes(d) >= kSectorsWideRowsMinBytes &&
+         std::min(d.rows, d.cols) >= kSectorsWideRowsMinSide;
 }
 
 // Output rows on the 8-byte grid only, input rows on the 16-byte one, 1- and 2-byte elements, where

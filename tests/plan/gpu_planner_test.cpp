@@ -701,15 +701,22 @@ TEST(GpuPlanner, UnalignedInputOnTheGrid) {
   EXPECT_EQ(pick({DType::u8, 8200, 8192}), Algorithm::tiled_sectors) << "large, output rows mid-sector";
 }
 
-// tiled_sectors' tiles of 128-byte rows: single 1-byte matrices of 128 MiB or more only.
+// tiled_sectors' tiles of 128-byte rows: single 1-byte matrices of 128 MiB or more, 4096 or more on
+// each side, with 8-byte loads only (what was measured).
 TEST(GpuPlanner, SectorTilesWidenOnLargeSingleOneByteMatrices) {
   using xpose::plan::tiled_sectors_wide_rows;
-  const auto wide = [](xpose::TransposeDesc d) { return tiled_sectors_wide_rows(xpose::resolved(d)); };
+  const auto wide = [](xpose::TransposeDesc d, int load_bytes = 8) {
+    return tiled_sectors_wide_rows(xpose::resolved(d), load_bytes);
+  };
   EXPECT_TRUE(wide({DType::u8, 16384, 16384, 1, 16392, 16392}));
   EXPECT_TRUE(wide({DType::u8, 16384, 8192, 1, 8200, 16392})) << "128 MiB";
+  EXPECT_TRUE(wide({DType::u8, 32768, 4096, 1, 4104, 32776})) << "4096 columns";
   EXPECT_FALSE(wide({DType::u8, 16383, 8192, 1, 8200, 16392})) << "under 128 MiB";
   EXPECT_FALSE(wide({DType::u8, 8192, 8192, 1, 8200, 8200})) << "the suite's 64 MiB case";
   EXPECT_FALSE(wide({DType::u8, 8192, 8192, 4, 8200, 8200})) << "batches were not measured";
+  EXPECT_FALSE(wide({DType::u8, 16384, 8192, 2, 8200, 16392})) << "nor batches of 128 MiB matrices";
+  EXPECT_FALSE(wide({DType::u8, 16384, 16384, 1, 16400, 16392}, 16)) << "nor 16-byte loads";
+  EXPECT_FALSE(wide({DType::u8, 1048576, 136, 1, 136, 1048584})) << "nor a side under 4096";
   EXPECT_FALSE(wide({DType::bf16, 16384, 16384, 1, 16388, 16388})) << "2-byte elements keep their tile";
 }
 

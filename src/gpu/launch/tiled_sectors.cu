@@ -1,5 +1,5 @@
-// Launcher for tiled_sectors: one tile shape per element size, 8- or 16-byte input loads as the input
-// strides allow, one block per tile.
+// Launcher for tiled_sectors: one tile shape per element size (two for u8), 8- or 16-byte input loads
+// as the input strides allow, one block per tile.
 #include "gpu/kernels/tiled_sectors.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
@@ -69,8 +69,8 @@ Status configure_tiled_sectors(const TransposeDesc& d, int alignment, LaunchConf
                   "and batches on the 8-byte grid, and output rows on the 8-byte grid");
   // load_bytes != 0: 1- or 2-byte elements.
   if (dtype_size(d.dtype) == 2) return configure_shape<2, false>(d, load_bytes, c);
-  return plan::tiled_sectors_wide_rows(d) ? configure_shape<1, true>(d, load_bytes, c)
-                                          : configure_shape<1, false>(d, load_bytes, c);
+  return plan::tiled_sectors_wide_rows(d, load_bytes) ? configure_shape<1, true>(d, load_bytes, c)
+                                                      : configure_shape<1, false>(d, load_bytes, c);
 }
 
 Status launch_tiled_sectors(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
@@ -83,10 +83,10 @@ Status launch_tiled_sectors(const TransposeDesc& d, const LaunchConfig& c, const
                   "tiled_sectors plan needs an input pointer aligned to " + std::to_string(c.vector_bytes) +
                       " bytes (plan with PlanOptions::alignment set to the pointers' alignment to get a kernel "
                       "that fits)");
-  // The configured tile's row bytes tell its shape (configure_tiled_sectors).
+  // The configured tile's columns tell its shape (configure_tiled_sectors).
   switch (dtype_size(d.dtype)) {
     case 1:
-      if (c.tile_cols == SectorShape<1, true>::kRowBytes) return launch_for_shape<1, true>(d, c, in, out, stream);
+      if (c.tile_cols == ShapeTile<1, 16, true>::kCols) return launch_for_shape<1, true>(d, c, in, out, stream);
       return launch_for_shape<1, false>(d, c, in, out, stream);
     case 2: return launch_for_shape<2, false>(d, c, in, out, stream);
     default: return Status(StatusCode::unsupported, "tiled_sectors: 1- and 2-byte elements only");
