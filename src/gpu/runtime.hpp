@@ -258,24 +258,25 @@ __device__ __forceinline__ void wait_copies_to_shared() {
 // Whether this compilation pass has ldmatrix: NVIDIA device code for sm_75 or later (the host pass
 // counts as yes: it only sizes launches, which do not depend on it).
 #if defined(XPOSE_HIP) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750)
-constexpr bool kHasLdmatrix = false;
+#define XPOSE_HAS_LDMATRIX 0
 #else
-constexpr bool kHasLdmatrix = true;
+#define XPOSE_HAS_LDMATRIX 1
 #endif
+constexpr bool kHasLdmatrix = XPOSE_HAS_LDMATRIX;
 // Four 8x8 matrices of 2-byte elements from shared memory, transposed (ldmatrix.x4.trans): lane l
 // receives, from matrix m, column l / 4 of rows 2 (l % 4) and 2 (l % 4) + 1 (in the low and high half
 // of w[m]); lanes 8 m .. 8 m + 7 give the 16-byte-aligned addresses of matrix m's 8 rows. Called only
 // where kHasLdmatrix holds.
 __device__ __forceinline__ void ldmatrix_x4_trans(std::uint32_t (&w)[4], const void* row) {
-#if defined(XPOSE_HIP) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 750)
-  (void)row;
-  w[0] = w[1] = w[2] = w[3] = 0;
-#else
+#if XPOSE_HAS_LDMATRIX
   const auto a = static_cast<unsigned>(__cvta_generic_to_shared(row));
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(w[0]), "=r"(w[1]), "=r"(w[2]), "=r"(w[3])
                : "r"(a)
                : "memory");
+#else
+  (void)row;
+  w[0] = w[1] = w[2] = w[3] = 0;
 #endif
 }
 #endif

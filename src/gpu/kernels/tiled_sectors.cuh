@@ -51,7 +51,8 @@ struct SectorTile {
   static constexpr int kLoadsPerThread = (kLoadItems + kSectorThreads - 1) / kSectorThreads;
   // Chunks a thread holds in registers at once: the load phase goes in batches of at most 5, which
   // keeps u8's 32 KiB tiles (9 chunks a thread) in 64 registers without spilling.
-  static constexpr int kLoadBatch = (kLoadsPerThread + (kLoadsPerThread + 4) / 5 - 1) / ((kLoadsPerThread + 4) / 5);
+  static constexpr int kLoadBatches = (kLoadsPerThread + 4) / 5;
+  static constexpr int kLoadBatch = (kLoadsPerThread + kLoadBatches - 1) / kLoadBatches;
   static_assert(kLoadBatch <= 5, "batches of at most 5 chunks a thread");
   static_assert(kRowGroups * kV * kSectorRowThreads == kRows, "whole row groups");
   static_assert(kRows * E % 32 == 0, "tiles own whole sectors of each output row");
