@@ -582,11 +582,25 @@ bool tiled_sectors_suits(const TransposeDesc& d, int alignment) {
 // 81.52 -> 77.82, 12288^2 ld 12296 89.49 -> 86.28, 8192x16384 (ld 16392 / 8200) 78.09 -> 77.33; at
 // 64 MiB and under 1.8-8.8% slower on eight shapes (8192^2 with ld 8200, 8216 and 8232, 16 x 2048^2,
 // 6144^2, 4096x8192, 8192x4096, 2100x4104), level on two and 7% faster on 4096^2 ld 4104 (its 512
-// tiles one wave at 4 blocks per SM), which makes no rule. Hence the measured envelope: single
-// matrices, 128 MiB or more, 4096 or more on each side, 8-byte loads.
-bool tiled_sectors_wide_rows(const TransposeDesc& d, int load_bytes) {
-  return dtype_size(d.dtype) == 1 && d.batch == 1 && load_bytes == 8 && matrix_bytes(d) >= kSectorsWideRowsMinBytes &&
-         std::min(d.rows, d.cols) >= kSectorsWideRowsMinSide;
+// tiles one wave at 4 blocks per SM). Hence the measured envelope: single matrices, 128 MiB or more,
+// 4096 or more on each side, 8-byte loads.
+// Below that, the wide tiles gain where they fit in one wave of blocks and the 64-byte rows' twice as
+// many tiles do not, all tiles whole (H200, 132 SMs: 265-528 wide tiles; us, 64 -> 128 bytes, three
+// rounds; bench/results/h200_2026-12-01j_sector_store_experiments.txt, parts 6 and 7): 4096^2 ld 4104
+// 13.36 -> 12.48, ld 4112 (16-byte loads) 13.14 -> 12.60, 8192x2048 13.36 -> 12.28, 2048x8192 13.53 ->
+// 12.63, 2 x 4096x2048 13.39 -> 12.50, then, predicted before they ran: 2048x8192 ld 8208 13.49 ->
+// 12.94, 3072x4096 10.95 -> 10.68, 4096x3072 11.07 -> 10.80, 2560x6144 13.41 -> 12.73, 4 x 2048^2 13.59
+// -> 12.89, 16384x1024 13.62 -> 12.44, 4352x3840 13.54 -> 12.56. Outside it: level with 256 wide tiles
+// (4096x2048, 2048x4096), 1.5% slower with 768 (6144x4096), level and 4.6% slower on partial tiles
+// (3000x5000, 5000x3000, 480 wide tiles).
+bool tiled_sectors_wide_rows(const TransposeDesc& d, int load_bytes, int sm_count) {
+  if (dtype_size(d.dtype) != 1) return false;
+  const bool large = d.batch == 1 && load_bytes == 8 && matrix_bytes(d) >= kSectorsWideRowsMinBytes &&
+                     std::min(d.rows, d.cols) >= kSectorsWideRowsMinSide;
+  const bool whole = d.rows % kSectorsWideTileRows == 0 && d.cols % kSectorsWideTileCols == 0;
+  const std::int64_t wide_tiles = d.batch * (d.rows / kSectorsWideTileRows) * (d.cols / kSectorsWideTileCols);
+  const std::int64_t wave = std::int64_t{kSectorsBlocksPerSm} * sm_count;
+  return large || (whole && wide_tiles <= wave && 2 * wide_tiles > wave);
 }
 
 // Output rows on the 8-byte grid only, input rows on the 16-byte one, 1- and 2-byte elements, where

@@ -114,12 +114,18 @@ bool gather_fills_short_columns(const TransposeDesc& resolved_desc);
 int tiled_sectors_load_bytes(const TransposeDesc& resolved_desc, int alignment);
 constexpr std::int64_t kSectorsMinRows = 2048;
 bool tiled_sectors_suits(const TransposeDesc& resolved_desc, int alignment);
-// tiled_sectors' tile rows of 128 bytes instead of 64 for single 1-byte matrices of at least
-// kSectorsWideRowsMinBytes and kSectorsWideRowsMinSide on each side, loaded load_bytes (8 or 16) at
-// a time (see gpu_planner.cpp).
+// tiled_sectors' tile rows of 128 bytes instead of 64 for 1-byte elements loaded load_bytes (8 or 16)
+// at a time, on a GPU of sm_count SMs (see gpu_planner.cpp): single matrices of at least
+// kSectorsWideRowsMinBytes and kSectorsWideRowsMinSide on each side, and matrices of whole wide tiles
+// (kSectorsWideTileRows x kSectorsWideTileCols) that fit in one wave of kSectorsBlocksPerSm blocks per SM
+// where the 64-byte-row tiles do not. The launcher checks the tile and the kernel's blocks per SM
+// against these constants.
 constexpr std::int64_t kSectorsWideRowsMinBytes = std::int64_t{128} << 20;
 constexpr std::int64_t kSectorsWideRowsMinSide = 4096;
-bool tiled_sectors_wide_rows(const TransposeDesc& resolved_desc, int load_bytes);
+constexpr int kSectorsWideTileRows = 256;
+constexpr int kSectorsWideTileCols = 128;
+constexpr int kSectorsBlocksPerSm = 4;
+bool tiled_sectors_wide_rows(const TransposeDesc& resolved_desc, int load_bytes, int sm_count);
 // 1- and 2-byte elements whose output rows lie on the 8-byte grid but not the 16-byte one, input on
 // the 16-byte grid, that tiled_sectors leaves to tiled_vec's 8-byte accesses: tiled_unaligned's line
 // tiles where the matrices have a tile of rows and make enough tiles to fill the GPU (2-byte

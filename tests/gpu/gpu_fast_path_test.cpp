@@ -657,7 +657,8 @@ TEST_P(GpuFastPath, AutomaticPlanTakesTiledSectors) {
 // rows (plan::tiled_sectors_wide_rows), with output rows off the sector grid (ld_out 24 bytes past it),
 // a last tile row of 16 rows and a last tile column of 8 columns; with input rows on the 16-byte grid
 // the same matrix keeps the tiles of 64-byte rows. (Each case holds about 400 MB of host memory for the
-// rest of the run: the fixtures keep their data.)
+// rest of the run: the fixtures keep their data.) Smaller u8 matrices and batches of whole wide tiles
+// take them where those fit in one wave of blocks and the narrow ones do not, on this device's SMs.
 TEST_P(GpuFastPath, LargeOneByteMatricesTakeWideSectorTiles) {
   XPOSE_SKIP_WITHOUT_GPU();
   if (GetParam() != DType::u8) GTEST_SKIP() << "the wide tiles are for 1-byte elements";
@@ -665,8 +666,15 @@ TEST_P(GpuFastPath, LargeOneByteMatricesTakeWideSectorTiles) {
     xpose::TransposeDesc d;
     int vector_bytes, tile_cols;
   };
+  // 512 wide tiles: one wave where 4 blocks on each SM make 512 to 1023.
+  const std::int64_t wave = std::int64_t{xpose::plan::kSectorsBlocksPerSm} * xpose::gpu::multiprocessor_count();
+  const int one_wave_cols = 512 <= wave && wave < 1024 ? 128 : 64;
   for (const Case& k : {Case{{DType::u8, 16400, 8200, 1, 8200, 16408}, 8, 128},
-                        Case{{DType::u8, 16400, 8200, 1, 8208, 16408}, 16, 64}}) {
+                        Case{{DType::u8, 16400, 8200, 1, 8208, 16408}, 16, 64},
+                        Case{{DType::u8, 4096, 4096, 1, 4104, 4104}, 8, one_wave_cols},
+                        Case{{DType::u8, 2048, 2048, 4, 2056, 2056}, 8, one_wave_cols},
+                        Case{{DType::u8, 4096, 4096, 1, 4112, 4104}, 16, one_wave_cols},
+                        Case{{DType::u8, 4096, 4000, 1, 4008, 4104}, 8, 64}}) {
     xpose::Plan plan;
     ASSERT_TRUE(xpose::make_plan(plan, k.d, {Backend::cuda}).ok());
     EXPECT_EQ(plan.algorithm(), Algorithm::tiled_sectors) << plan;

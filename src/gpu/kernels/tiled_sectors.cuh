@@ -25,6 +25,8 @@
 namespace xpose::gpu {
 
 constexpr int kSectorThreads = 256;
+// Blocks an SM holds at once (the launch bounds; 18-37 KiB of shared memory each).
+constexpr int kSectorBlocksPerSm = 4;
 // Store phase: 8 threads down the rows write 128 contiguous bytes (four whole sectors) of each of
 // four output rows per instruction.
 constexpr int kSectorRowThreads = 8;
@@ -222,7 +224,7 @@ __device__ __forceinline__ void sector_store(const std::uint32_t* tile, unsigned
 // rows (src/plan/sector_halo.hpp), at most kLoadRows: where every output row starts on the 16-byte
 // grid, say, no sector reaches more than 16 bytes past a tile.
 template <typename Tile>
-__global__ void __launch_bounds__(kSectorThreads, 4)
+__global__ void __launch_bounds__(kSectorThreads, kSectorBlocksPerSm)
     tiled_sectors_kernel(const unsigned char* __restrict__ in, unsigned char* __restrict__ out, MatrixGeometry g,
                          TileGrid grid, int load_rows) {
   constexpr int E = Tile::kE;

@@ -1,5 +1,6 @@
 // Launcher for tiled_sectors: one tile shape per element size (two for u8), 8- or 16-byte input loads
 // as the input strides allow, one block per tile.
+#include "gpu/gpu_backend.hpp"  // multiprocessor_count
 #include "gpu/kernels/tiled_sectors.cuh"
 #include "gpu/launch/launch_common.hpp"
 #include "gpu/launch/launchers.hpp"
@@ -12,12 +13,17 @@ namespace {
 // Tiles own 256 bytes of each output row and take 64 (u8) or 128 (bf16) bytes of each input row: of
 // the three shapes per element size timed on an H200 (u8 ld 8200: 256 x 64 B 1.270 of memcpy's time,
 // 128 x 128 B 1.356, 128 x 64 B 1.504; bf16 ld 8200: 128 x 128 B 1.120, 64 x 128 B 1.226, 128 x 64 B
-// 1.430; bench/results/h200_2026-11-24m_tiled_sectors.txt) the fastest. Large single u8 matrices
-// take rows of 128 bytes instead (plan::tiled_sectors_wide_rows).
+// 1.430; bench/results/h200_2026-11-24m_tiled_sectors.txt) the fastest. Large u8 matrices, and those
+// whose wide tiles fit in one wave, take rows of 128 bytes instead (plan::tiled_sectors_wide_rows).
 template <int E, bool kWide> struct SectorShape;
 template <> struct SectorShape<1, false> { static constexpr int kRowBytes = 64, kRows = 256; };
 template <> struct SectorShape<1, true> { static constexpr int kRowBytes = 128, kRows = 256; };
 template <> struct SectorShape<2, false> { static constexpr int kRowBytes = 128, kRows = 128; };
+// The planner counts the wide tiles and the blocks an SM holds at once.
+static_assert(SectorShape<1, true>::kRows == plan::kSectorsWideTileRows &&
+                  SectorShape<1, true>::kRowBytes == plan::kSectorsWideTileCols,
+              "plan::tiled_sectors_wide_rows counts the wide u8 tiles");
+static_assert(kSectorBlocksPerSm == plan::kSectorsBlocksPerSm, "plan::tiled_sectors_wide_rows counts one wave");
 
 template <int E, int Vin, bool kWide = false>
 using ShapeTile = SectorTile<E, Vin, SectorShape<E, kWide>::kRowBytes, SectorShape<E, kWide>::kRows>;
@@ -69,8 +75,9 @@ Status configure_tiled_sectors(const TransposeDesc& d, int alignment, LaunchConf
                   "and batches on the 8-byte grid, and output rows on the 8-byte grid");
   // load_bytes != 0: 1- or 2-byte elements.
   if (dtype_size(d.dtype) == 2) return configure_shape<2, false>(d, load_bytes, c);
-  return plan::tiled_sectors_wide_rows(d, load_bytes) ? configure_shape<1, true>(d, load_bytes, c)
-                                                      : configure_shape<1, false>(d, load_bytes, c);
+  return plan::tiled_sectors_wide_rows(d, load_bytes, multiprocessor_count())
+             ? configure_shape<1, true>(d, load_bytes, c)
+             : configure_shape<1, false>(d, load_bytes, c);
 }
 
 Status launch_tiled_sectors(const TransposeDesc& d, const LaunchConfig& c, const void* in, void* out,
