@@ -701,45 +701,43 @@ TEST(GpuPlanner, UnalignedInputOnTheGrid) {
   EXPECT_EQ(pick({DType::u8, 8200, 8192}), Algorithm::tiled_sectors) << "large, output rows mid-sector";
 }
 
+// Whether tiled_sectors takes its tiles of 128-byte rows for d, loaded load_bytes at a time, on a GPU of
+// sm_count SMs (132 as on an H100 or H200).
+bool wide_rows(xpose::TransposeDesc d, int load_bytes = 8, int sm_count = 132) {
+  return xpose::plan::tiled_sectors_wide_rows(xpose::resolved(d), load_bytes, sm_count);
+}
+
 // tiled_sectors' tiles of 128-byte rows: single 1-byte matrices of 128 MiB or more, 4096 or more on
 // each side, with 8-byte loads only (what was measured).
 TEST(GpuPlanner, SectorTilesWidenOnLargeSingleOneByteMatrices) {
-  using xpose::plan::tiled_sectors_wide_rows;
-  const auto wide = [](xpose::TransposeDesc d, int load_bytes = 8) {
-    return tiled_sectors_wide_rows(xpose::resolved(d), load_bytes, 132);
-  };
-  EXPECT_TRUE(wide({DType::u8, 16384, 16384, 1, 16392, 16392}));
-  EXPECT_TRUE(wide({DType::u8, 16384, 8192, 1, 8200, 16392})) << "128 MiB";
-  EXPECT_TRUE(wide({DType::u8, 32768, 4096, 1, 4104, 32776})) << "4096 columns";
-  EXPECT_FALSE(wide({DType::u8, 16383, 8192, 1, 8200, 16392})) << "under 128 MiB";
-  EXPECT_FALSE(wide({DType::u8, 8192, 8192, 1, 8200, 8200})) << "the suite's 64 MiB case";
-  EXPECT_FALSE(wide({DType::u8, 8192, 8192, 4, 8200, 8200})) << "batches were not measured";
-  EXPECT_FALSE(wide({DType::u8, 16384, 8192, 2, 8200, 16392})) << "nor batches of 128 MiB matrices";
-  EXPECT_FALSE(wide({DType::u8, 16384, 16384, 1, 16400, 16392}, 16)) << "nor 16-byte loads";
-  EXPECT_FALSE(wide({DType::u8, 1048576, 136, 1, 136, 1048584})) << "nor a side under 4096";
-  EXPECT_FALSE(wide({DType::bf16, 16384, 16384, 1, 16388, 16388})) << "2-byte elements keep their tile";
+  EXPECT_TRUE(wide_rows({DType::u8, 16384, 16384, 1, 16392, 16392}));
+  EXPECT_TRUE(wide_rows({DType::u8, 16384, 8192, 1, 8200, 16392})) << "128 MiB";
+  EXPECT_TRUE(wide_rows({DType::u8, 32768, 4096, 1, 4104, 32776})) << "4096 columns";
+  EXPECT_FALSE(wide_rows({DType::u8, 16383, 8192, 1, 8200, 16392})) << "under 128 MiB";
+  EXPECT_FALSE(wide_rows({DType::u8, 8192, 8192, 1, 8200, 8200})) << "the suite's 64 MiB case";
+  EXPECT_FALSE(wide_rows({DType::u8, 8192, 8192, 4, 8200, 8200})) << "batches were not measured";
+  EXPECT_FALSE(wide_rows({DType::u8, 16384, 8192, 2, 8200, 16392})) << "nor batches of 128 MiB matrices";
+  EXPECT_FALSE(wide_rows({DType::u8, 16384, 16384, 1, 16400, 16392}, 16)) << "nor 16-byte loads";
+  EXPECT_FALSE(wide_rows({DType::u8, 1048576, 136, 1, 136, 1048584})) << "nor a side under 4096";
+  EXPECT_FALSE(wide_rows({DType::bf16, 16384, 16384, 1, 16388, 16388})) << "2-byte elements keep their tile";
 }
 
 // Below that, on a GPU of 132 SMs (one wave: 528 blocks), u8 matrices of whole wide tiles (256 rows of
 // 128 bytes) take them where they fit in one wave and the 64-byte rows' tiles do not.
 TEST(GpuPlanner, SectorTilesWidenWhereTheyFitOneWave) {
-  using xpose::plan::tiled_sectors_wide_rows;
-  const auto wide = [](xpose::TransposeDesc d, int load_bytes = 8, int sm_count = 132) {
-    return tiled_sectors_wide_rows(xpose::resolved(d), load_bytes, sm_count);
-  };
-  EXPECT_TRUE(wide({DType::u8, 4096, 4096, 1, 4104, 4104})) << "512 wide tiles";
-  EXPECT_TRUE(wide({DType::u8, 4096, 4096, 1, 4112, 4104}, 16)) << "16-byte loads";
-  EXPECT_TRUE(wide({DType::u8, 3072, 4096, 1, 4104, 3080})) << "384 wide tiles";
-  EXPECT_TRUE(wide({DType::u8, 2048, 2048, 4, 2056, 2056})) << "a batch";
-  EXPECT_TRUE(wide({DType::u8, 4352, 3840, 1, 3848, 4360})) << "510 wide tiles";
-  EXPECT_FALSE(wide({DType::u8, 4096, 2048, 1, 2056, 4104})) << "256 wide tiles: the narrow ones fit one wave";
-  EXPECT_FALSE(wide({DType::u8, 6144, 4096, 1, 4104, 6152})) << "768 wide tiles";
-  EXPECT_FALSE(wide({DType::u8, 5000, 3000, 1, 3000, 5000})) << "partial tiles";
-  EXPECT_FALSE(wide({DType::u8, 4096, 4000, 1, 4008, 4104})) << "a partial tile column";
-  EXPECT_FALSE(wide({DType::u8, 4096, 4096, 1, 4104, 4104}, 8, 0)) << "no device";
-  EXPECT_FALSE(wide({DType::u8, 4096, 4096, 1, 4104, 4104}, 8, 100)) << "512 tiles past one wave of 100 SMs";
-  EXPECT_TRUE(wide({DType::u8, 4096, 2048, 1, 2056, 4104}, 8, 64)) << "256 tiles, one wave of 64 SMs";
-  EXPECT_FALSE(wide({DType::bf16, 4096, 4096, 1, 4100, 4100})) << "2-byte elements keep their tile";
+  EXPECT_TRUE(wide_rows({DType::u8, 4096, 4096, 1, 4104, 4104})) << "512 wide tiles";
+  EXPECT_TRUE(wide_rows({DType::u8, 4096, 4096, 1, 4112, 4104}, 16)) << "16-byte loads";
+  EXPECT_TRUE(wide_rows({DType::u8, 3072, 4096, 1, 4104, 3080})) << "384 wide tiles";
+  EXPECT_TRUE(wide_rows({DType::u8, 2048, 2048, 4, 2056, 2056})) << "a batch";
+  EXPECT_TRUE(wide_rows({DType::u8, 4352, 3840, 1, 3848, 4360})) << "510 wide tiles";
+  EXPECT_FALSE(wide_rows({DType::u8, 4096, 2048, 1, 2056, 4104})) << "256 wide tiles: the narrow ones fit one wave";
+  EXPECT_FALSE(wide_rows({DType::u8, 6144, 4096, 1, 4104, 6152})) << "768 wide tiles";
+  EXPECT_FALSE(wide_rows({DType::u8, 5000, 3000, 1, 3000, 5000})) << "partial tiles";
+  EXPECT_FALSE(wide_rows({DType::u8, 4096, 4000, 1, 4008, 4104})) << "a partial tile column";
+  EXPECT_FALSE(wide_rows({DType::u8, 4096, 4096, 1, 4104, 4104}, 8, 0)) << "no device";
+  EXPECT_FALSE(wide_rows({DType::u8, 4096, 4096, 1, 4104, 4104}, 8, 100)) << "512 tiles past one wave of 100 SMs";
+  EXPECT_TRUE(wide_rows({DType::u8, 4096, 2048, 1, 2056, 4104}, 8, 64)) << "256 tiles, one wave of 64 SMs";
+  EXPECT_FALSE(wide_rows({DType::bf16, 4096, 4096, 1, 4100, 4100})) << "2-byte elements keep their tile";
 }
 
 // 2-byte elements under 8 MiB with input rows off the 8-byte grid and output rows on the sector grid
