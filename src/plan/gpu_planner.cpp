@@ -154,6 +154,23 @@ bool whole_row_tiles_take_half_width(const TransposeDesc& d, int tile_bytes, int
          output_packed(d) && output_rows_sector_aligned(d);
 }
 
+// A few tile columns, the last of them mostly empty (33 c128 columns in tiles of 32: half of the tiles'
+// bytes empty, and the last tile column's blocks move 16 bytes of each row): narrower tile rows, halved
+// while they leave fewer empty bytes in the tiles (rows and columns together) and the columns fill
+// under three quarters of them. For 4- to 16-byte elements with 16-byte accesses; tiles_cover(cols,
+// tile columns) is the columns' share of that.
+int fill_tile_columns(const TransposeDesc& d, int tile_bytes, int vector_bytes, int rb) {
+  const int esize = static_cast<int>(dtype_size(d.dtype));
+  if (esize < 4 || vector_bytes != kVecBytes || tile_bytes < kVecTileBytesSmall) return rb;
+  const auto covered = [&](int row_bytes) {
+    return tiles_cover(d.rows, tile_bytes / row_bytes) * tiles_cover(d.cols, row_bytes / esize);
+  };
+  while (rb / 2 >= tiled_vec_min_row_bytes(esize, tile_bytes) && 4 * d.cols < 3 * tiles_cover(d.cols, rb / esize) &&
+         covered(rb / 2) < covered(rb))
+    rb /= 2;
+  return rb;
+}
+
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : mid_sector_row_bytes(d, vector_bytes))
@@ -1245,7 +1262,9 @@ Status configure_tiled_vec_tile(const TransposeDesc& d, int alignment, int tile_
 Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, LaunchConfig& c) {
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   const int tile_bytes = choose_tile_bytes(d, vector_bytes, sm_count);
-  return configure_tiled_vec_tile(d, alignment, tile_bytes, choose_row_bytes(d, tile_bytes, vector_bytes), c);
+  int row_bytes = choose_row_bytes(d, tile_bytes, vector_bytes);
+  if (env_int("XPOSE_TILED_VEC_ROW_BYTES", 0) == 0) row_bytes = fill_tile_columns(d, tile_bytes, vector_bytes, row_bytes);
+  return configure_tiled_vec_tile(d, alignment, tile_bytes, row_bytes, c);
 }
 
 namespace {

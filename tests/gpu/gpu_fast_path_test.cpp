@@ -685,6 +685,33 @@ TEST_P(GpuFastPath, LargeOneByteMatricesTakeWideSectorTiles) {
   }
 }
 
+// tiled_vec's tile rows narrowed where a few tile columns leave the last mostly empty
+// (fill_tile_columns in gpu_planner.cpp): the automatic plan takes them and matches the reference, on
+// single matrices, padded rows and a batch, beside a matrix that keeps its tiles.
+TEST_P(GpuFastPath, FewTileColumnsTakeNarrowerTileRows) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  if (GetParam() != DType::c128 && GetParam() != DType::f64) GTEST_SKIP() << "measured for 8- and 16-byte elements";
+  struct Case {
+    xpose::TransposeDesc d;
+    int tile_cols;
+  };
+  const std::vector<Case> cases = GetParam() == DType::c128
+                                      ? std::vector<Case>{{{DType::c128, 62939, 33}, 8},
+                                                          {{DType::c128, 15501, 33}, 8},
+                                                          {{DType::c128, 55923, 37, 1, 74, 55987}, 16},
+                                                          {{DType::c128, 175, 37, 647}, 16},
+                                                          {{DType::c128, 14110, 74}, 32}}
+                                      : std::vector<Case>{{{DType::f64, 62583, 134, 1, 134, 62584}, 32},
+                                                          {{DType::f64, 64, 140, 468}, 32}};
+  for (const Case& k : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, k.d, {Backend::cuda}).ok());
+    EXPECT_EQ(plan.algorithm(), Algorithm::tiled_vec) << plan;
+    EXPECT_EQ(plan.config().tile_cols, k.tile_cols) << plan;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(k.d, Algorithm::automatic, 0));
+  }
+}
+
 // small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, and
 // past it one whole matrix per block up to 64 KiB (swizzled, rotated and strided) and up to the
 // device's bound (its largest square, and one past it, refused), batches

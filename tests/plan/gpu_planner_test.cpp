@@ -459,6 +459,26 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   EXPECT_EQ(c.tile_rows, 256) << "16-byte elements keep 16 KiB tiles";
 }
 
+// A few tile columns, the last mostly empty: tile rows halved while the tiles hold fewer empty bytes,
+// until the columns fill three quarters of them (fill_tile_columns in gpu_planner.cpp).
+TEST(GpuPlanner, FewTileColumnsNarrowTheirTileRows) {
+  xpose::LaunchConfig c;
+  const auto shape = [&c](xpose::TransposeDesc d) {
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(d), 16, 132, c).ok());
+    return std::to_string(c.tile_rows) + "x" + std::to_string(c.tile_cols);
+  };
+  EXPECT_EQ(shape({DType::c128, 62939, 33}), "128x8") << "33 columns: 40 in tiles of 8, not 64 in tiles of 32";
+  EXPECT_EQ(shape({DType::c128, 15501, 33}), "64x8") << "the same in the half-size tiles of a smaller matrix";
+  EXPECT_EQ(shape({DType::c128, 104857, 40}), "64x16") << "40 columns: 48 in tiles of 16";
+  EXPECT_EQ(shape({DType::c128, 55923, 37, 1, 74, 55987}), "64x16") << "padded rows alike";
+  EXPECT_EQ(shape({DType::c128, 175, 37, 647}), "64x16") << "and batches whose rows fill the taller tiles";
+  EXPECT_EQ(shape({DType::f64, 62583, 134, 1, 134, 62584}), "64x32") << "8-byte elements: 134 columns in 160";
+  EXPECT_EQ(shape({DType::c128, 14110, 74}), "32x32") << "74 columns fill 96 of a third tile column: kept";
+  EXPECT_EQ(shape({DType::c128, 20, 33, 6355}), "32x32") << "20 rows: taller tiles would leave more empty";
+  EXPECT_EQ(shape({DType::c128, 1048576, 24}), "32x32") << "one tile column";
+  EXPECT_EQ(shape({DType::f64, 8192, 8193}), "32x64") << "many tile columns";
+}
+
 // Tile rows picked by how the rows lie (measured: gpu_planner.cpp, tiled_vec_shape.hpp): f32 input
 // rows that start 32-96 bytes into 128-byte lines take 512-byte tile rows; c128 matrices of 4096
 // columns or more with padded input rows keep 16 KiB tiles of 512-byte rows; batches of bf16 matrices
