@@ -154,11 +154,14 @@ bool whole_row_tiles_take_half_width(const TransposeDesc& d, int tile_bytes, int
          output_packed(d) && output_rows_sector_aligned(d);
 }
 
-// A few tile columns, the last of them mostly empty (33 c128 columns in tiles of 32: half of the tiles'
-// bytes empty, and the last tile column's blocks move 16 bytes of each row): narrower tile rows, halved
-// while they leave fewer empty bytes in the tiles (rows and columns together) and the columns fill
-// under three quarters of them. For 4- to 16-byte elements with 16-byte accesses; tiles_cover(cols,
-// tile columns) is the columns' share of that.
+// A few tile columns, the last of them mostly empty (33 c128 columns in tiles of 32 leave 31 of the
+// second tile column's 32 empty): tile rows halved while the tiles then hold fewer empty bytes, rows and
+// columns together, and the columns fill under three quarters of theirs. 4- to 16-byte elements with
+// 16-byte accesses, 8 and 16 KiB tiles. Measured on an H200 (us, the plan before -> halved rows, three
+// rounds alternated; bench/results/h200_2026-12-02a_fill_tile_columns_ab.txt): c128 62939x33 23.46 ->
+// 21.56, 104857x40 39.41 -> 37.87, 55923x37 with padded rows 22.48 -> 21.43, 647 x 175x37 37.01 ->
+// 36.18; f64 62583x134 42.57 -> 39.80; level on c128 29673x35, 15553x67 and 81 x 98x66. Taken in
+// configure_tiled_vec only, so that the gather rules keep the tile they were measured against.
 int fill_tile_columns(const TransposeDesc& d, int tile_bytes, int vector_bytes, int rb) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   if (esize < 4 || vector_bytes != kVecBytes || tile_bytes < kVecTileBytesSmall) return rb;
@@ -1263,7 +1266,8 @@ Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, 
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   const int tile_bytes = choose_tile_bytes(d, vector_bytes, sm_count);
   int row_bytes = choose_row_bytes(d, tile_bytes, vector_bytes);
-  if (env_int("XPOSE_TILED_VEC_ROW_BYTES", 0) == 0) row_bytes = fill_tile_columns(d, tile_bytes, vector_bytes, row_bytes);
+  const bool row_bytes_forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0) != 0;
+  if (!row_bytes_forced) row_bytes = fill_tile_columns(d, tile_bytes, vector_bytes, row_bytes);
   return configure_tiled_vec_tile(d, alignment, tile_bytes, row_bytes, c);
 }
 

@@ -473,7 +473,7 @@ TEST(GpuPlanner, FewTileColumnsNarrowTheirTileRows) {
   EXPECT_EQ(shape({DType::c128, 55923, 37, 1, 74, 55987}), "64x16") << "padded rows alike";
   EXPECT_EQ(shape({DType::c128, 175, 37, 647}), "64x16") << "and batches whose rows fill the taller tiles";
   EXPECT_EQ(shape({DType::f64, 62583, 134, 1, 134, 62584}), "64x32") << "8-byte elements: 134 columns in 160";
-  EXPECT_EQ(shape({DType::c128, 14110, 74}), "32x32") << "74 columns fill 96 of a third tile column: kept";
+  EXPECT_EQ(shape({DType::c128, 14110, 74}), "32x32") << "74 columns fill three quarters of 96: kept";
   EXPECT_EQ(shape({DType::c128, 20, 33, 6355}), "32x32") << "20 rows: taller tiles would leave more empty";
   EXPECT_EQ(shape({DType::c128, 1048576, 24}), "32x32") << "one tile column";
   EXPECT_EQ(shape({DType::f64, 8192, 8193}), "32x64") << "many tile columns";
