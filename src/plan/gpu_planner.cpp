@@ -160,8 +160,9 @@ bool whole_row_tiles_take_half_width(const TransposeDesc& d, int tile_bytes, int
 // 16-byte accesses, 8 and 16 KiB tiles. Measured on an H200 (us, the plan before -> halved rows, three
 // rounds alternated; bench/results/h200_2026-12-02a_fill_tile_columns_ab.txt): c128 62939x33 23.46 ->
 // 21.56, 104857x40 39.41 -> 37.87, 55923x37 with padded rows 22.48 -> 21.43, 647 x 175x37 37.01 ->
-// 36.18; f64 62583x134 42.57 -> 39.80; level on c128 29673x35, 15553x67 and 81 x 98x66. Taken in
-// configure_tiled_vec only, so that the gather rules keep the tile they were measured against.
+// 36.18; f64 62583x134 42.57 -> 39.80; level on c128 29673x35, 15553x67 and 81 x 98x66. Taken for
+// the plan's tile only (choose_row_bytes' fill_columns), so that the gather rules keep the tile they
+// were measured against.
 int fill_tile_columns(const TransposeDesc& d, int tile_bytes, int vector_bytes, int rb) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   if (esize < 4 || vector_bytes != kVecBytes || tile_bytes < kVecTileBytesSmall) return rb;
@@ -174,7 +175,9 @@ int fill_tile_columns(const TransposeDesc& d, int tile_bytes, int vector_bytes, 
   return rb;
 }
 
-int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
+// fill_columns: also narrow the rows by fill_tile_columns (the plan's own tile, not the one that the
+// gather rules and the tile size ask about). A width forced by the knob is taken as it is.
+int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes, bool fill_columns = false) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : mid_sector_row_bytes(d, vector_bytes))
                       : esize == 4 ? 256 : 512;
@@ -197,9 +200,11 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
   if (narrow_byte_rows(d, tile_bytes)) rb = kVecNarrowRowBytes;
   if (tile_bytes == kVecTileBytesSmall && tiled_vec_sixteen_row_tiles(d, vector_bytes)) rb = 512;
   if (tile_bytes == kVecTileBytesSmall && thirty_two_rows_take_small_tiles(d, vector_bytes)) rb = 256;
+  const int min_rb = tiled_vec_min_row_bytes(esize, tile_bytes), max_rb = tiled_vec_max_row_bytes(esize, tile_bytes);
   const int forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0);
   if (forced == 32 || forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
-  return std::clamp(rb, tiled_vec_min_row_bytes(esize, tile_bytes), tiled_vec_max_row_bytes(esize, tile_bytes));
+  else if (fill_columns) rb = fill_tile_columns(d, tile_bytes, vector_bytes, std::clamp(rb, min_rb, max_rb));
+  return std::clamp(rb, min_rb, max_rb);
 }
 
 // Rows and columns of a tiled_vec tile of `tile_bytes`, and how many such tiles the matrices take.
@@ -1265,10 +1270,7 @@ Status configure_tiled_vec_tile(const TransposeDesc& d, int alignment, int tile_
 Status configure_tiled_vec(const TransposeDesc& d, int alignment, int sm_count, LaunchConfig& c) {
   const int vector_bytes = tiled_vec_vector_bytes(d, alignment);
   const int tile_bytes = choose_tile_bytes(d, vector_bytes, sm_count);
-  int row_bytes = choose_row_bytes(d, tile_bytes, vector_bytes);
-  const bool row_bytes_forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0) != 0;
-  if (!row_bytes_forced) row_bytes = fill_tile_columns(d, tile_bytes, vector_bytes, row_bytes);
-  return configure_tiled_vec_tile(d, alignment, tile_bytes, row_bytes, c);
+  return configure_tiled_vec_tile(d, alignment, tile_bytes, choose_row_bytes(d, tile_bytes, vector_bytes, true), c);
 }
 
 namespace {
