@@ -161,7 +161,7 @@ bool whole_row_tiles_take_half_width(const TransposeDesc& d, int tile_bytes, int
 // rounds alternated; bench/results/h200_2026-12-02a_fill_tile_columns_ab.txt): c128 62939x33 23.46 ->
 // 21.56, 104857x40 39.41 -> 37.87, 55923x37 with padded rows 22.48 -> 21.43, 647 x 175x37 37.01 ->
 // 36.18; f64 62583x134 42.57 -> 39.80; level on c128 29673x35, 15553x67 and 81 x 98x66. Taken for
-// the plan's tile only (choose_row_bytes' fill_columns), so that the gather rules keep the tile they
+// the plan's tile only (choose_row_bytes' plan_tile), so that the gather rules keep the tile they
 // were measured against.
 int fill_tile_columns(const TransposeDesc& d, int tile_bytes, int vector_bytes, int rb) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
@@ -175,13 +175,34 @@ int fill_tile_columns(const TransposeDesc& d, int tile_bytes, int vector_bytes, 
   return rb;
 }
 
-// fill_columns: also narrow the rows by fill_tile_columns (the plan's own tile, not the one that the
-// gather rules and the tile size ask about). A width forced by the knob is taken as it is.
-int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes, bool fill_columns = false) {
+// Output rows of 8-byte elements that start mid-sector (16 bytes into a 32-byte sector), 16-byte accesses:
+// tiled_vec's 512-byte tile rows write 16 or 32 elements of each output row per tile, a run that cuts a
+// sector at both ends. Narrower tile rows (more of them) write longer runs: 256 bytes, and 128 under
+// kMidSectorNarrowRowsMaxRows rows. Measured on an H200 (us, 512-byte rows -> these, three rounds alternated;
+// bench/results/h200_2026-12-02b_planner_rules_ab.txt): f64 363x11554 with ld_out 726 25.48 -> 22.96 (0.858 ->
+// 0.948 of memcpy), 100x40000 ld_out 102 25.83 -> 22.13, 283x14820 ld_out 286 24.95 -> 21.92, 99x84733 ld_in
+// 169466 ld_out 102 50.34 -> 45.08, 65x129055 ld_in 258110 ld_out 66 52.38 -> 47.69, 1710x2452 ld_in 2516
+// ld_out 1810 22.46 -> 20.83, 6782x618 ld_out 6790 22.08 -> 20.87, 37638x222 39.83 -> 38.34, 206x20360 21.61
+// -> 20.91, ten more 0.2-2.8% faster (2046x4096 36.84 -> 36.35); 1030x1024 (8 MiB) 6.77 -> 6.87. The widths
+// from a sweep of 64- to 512-byte rows (h200_2026-12-02b_explore.txt): 256 ahead of 512 on all eight
+// shapes, 128 ahead of 256 from 65 to 363 rows (100x40000 0.927 / 0.880 of memcpy), level near 1000. Not
+// 4-byte elements (f32 4100x4096 128 / 256: 0.924 / 0.935), nor batches and 64 rows or fewer (not measured).
+constexpr std::int64_t kMidSectorNarrowRowsMinRows = 64, kMidSectorNarrowRowsMaxRows = 1024;
+bool mid_sector_wide_rows_narrow(const TransposeDesc& d, int vector_bytes) {
+  return dtype_size(d.dtype) == 8 && vector_bytes == kVecBytes && !output_rows_sector_aligned(d) && d.batch == 1 &&
+         d.rows > kMidSectorNarrowRowsMinRows;
+}
+
+// plan_tile: the plan's own tile, not the one that the gather rules and the tile size ask about, which
+// also takes the rules measured against those (mid_sector_wide_rows_narrow, fill_tile_columns). A width
+// forced by the knob is taken as it is.
+int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes, bool plan_tile = false) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : mid_sector_row_bytes(d, vector_bytes))
                       : esize == 4 ? 256 : 512;
   if (mid_line_rows_take_wide_tiles(d, tile_bytes, vector_bytes)) rb = 512;
+  if (plan_tile && mid_sector_wide_rows_narrow(d, vector_bytes))
+    rb = d.rows < kMidSectorNarrowRowsMaxRows ? 128 : 256;
   if (short_row_batches_take_narrow_rows(d, tile_bytes, vector_bytes)) rb = 128;
   std::int64_t row_bytes_pow2 = kVecMinRowBytes;
   while (row_bytes_pow2 < d.cols * esize && row_bytes_pow2 < 512) row_bytes_pow2 *= 2;
@@ -203,7 +224,7 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes, b
   const int min_rb = tiled_vec_min_row_bytes(esize, tile_bytes), max_rb = tiled_vec_max_row_bytes(esize, tile_bytes);
   const int forced = env_int("XPOSE_TILED_VEC_ROW_BYTES", 0);
   if (forced == 32 || forced == 64 || forced == 128 || forced == 256 || forced == 512) rb = forced;
-  else if (fill_columns) rb = fill_tile_columns(d, tile_bytes, vector_bytes, std::clamp(rb, min_rb, max_rb));
+  else if (plan_tile) rb = fill_tile_columns(d, tile_bytes, vector_bytes, std::clamp(rb, min_rb, max_rb));
   return std::clamp(rb, min_rb, max_rb);
 }
 
@@ -219,12 +240,30 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
   return d.batch * ceil_div(d.rows, t.rows) * ceil_div(d.cols, t.cols);
 }
 
+}  // namespace
+
+// The mid-size halving was measured with 16-byte accesses. With 8-byte ones, on an H200 (us, 8 -> 16 KiB
+// tiles, three rounds alternated; bench/results/h200_2026-12-02b_planner_rules_ab.txt): bf16 4000x4004
+// 21.48 -> 20.64 (0.952 -> 0.988 of memcpy), 186 x 300^2 25.78 -> 23.85, 16 x 1000x1004 21.96 -> 20.72, 170 x
+// 328x300 25.07 -> 24.32, 9728x1724 22.56 -> 21.85, 460x18236 13.30 -> 12.96, 1398 x 20x300 20.14 -> 18.66,
+// 796x21076 with ld_out 896 22.44 -> 22.18, 64704x259 with padded rows level; 872x19239 with padded rows
+// 25.07 -> 25.84. Where the 16 KiB tiles cover more (132x127100: 128-row tiles over 132 rows, 8 KiB ones
+// of 64 rows) they lost, 26.77 -> 29.64, which the 9/8 bound leaves on 8 KiB.
+bool two_byte_eight_byte_grid_keeps_tiles(const TransposeDesc& d, int vector_bytes) {
+  if (dtype_size(d.dtype) != 2 || vector_bytes != kVecMinBytes) return false;
+  const std::int64_t tiles = tile_count(d, tile_shape(d, kVecTileBytes, vector_bytes));
+  return 8 * 2 * tiles <= 9 * tile_count(d, tile_shape(d, kVecTileBytesSmall, vector_bytes));
+}
+
+namespace {
+
 // Tile size: 4 KiB for batches of small matrices those tiles fill (small_tiles_fill_batch), whatever
 // their total; 16 KiB, or 32 KiB for large 2-byte matrices (two_byte_matrices_take_large_tiles); 8 KiB
 // for matrices under kVecSmallMatrixBytes, for the narrowest tile rows
 // (tiled_vec_halves_narrow_tiles), for most large matrices of 16-byte elements
 // (tiled_vec_halves_wide_element_tiles), for mid-size ones of 2- to 8-byte elements
-// (tiled_vec_halves_mid_size_tiles), for those of at most 16 rows (tiled_vec_halves_short_tiles), for
+// (tiled_vec_halves_mid_size_tiles; not some of 2-byte ones on the 8-byte grid:
+// two_byte_eight_byte_grid_keeps_tiles), for those of at most 16 rows (tiled_vec_halves_short_tiles), for
 // single matrices of a few tens of rows (tiled_vec_sixteen_row_tiles) and of 32 rows of 2- and 4-byte
 // elements (thirty_two_rows_take_small_tiles);
 // under kVecSmallMatrixBytes, 4 KiB for 1-byte elements where 8 KiB tiles would be fewer than the
@@ -236,8 +275,10 @@ int choose_tile_bytes(const TransposeDesc& d, int vector_bytes, int sm_count) {
   if (forced != 0 && tiled_vec_tile_built(esize, forced, vector_bytes)) return forced;
   if (vector_bytes == kVecBytes && small_tiles_fill_batch(d)) return kVecTileBytesTiny;
   if (large_matrix(d)) {
+    const bool mid_size = tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) &&
+                          !two_byte_eight_byte_grid_keeps_tiles(d, vector_bytes);
     if (tiled_vec_halves_narrow_tiles(esize, choose_row_bytes(d, kVecTileBytes, vector_bytes)) ||
-        halves_wide_element_tiles(d) || tiled_vec_halves_mid_size_tiles(esize, matrix_bytes(d)) ||
+        halves_wide_element_tiles(d) || mid_size ||
         one_byte_matrices_take_ldmatrix_tiles(d, vector_bytes) ||
         tiled_vec_halves_short_tiles(d.rows) || tiled_vec_sixteen_row_tiles(d, vector_bytes) ||
         thirty_two_rows_take_small_tiles(d, vector_bytes))
@@ -892,6 +933,13 @@ constexpr std::int64_t tall_skinny_max_cols(std::int64_t esize) {
   return esize == 1 || esize == 8 ? 24 : esize <= 4 ? 33 : 0;
 }
 
+namespace {
+// Input rows whose gaps the sectors bring in anyway (up to 32 bytes apart) or no wider than the rows.
+bool input_gaps_small(const TransposeDesc& d) {
+  return d.ld_in * static_cast<std::int64_t>(dtype_size(d.dtype)) <= 64 || d.ld_in <= 2 * d.cols;
+}
+}  // namespace
+
 // Padded input rows: the slabs read the gaps, which the sectors bring in anyway up to 32 bytes apart
 // (and the ld_in / cols bound caps past that). Measured on an H200 (of memcpy, the direct kernel ->
 // slabs; bench/results/h200_2026-11-25zh_padded_few_sides.txt): u8 16777216x3 with ld_in 4 0.30 ->
@@ -906,8 +954,7 @@ constexpr std::int64_t tall_skinny_max_cols(std::int64_t esize) {
 bool skinny_cols_vec_runs(const TransposeDesc& d) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (d.cols >= d.rows) return false;
-  const bool small_gaps = d.ld_in * e <= 64 || d.ld_in <= 2 * d.cols;
-  if (d.ld_in != d.cols && (!small_gaps || d.ld_in > kSkinnyColsVecMaxCols)) return false;
+  if (d.ld_in != d.cols && (!input_gaps_small(d) || d.ld_in > kSkinnyColsVecMaxCols)) return false;
   return d.cols <= kSkinnyMaxShort ? e <= 4 || (e == 8 && d.cols >= 8) : e <= 8 && d.cols <= kSkinnyColsVecMaxCols;
 }
 
@@ -1173,6 +1220,25 @@ int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
 
 namespace {
 
+// Tall matrices of at most kSkinnyMaxShort 8-byte columns (16 of 4-byte ones: 64-byte rows) whose input
+// rows lie far apart: skinny_cols_vec's slabs do not run there (skinny_cols_vec_runs: they would read the
+// gaps), and skinny's direct kernel reads each short row on its own, where tiled_vec's tiles keep many
+// rows' loads in flight. Measured on an H200 (us, skinny -> tiled_vec, three rounds alternated;
+// bench/results/h200_2026-12-02b_planner_rules_ab.txt): f64 250001x16 with ld_in 40 31.22 -> 20.83 (0.674
+// -> 1.009 of memcpy), 290135x14 ld_in 78 32.68 -> 23.59, 607742x13 ld_in 77 59.72 -> 44.31, 300001x12 ld_in
+// 40 26.97 -> 21.84, 350001x8 ld_in 24 19.54 -> 16.14, 360385x5 ld_in 69 20.04 -> 16.59, 497801x4 ld_in 68
+// 18.65 -> 17.18, three more 13-16% faster; f32 500002x16 ld_in 40 30.18 -> 24.71, 400002x16 ld_in 100 29.37
+// -> 22.15; slower: f64 181508x11 ld_in 35 12.98 -> 14.31. Not 4-byte elements of 4 to 13 columns, slower
+// on tiled_vec (h200_2026-12-02b_explore.txt: f32 1000002x8 ld_in 24 0.727 -> 0.645 of memcpy, 600002x13
+// ld_in 40 0.673 -> 0.605), nor 1 to 3 columns, batches and matrices under 8 MiB (not measured).
+constexpr std::int64_t kPaddedFewColumnsMinCols = 4;
+bool padded_few_columns_take_tiles(const TransposeDesc& d, int vector_bytes) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  return (e == 8 || (e == 4 && d.cols == kSkinnyMaxShort)) && d.cols >= kPaddedFewColumnsMinCols &&
+         d.cols <= kSkinnyMaxShort && d.cols < d.rows &&
+         d.batch == 1 && !input_gaps_small(d) && vector_bytes >= kVecMinBytes && large_matrix(d);
+}
+
 // The automatic algorithm as the strides and the pointers' alignment decide it.
 Algorithm choose_for_strides(const TransposeDesc& d, int alignment, std::int64_t whole_matrix_bytes) {
   // A tile of a matrix a few elements tall or wide is mostly empty: stage slabs of the whole short
@@ -1209,6 +1275,7 @@ Algorithm choose_for_strides(const TransposeDesc& d, int alignment, std::int64_t
     return Algorithm::skinny;
   if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;
   if (gather_takes_few_rows(d, alignment)) return Algorithm::gather;
+  if (padded_few_columns_take_tiles(d, vector_bytes)) return Algorithm::tiled_vec;
   if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;
   if (tiled_sectors_suits(d, alignment)) return Algorithm::tiled_sectors;
   if (vector_bytes == kVecBytes)

@@ -60,6 +60,9 @@ bool gather_suits(const TransposeDesc& resolved_desc);
 // accesses and output rows on the sector grid: tiled_vec's 8 KiB tiles of 64 rows, which store through
 // ldmatrix (tiled_vec_ldmatrix.cuh).
 bool one_byte_matrices_take_ldmatrix_tiles(const TransposeDesc& resolved_desc, int vector_bytes);
+// 2-byte elements on tiled_vec's 8-byte grid only, under kVecMidMatrixBytes: 16 KiB tiles rather than the
+// mid-size 8 KiB (tiled_vec_halves_mid_size_tiles) where those cover at most 9/8 of the 8 KiB tiles' bytes.
+bool two_byte_eight_byte_grid_keeps_tiles(const TransposeDesc& resolved_desc, int vector_bytes);
 // Batches of matrices of 33 to 128 rows and columns of 8-byte elements (to 48 of 16-byte ones)
 // whose last 32-row tiled_vec tile would be at most half full, which gather's 16-row tiles fill
 // better.

@@ -712,6 +712,41 @@ TEST_P(GpuFastPath, FewTileColumnsTakeNarrowerTileRows) {
   }
 }
 
+// The rules of the eightieth session (gpu_planner.cpp), each through the automatic plan against the CPU
+// reference: 8-byte output rows mid-sector take narrower tile rows (mid_sector_wide_rows_narrow); tall
+// few-column matrices with far-apart input rows take tiled_vec rather than skinny
+// (padded_few_columns_take_tiles); 2-byte elements on the 8-byte grid keep 16 KiB tiles under 32 MiB
+// (two_byte_eight_byte_grid_keeps_tiles).
+TEST_P(GpuFastPath, MidSectorRowsPaddedColumnsAndEightByteGridTilesMatchReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  if (t != DType::f64 && t != DType::f32 && t != DType::bf16) GTEST_SKIP() << "the rules are for 2- to 8-byte elements";
+  struct Case {
+    xpose::TransposeDesc d;
+    Algorithm algorithm;
+    int tile_rows, tile_cols;
+  };
+  std::vector<Case> cases;
+  if (t == DType::f64)
+    cases = {{{t, 363, 11554, 1, 11554, 726}, Algorithm::tiled_vec, 64, 16},
+             {{t, 1710, 2452, 1, 2516, 1810}, Algorithm::tiled_vec, 32, 32},
+             {{t, 290135, 14, 1, 78}, Algorithm::tiled_vec, 64, 16},
+             {{t, 497802, 4, 1, 68}, Algorithm::tiled_vec, 128, 8},
+             {{t, 303918, 6, 1, 70, 303919}, Algorithm::tiled_vec, 128, 8}};
+  else if (t == DType::f32)
+    cases = {{{t, 500002, 16, 1, 40}, Algorithm::tiled_vec, 128, 16}};
+  else
+    cases = {{{t, 4000, 4004}, Algorithm::tiled_vec, 64, 128}, {{t, 300, 300, 186}, Algorithm::tiled_vec, 64, 128}};
+  for (const Case& k : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, k.d, {Backend::cuda}).ok());
+    EXPECT_EQ(plan.algorithm(), k.algorithm) << plan;
+    EXPECT_EQ(plan.config().tile_rows, k.tile_rows) << plan;
+    EXPECT_EQ(plan.config().tile_cols, k.tile_cols) << plan;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(k.d, Algorithm::automatic, 0));
+  }
+}
+
 // small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, and
 // past it one whole matrix per block up to 64 KiB (swizzled, rotated and strided) and up to the
 // device's bound (its largest square, and one past it, refused), batches

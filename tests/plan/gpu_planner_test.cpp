@@ -126,7 +126,8 @@ TEST(GpuPlanner, NeverVectorisesWhatTheAlignmentForbids) {
       }
       // The tile fills the shared memory and is wide and tall enough for the store phase.
       const std::int64_t tile_bytes = c.tile_rows * c.tile_cols * e;
-      const bool small = xpose::tiled_vec_halves_mid_size_tiles(static_cast<int>(e), d.batch * d.rows * d.cols * e) ||
+      const bool small = (xpose::tiled_vec_halves_mid_size_tiles(static_cast<int>(e), d.batch * d.rows * d.cols * e) &&
+                          !xpose::plan::two_byte_eight_byte_grid_keeps_tiles(d, v)) ||
                          xpose::plan::one_byte_matrices_take_ldmatrix_tiles(d, v) ||
                          d.batch * d.rows * d.cols * e < xpose::kVecSmallMatrixBytes ||
                          xpose::tiled_vec_halves_narrow_tiles(static_cast<int>(e), static_cast<int>(c.tile_cols * e)) ||
@@ -477,6 +478,62 @@ TEST(GpuPlanner, FewTileColumnsNarrowTheirTileRows) {
   EXPECT_EQ(shape({DType::c128, 20, 33, 6355}), "32x32") << "20 rows: taller tiles would leave more empty";
   EXPECT_EQ(shape({DType::c128, 1048576, 24}), "32x32") << "one tile column";
   EXPECT_EQ(shape({DType::f64, 8192, 8193}), "32x64") << "many tile columns";
+}
+
+// Output rows of 8-byte elements that start mid-sector: tile rows of 256 bytes, 128 under 1024 rows
+// (mid_sector_wide_rows_narrow in gpu_planner.cpp), beside output rows on the sector grid, 4-byte
+// elements, batches and matrices of at most 64 rows, which keep their tiles.
+TEST(GpuPlanner, MidSectorOutputRowsOfEightByteElementsNarrowTheTileRows) {
+  xpose::LaunchConfig c;
+  const auto shape = [&c](xpose::TransposeDesc d) {
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(d), 16, 132, c).ok());
+    return std::to_string(c.tile_rows) + "x" + std::to_string(c.tile_cols);
+  };
+  EXPECT_EQ(shape({DType::f64, 363, 11554, 1, 11554, 726}), "64x16") << "363 rows: 128-byte rows in 8 KiB";
+  EXPECT_EQ(shape({DType::f64, 65, 129055, 1, 258110, 66}), "128x16") << "65 rows: 128-byte rows in 16 KiB";
+  EXPECT_EQ(shape({DType::f64, 1710, 2452, 1, 2516, 1810}), "32x32") << "1024 rows or more: 256-byte rows";
+  EXPECT_EQ(shape({DType::f64, 37638, 222}), "64x32") << "packed rows of an even count off the sector grid";
+  EXPECT_EQ(shape({DType::f64, 2048, 4096}), "32x64") << "output rows on the sector grid: kept";
+  EXPECT_EQ(shape({DType::f64, 1446, 1440, 4}), "32x64") << "a batch: kept (not measured)";
+  EXPECT_EQ(shape({DType::f64, 42, 99864}), "16x64") << "at most 64 rows: kept (not measured)";
+  EXPECT_EQ(shape({DType::f32, 4100, 4096}), "64x64") << "4-byte elements: kept (measured level or slower)";
+}
+
+// Tall matrices of 4 to 16 8-byte columns, or 16 4-byte ones, whose input rows lie far apart take
+// tiled_vec rather than skinny's direct kernel (padded_few_columns_take_tiles in gpu_planner.cpp); small
+// gaps, fewer columns, other element sizes, batches and small matrices keep their kernels.
+TEST(GpuPlanner, PaddedFewColumnsTakeTiles) {
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in, std::int64_t ld_out = 0,
+                         std::int64_t batch = 1) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, batch, ld_in, ld_out}), 16);
+  };
+  EXPECT_EQ(choice(DType::f64, 290135, 14, 78), Algorithm::tiled_vec) << "odd rows: tiled_vec's 8-byte path";
+  EXPECT_EQ(choice(DType::f64, 497802, 4, 68), Algorithm::tiled_vec) << "32-byte rows on the 16-byte grid";
+  EXPECT_EQ(choice(DType::f64, 600001, 6, 16), Algorithm::tiled_vec) << "rows 128 bytes apart";
+  EXPECT_EQ(choice(DType::f32, 500002, 16, 40), Algorithm::tiled_vec) << "16 4-byte columns";
+  EXPECT_EQ(choice(DType::f64, 1000001, 3, 9), Algorithm::skinny) << "3 columns: kept (not measured)";
+  EXPECT_EQ(choice(DType::f64, 1019569, 2, 3), Algorithm::skinny) << "small gaps: kept";
+  EXPECT_EQ(choice(DType::f64, 400001, 8, 16), Algorithm::skinny) << "gaps no wider than the rows: slabs";
+  EXPECT_EQ(choice(DType::f32, 1000002, 8, 24), Algorithm::skinny) << "8 4-byte columns: kept (measured slower)";
+  EXPECT_EQ(choice(DType::u8, 4000000, 16, 100), Algorithm::skinny) << "1-byte elements: kept";
+  EXPECT_EQ(choice(DType::f64, 20001, 14, 78), Algorithm::skinny) << "under 8 MiB: kept";
+}
+
+// 2-byte elements on tiled_vec's 8-byte grid only keep 16 KiB tiles under 32 MiB where those cover
+// no more than 9/8 of the 8 KiB tiles' bytes (two_byte_eight_byte_grid_keeps_tiles in gpu_planner.cpp).
+TEST(GpuPlanner, TwoByteElementsOnTheEightByteGridKeepLargeTiles) {
+  xpose::LaunchConfig c;
+  const auto tile_bytes = [&c](xpose::TransposeDesc d) {
+    const auto r = xpose::resolved(d);
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(r, 16, 132, c).ok());
+    EXPECT_EQ(c.vector_bytes, 8) << xpose_test::describe(r);
+    return c.tile_rows * c.tile_cols * 2;
+  };
+  EXPECT_EQ(tile_bytes({DType::bf16, 4000, 4004}), xpose::kVecTileBytes) << "4032 rows covered against 4000";
+  EXPECT_EQ(tile_bytes({DType::bf16, 300, 300, 186}), xpose::kVecTileBytes) << "a batch";
+  EXPECT_EQ(tile_bytes({DType::bf16, 460, 18236}), xpose::kVecTileBytes);
+  EXPECT_EQ(tile_bytes({DType::bf16, 132, 127100}), xpose::kVecTileBytesSmall) << "256 rows covered against 192";
+  EXPECT_EQ(tile_bytes({DType::bf16, 1000, 1004}), xpose::kVecTileBytesSmall) << "under 8 MiB: small tiles";
 }
 
 // Tile rows picked by how the rows lie (measured: gpu_planner.cpp, tiled_vec_shape.hpp): f32 input
