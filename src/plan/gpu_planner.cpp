@@ -184,8 +184,8 @@ int fill_tile_columns(const TransposeDesc& d, int tile_bytes, int vector_bytes, 
 // 169466 ld_out 102 50.34 -> 45.08, 65x129055 ld_in 258110 ld_out 66 52.38 -> 47.69, 1710x2452 ld_in 2516
 // ld_out 1810 22.46 -> 20.83, 6782x618 ld_out 6790 22.08 -> 20.87, 37638x222 39.83 -> 38.34, 206x20360 21.61
 // -> 20.91, ten more 0.2-2.8% faster (2046x4096 36.84 -> 36.35); 1030x1024 (8 MiB) 6.77 -> 6.87. The widths
-// from a sweep of 64- to 512-byte rows (h200_2026-12-02b_explore.txt): 256 ahead of 512 on all eight
-// shapes, 128 ahead of 256 from 65 to 363 rows (100x40000 0.927 / 0.880 of memcpy), level near 1000. Not
+// from a sweep of 64- to 512-byte rows (h200_2026-12-02b_explore.txt): 256 ahead of 512 or level on all
+// nine f64 shapes, 128 ahead of 256 from 65 to 363 rows (100x40000 0.927 / 0.880 of memcpy), level near 1000. Not
 // 4-byte elements (f32 4100x4096 128 / 256: 0.924 / 0.935), nor batches and 64 rows or fewer (not measured).
 constexpr std::int64_t kMidSectorNarrowRowsMinRows = 64, kMidSectorNarrowRowsMaxRows = 1024;
 bool mid_sector_wide_rows_narrow(const TransposeDesc& d, int vector_bytes) {
@@ -1220,7 +1220,7 @@ int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
 
 namespace {
 
-// Tall matrices of at most kSkinnyMaxShort 8-byte columns (16 of 4-byte ones: 64-byte rows) whose input
+// Tall matrices of 4 to kSkinnyMaxShort 8-byte columns (16 of 4-byte ones: 64-byte rows) whose input
 // rows lie far apart: skinny_cols_vec's slabs do not run there (skinny_cols_vec_runs: they would read the
 // gaps), and skinny's direct kernel reads each short row on its own, where tiled_vec's tiles keep many
 // rows' loads in flight. Measured on an H200 (us, skinny -> tiled_vec, three rounds alternated;
