@@ -871,6 +871,23 @@ std::int64_t small_batch_whole_matrix_bytes_for(std::int64_t shared_per_block_op
   return std::max(kSmallBatchMaxWholeMatrixBytes, two_per_sm / 128 * 128 - 128);
 }
 
+namespace {
+// Packed batches of 16-byte matrices of 8 to 16 KiB (small_batch_suits) and at most
+// kWideElementSpillMaxRows rows whose rows spill past one of tiled_vec's tile columns into a second,
+// which they leave part empty: small_batch moves each whole matrix. Measured on an H200 (us, tiled_vec ->
+// small_batch, three rounds alternated; bench/results/h200_2026-12-02b_wide_element_batches_ab.txt): c128
+// 6355 x 20x33 41.73 -> 36.14 (0.901 -> 1.041 of memcpy), 7108 x 10x59 40.47 -> 35.94, 7332 x 13x44 39.87 ->
+// 36.40, 5000 x 24x33 37.45 -> 34.46, 5000 x 20x40 37.72 -> 34.71, 4000 x 17x50 32.85 -> 30.63, 661 x 24x33
+// (8 MiB) 8.15 -> 7.14, six more 2.6-10.5% faster (300 x 20x33, 3 MiB, 5.15 -> 4.92); past 24 rows not:
+// 4000 x 28x36 35.73 -> 40.87, 4000 x 31x33 level. Rows within one tile column keep tiled_vec (25x25 and
+// 33x20 ran 3% slower on small_batch; h200_2026-12-02b_explore.txt), as do padded rows (not measured).
+constexpr std::int64_t kWideElementSpillMaxRows = 24;
+bool wide_element_rows_spill_a_tile_column(const TransposeDesc& d, TileShape t) {
+  return dtype_size(d.dtype) == 16 && d.rows <= kWideElementSpillMaxRows && d.cols > t.cols &&
+         d.cols <= 2 * t.cols && input_packed(d) && output_packed(d);
+}
+}  // namespace
+
 bool small_batch_suits(const TransposeDesc& d, int alignment, std::int64_t whole_matrix_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype)), bytes = d.rows * d.cols * e;
   if (d.batch < 2 || bytes > whole_matrix_bytes) return false;
@@ -878,7 +895,7 @@ bool small_batch_suits(const TransposeDesc& d, int alignment, std::int64_t whole
   if (bytes <= 8192) return true;
   if (tiled_vec_vector_bytes(d, alignment) != kVecBytes) return e <= 8;
   const TileShape t = large_matrix_tile(d);
-  return e <= 2 && !tiles_three_quarters_full(d, t.rows, t.cols);
+  return (e <= 2 && !tiles_three_quarters_full(d, t.rows, t.cols)) || wide_element_rows_spill_a_tile_column(d, t);
 }
 
 // Packed batches of 8 to 64 KiB 1- and 2-byte matrices off the 16-byte grid, where tiled_vec runs at
@@ -1220,7 +1237,7 @@ int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
 
 namespace {
 
-// Tall matrices of 4 to kSkinnyMaxShort 8-byte columns (16 of 4-byte ones: 64-byte rows) whose input
+// Tall matrices of 2 to kSkinnyMaxShort 8-byte columns (16 of 4-byte ones: 64-byte rows) whose input
 // rows lie far apart: skinny_cols_vec's slabs do not run there (skinny_cols_vec_runs: they would read the
 // gaps), and skinny's direct kernel reads each short row on its own, where tiled_vec's tiles keep many
 // rows' loads in flight. Measured on an H200 (us, skinny -> tiled_vec, three rounds alternated;
@@ -1230,8 +1247,11 @@ namespace {
 // 18.65 -> 17.18, three more 13-16% faster; f32 500002x16 ld_in 40 30.18 -> 24.71, 400002x16 ld_in 100 29.37
 // -> 22.15; slower: f64 181508x11 ld_in 35 12.98 -> 14.31. Not 4-byte elements of 4 to 13 columns, slower
 // on tiled_vec (h200_2026-12-02b_explore.txt: f32 1000002x8 ld_in 24 0.727 -> 0.645 of memcpy, 600002x13
-// ld_in 40 0.673 -> 0.605), nor 1 to 3 columns, batches and matrices under 8 MiB (not measured).
-constexpr std::int64_t kPaddedFewColumnsMinCols = 4;
+// ld_in 40 0.673 -> 0.605). 2 and 3 columns were measured after (_wide_element_batches_ab.txt): f64
+// 3940378x2 ld_in 66 111.11 -> 94.82, 2557414x3 ld_in 27 80.76 -> 70.27, 1557695x2 ld_in 10 32.51 -> 31.86,
+// 660418x3 ld_in 11 level; one column not (5784055x1 ld_in 9 97.06 -> 132.17, 7510558x1 ld_in 25 152.15 ->
+// 172.39, though 1173144x1 ld_in 65 33.62 -> 30.40). Batches and matrices under 8 MiB were not measured.
+constexpr std::int64_t kPaddedFewColumnsMinCols = 2;
 bool padded_few_columns_take_tiles(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   return (e == 8 || (e == 4 && d.cols == kSkinnyMaxShort)) && d.cols >= kPaddedFewColumnsMinCols &&

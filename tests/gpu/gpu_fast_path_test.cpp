@@ -732,7 +732,8 @@ TEST_P(GpuFastPath, MidSectorRowsPaddedColumnsAndEightByteGridTilesMatchReferenc
              {{t, 1710, 2452, 1, 2516, 1810}, Algorithm::tiled_vec, 32, 32},
              {{t, 290135, 14, 1, 78}, Algorithm::tiled_vec, 64, 16},
              {{t, 497802, 4, 1, 68}, Algorithm::tiled_vec, 128, 8},
-             {{t, 303918, 6, 1, 70, 303919}, Algorithm::tiled_vec, 128, 8}};
+             {{t, 303918, 6, 1, 70, 303919}, Algorithm::tiled_vec, 128, 8},
+             {{t, 2557414, 3, 1, 27}, Algorithm::tiled_vec, 128, 8}};
   else if (t == DType::f32)
     cases = {{{t, 500002, 16, 1, 40}, Algorithm::tiled_vec, 128, 16}};
   else
@@ -744,6 +745,22 @@ TEST_P(GpuFastPath, MidSectorRowsPaddedColumnsAndEightByteGridTilesMatchReferenc
     EXPECT_EQ(plan.config().tile_rows, k.tile_rows) << plan;
     EXPECT_EQ(plan.config().tile_cols, k.tile_cols) << plan;
     ASSERT_NO_FATAL_FAILURE(expect_matches_reference(k.d, Algorithm::automatic, 0));
+  }
+}
+
+// Batches of c128 matrices of 8 to 16 KiB whose rows spill into a second tiled_vec tile column take
+// small_batch (wide_element_rows_spill_a_tile_column in gpu_planner.cpp) and match the reference; a
+// batch whose rows fit one tile column keeps tiled_vec.
+TEST_P(GpuFastPath, WideElementBatchesSpillingATileColumnTakeSmallBatch) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  if (GetParam() != DType::c128) GTEST_SKIP() << "the rule is for 16-byte elements";
+  for (const auto& [d, algorithm] : {std::pair{xpose::TransposeDesc{DType::c128, 20, 33, 6355}, Algorithm::small_batch},
+                                     std::pair{xpose::TransposeDesc{DType::c128, 13, 44, 733}, Algorithm::small_batch},
+                                     std::pair{xpose::TransposeDesc{DType::c128, 25, 25, 600}, Algorithm::tiled_vec}}) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
+    EXPECT_EQ(plan.algorithm(), algorithm) << plan;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
   }
 }
 

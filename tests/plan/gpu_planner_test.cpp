@@ -499,9 +499,9 @@ TEST(GpuPlanner, MidSectorOutputRowsOfEightByteElementsNarrowTheTileRows) {
   EXPECT_EQ(shape({DType::f32, 4100, 4096}), "64x64") << "4-byte elements: kept (measured level or slower)";
 }
 
-// Tall matrices of 4 to 16 8-byte columns, or 16 4-byte ones, whose input rows lie far apart take
+// Tall matrices of 2 to 16 8-byte columns, or 16 4-byte ones, whose input rows lie far apart take
 // tiled_vec rather than skinny's direct kernel (padded_few_columns_take_tiles in gpu_planner.cpp); small
-// gaps, fewer columns, other element sizes, batches and small matrices keep their kernels.
+// gaps, one column, other element sizes, batches and small matrices keep their kernels.
 TEST(GpuPlanner, PaddedFewColumnsTakeTiles) {
   const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in, std::int64_t ld_out = 0,
                          std::int64_t batch = 1) {
@@ -511,7 +511,10 @@ TEST(GpuPlanner, PaddedFewColumnsTakeTiles) {
   EXPECT_EQ(choice(DType::f64, 497802, 4, 68), Algorithm::tiled_vec) << "32-byte rows on the 16-byte grid";
   EXPECT_EQ(choice(DType::f64, 600001, 6, 16), Algorithm::tiled_vec) << "rows 128 bytes apart";
   EXPECT_EQ(choice(DType::f32, 500002, 16, 40), Algorithm::tiled_vec) << "16 4-byte columns";
-  EXPECT_EQ(choice(DType::f64, 1000001, 3, 9), Algorithm::skinny) << "3 columns: kept (not measured)";
+  EXPECT_EQ(choice(DType::f64, 2557414, 3, 27), Algorithm::tiled_vec) << "3 columns";
+  EXPECT_EQ(choice(DType::f64, 3940378, 2, 66, 3940381), Algorithm::tiled_vec) << "2 columns";
+  EXPECT_EQ(choice(DType::f64, 5784055, 1, 9, 5784057), Algorithm::skinny) << "1 column: kept (measured slower)";
+  EXPECT_EQ(choice(DType::f64, 1000001, 3, 6), Algorithm::skinny) << "rows 48 bytes apart: kept";
   EXPECT_EQ(choice(DType::f64, 1019569, 2, 3), Algorithm::skinny) << "small gaps: kept";
   EXPECT_EQ(choice(DType::f64, 400001, 8, 16), Algorithm::skinny) << "gaps no wider than the rows: slabs";
   EXPECT_EQ(choice(DType::f32, 1000002, 8, 24), Algorithm::skinny) << "8 4-byte columns: kept (measured slower)";
@@ -534,6 +537,23 @@ TEST(GpuPlanner, TwoByteElementsOnTheEightByteGridKeepLargeTiles) {
   EXPECT_EQ(tile_bytes({DType::bf16, 460, 18236}), xpose::kVecTileBytes);
   EXPECT_EQ(tile_bytes({DType::bf16, 132, 127100}), xpose::kVecTileBytesSmall) << "256 rows covered against 192";
   EXPECT_EQ(tile_bytes({DType::bf16, 1000, 1004}), xpose::kVecTileBytesSmall) << "under 8 MiB: small tiles";
+}
+
+// Packed batches of 16-byte matrices of 8 to 16 KiB and at most 24 rows whose rows spill past one
+// tiled_vec tile column into a second take small_batch (wide_element_rows_spill_a_tile_column in
+// gpu_planner.cpp); rows within one tile column, more rows and matrices past 16 KiB keep their kernels.
+TEST(GpuPlanner, WideElementBatchesSpillingATileColumnTakeSmallBatch) {
+  const auto choice = [](std::int64_t r, std::int64_t c, std::int64_t batch, std::int64_t ld_in = 0) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::c128, r, c, batch, ld_in}), 16);
+  };
+  EXPECT_EQ(choice(20, 33, 6355), Algorithm::small_batch) << "33 columns: the second tile column 1/32 full";
+  EXPECT_EQ(choice(13, 44, 7332), Algorithm::small_batch) << "in the 16-row tiles of short matrices too";
+  EXPECT_EQ(choice(17, 50, 4000), Algorithm::small_batch);
+  EXPECT_EQ(choice(25, 25, 6000), Algorithm::tiled_vec) << "one tile column: kept";
+  EXPECT_EQ(choice(33, 20, 6355), Algorithm::tiled_vec) << "one tile column: kept";
+  EXPECT_EQ(choice(28, 36, 4000), Algorithm::tiled_vec) << "28 rows: kept (measured slower)";
+  EXPECT_EQ(choice(30, 36, 3000), Algorithm::tiled_vec) << "past 16 KiB: kept";
+  EXPECT_NE(choice(20, 33, 6355, 40), Algorithm::small_batch) << "padded rows: kept (not measured)";
 }
 
 // Tile rows picked by how the rows lie (measured: gpu_planner.cpp, tiled_vec_shape.hpp): f32 input
