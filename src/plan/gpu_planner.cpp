@@ -251,8 +251,10 @@ std::int64_t tile_count(const TransposeDesc& d, TileShape t) {
 // of 64 rows) they lost, 26.77 -> 29.64, which the 9/8 bound leaves on 8 KiB.
 bool two_byte_eight_byte_grid_keeps_tiles(const TransposeDesc& d, int vector_bytes) {
   if (dtype_size(d.dtype) != 2 || vector_bytes != kVecMinBytes) return false;
-  const std::int64_t tiles = tile_count(d, tile_shape(d, kVecTileBytes, vector_bytes));
-  return 8 * 2 * tiles <= 9 * tile_count(d, tile_shape(d, kVecTileBytesSmall, vector_bytes));
+  const std::int64_t large_bytes = kVecTileBytes * tile_count(d, tile_shape(d, kVecTileBytes, vector_bytes));
+  const std::int64_t small_bytes =
+      kVecTileBytesSmall * tile_count(d, tile_shape(d, kVecTileBytesSmall, vector_bytes));
+  return 8 * large_bytes <= 9 * small_bytes;
 }
 
 namespace {
@@ -1254,9 +1256,10 @@ namespace {
 constexpr std::int64_t kPaddedFewColumnsMinCols = 2;
 bool padded_few_columns_take_tiles(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  return (e == 8 || (e == 4 && d.cols == kSkinnyMaxShort)) && d.cols >= kPaddedFewColumnsMinCols &&
-         d.cols <= kSkinnyMaxShort && d.cols < d.rows &&
-         d.batch == 1 && !input_gaps_small(d) && vector_bytes >= kVecMinBytes && large_matrix(d);
+  const bool columns = e == 8 ? d.cols >= kPaddedFewColumnsMinCols && d.cols <= kSkinnyMaxShort
+                              : e == 4 && d.cols == kSkinnyMaxShort;
+  return columns && d.cols < d.rows && d.batch == 1 && !input_gaps_small(d) && vector_bytes >= kVecMinBytes &&
+         large_matrix(d);
 }
 
 // The automatic algorithm as the strides and the pointers' alignment decide it.

@@ -503,9 +503,8 @@ TEST(GpuPlanner, MidSectorOutputRowsOfEightByteElementsNarrowTheTileRows) {
 // tiled_vec rather than skinny's direct kernel (padded_few_columns_take_tiles in gpu_planner.cpp); small
 // gaps, one column, other element sizes, batches and small matrices keep their kernels.
 TEST(GpuPlanner, PaddedFewColumnsTakeTiles) {
-  const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in, std::int64_t ld_out = 0,
-                         std::int64_t batch = 1) {
-    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, batch, ld_in, ld_out}), 16);
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in, std::int64_t ld_out = 0) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, ld_in, ld_out}), 16);
   };
   EXPECT_EQ(choice(DType::f64, 290135, 14, 78), Algorithm::tiled_vec) << "odd rows: tiled_vec's 8-byte path";
   EXPECT_EQ(choice(DType::f64, 497802, 4, 68), Algorithm::tiled_vec) << "32-byte rows on the 16-byte grid";
