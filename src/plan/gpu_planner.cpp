@@ -193,9 +193,26 @@ bool mid_sector_wide_rows_narrow(const TransposeDesc& d, int vector_bytes) {
          d.rows > kMidSectorNarrowRowsMinRows;
 }
 
+// Matrices of 17 to 64 rows of 8-byte elements whose output rows start mid-sector, 16-byte accesses, in 8 KiB tiles:
+// 512-byte tile rows (16 rows a tile) write each output row in two or more runs, each cutting a sector at both ends;
+// 256-byte ones (32 rows) write at most two. Measured on an H200 (of memcpy, 512 -> 256-byte rows, one process per
+// width; bench/results/h200_2026-12-02c_explore.txt): f64 29x144631 with ld_in 144634 ld_out 34 0.552 -> 0.636,
+// 24x174762 ld_out 26 0.616 -> 0.750, 50x83886 0.914 -> 0.997, 30x139810 0.976 -> 1.038, 42x99864 0.951 -> 0.999,
+// 38x110376 0.938 -> 0.985, 22x190650 0.969 -> 1.013, 62x67650 0.979 -> 1.013, 18x233016 0.956 -> 0.974, 18x116508
+// 1.065 -> 1.088; slower: 46x45590 11.68 -> 11.88 us (level in the A/B, h200_2026-12-02c_planner_rules_ab.txt, where
+// 29x144631 ran 38.23 -> 33.02 us and 24x174762 34.36 -> 28.29). Not 16 rows or fewer (10x419430, all in one 16-row
+// tile: 1.037 -> 0.712), tiles already 32 rows tall (16 KiB ones; 26x322638 with 64-row tiles: 1.015 -> 0.750), 4 KiB
+// tiles, 8-byte accesses (34x61681: 1.000 -> 0.869) or batches (not measured).
+constexpr std::int64_t kMidSectorTallTilesMinRows = 17, kMidSectorTallTilesMaxRows = 64;
+bool mid_sector_few_rows_take_tall_tiles(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
+  return dtype_size(d.dtype) == 8 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytesSmall &&
+         !output_rows_sector_aligned(d) && d.batch == 1 && d.rows >= kMidSectorTallTilesMinRows &&
+         d.rows <= kMidSectorTallTilesMaxRows;
+}
+
 // plan_tile: the plan's own tile, not the one that the gather rules and the tile size ask about, which
-// also takes the rules measured against those (mid_sector_wide_rows_narrow, fill_tile_columns). A width
-// forced by the knob is taken as it is.
+// also takes the rules measured against those (mid_sector_wide_rows_narrow,
+// mid_sector_few_rows_take_tall_tiles, fill_tile_columns). A width forced by the knob is taken as it is.
 int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes, bool plan_tile = false) {
   const int esize = static_cast<int>(dtype_size(d.dtype));
   int rb = esize <= 2 ? (output_rows_sector_aligned(d) ? 256 : mid_sector_row_bytes(d, vector_bytes))
@@ -210,6 +227,7 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes, b
   if (rb == 256 && whole_row_tiles_take_half_width(d, tile_bytes, vector_bytes)) rb = 128;
   if (d.rows <= 32) rb = std::max(rb, 512);
   else if (d.rows <= 64) rb = std::max(rb, 256);
+  if (plan_tile && mid_sector_few_rows_take_tall_tiles(d, tile_bytes, vector_bytes)) rb = tile_bytes / 32;
   else if (rb == 256 && tile_bytes == kVecTileBytesSmall && one_byte_matrices_take_ldmatrix_tiles(d, vector_bytes))
     rb = 128;
   // Quarter-size tiles of 1-byte elements keep 32 rows: a whole sector of each output row; the small
@@ -1133,6 +1151,21 @@ bool few_rows_take_tiles(const TransposeDesc& d, int alignment) {
          tiled_vec_vector_bytes(d, alignment) == kVecBytes;
 }
 
+// 10 to 12 rows of 16-byte elements leave 4 to 6 of tiled_vec's 16 tile rows empty, in blocks that run the whole
+// load-barrier-store sequence; gather's threads past the last row return at once. Measured on an H200 (of memcpy, one
+// process, two rounds; bench/results/h200_2026-12-02c_explore.txt, tiled_vec -> gather): c128 10x209715 0.970 ->
+// 1.069, 10x419430 0.951 -> 1.058, 10x209715 with ld_in 209720 0.983 -> 1.076, 10x104857 1.083 -> 1.181, 12x87381
+// 1.135 -> 1.179, 12x174762 1.022 -> 1.043, 11x47662 1.248 -> 1.271, 11x190650 1.008 -> 1.016; in the A/B
+// (h200_2026-12-02c_planner_rules_ab.txt) 10x209715 21.82 -> 19.98 us, 12x87381 11.42 -> 11.07, 11 rows level
+// (11x381300 38.14 -> 38.20). Not 13 rows or more (13x161319 1.044 -> 0.955, 15x139810 1.056 -> 0.966, 16x131072
+// 0.969 -> 0.959, 14x149796 level), nor 9 (skinny, level with gather); under 8 MiB, batches and padded output rows
+// were not measured.
+constexpr std::int64_t kWideElementGatherMinRows = 10, kWideElementGatherMaxRows = 12;
+bool wide_element_few_rows_take_gather(const TransposeDesc& d) {
+  return dtype_size(d.dtype) == 16 && d.batch == 1 && d.rows >= kWideElementGatherMinRows &&
+         d.rows <= kWideElementGatherMaxRows && d.cols > kSkinnyMaxShort && output_packed(d) && large_matrix(d);
+}
+
 // Few rows of 1- and 2-byte elements off tiled_vec's grid whose output rows lie on the 16-byte grid:
 // where they fill three quarters of the tile rows of tiled_unaligned's whole-chunk tiles (128 bytes
 // of output row), those beat skinny's slabs and gather's few-row tiles. Measured on an H200 (of
@@ -1194,12 +1227,22 @@ bool batch_takes_skinny(const TransposeDesc& d) {
   // gained 0.59 -> 1.05), f64 1000x8 (64-byte rows: tiled_vec 1.08 -> 1.03), long sides under 1000 (f32 2x577:
   // small_batch 1.05, skinny 0.70; u8 4x577 0.86 / 0.35), 16-byte elements (c128 2000x4: tiled_vec 1.06 /
   // 0.86).
+  // Matrices of 2 rows of 16 or 32 bytes of 1- to 4-byte elements too, at any batch (of memcpy, one process, two
+  // rounds; bench/results/h200_2026-12-02c_explore.txt, small_batch -> skinny): bf16 2x8 x 1048576 0.883 -> 0.966, x
+  // 131072 0.799 -> 0.928, x 32768 0.798 -> 0.894, 2x16 x 524288 0.877 -> 0.958; u8 2x16 x 1048576 0.876 -> 0.943, x
+  // 4194304 0.943 -> 0.970, x 65536 0.909 -> 0.925, 2x32 x 524288 0.875 -> 0.952; f32 2x8 x 1048576 0.953 -> 0.976,
+  // 2x4 level; in the A/B (h200_2026-12-02c_planner_rules_ab.txt) f32 2x4 x 2097152 0.949 -> 0.973 and the others
+  // alike. Not other row lengths (u8 2x8 0.998 -> 0.122, bf16 2x4 0.990 -> 0.233, 2x12 0.872 -> 0.263, u8 2x24 0.731
+  // -> 0.152), more rows (u8 3x16 0.858 -> 0.794, 4x16 0.905 -> 0.689, bf16 4x8 0.887 -> 0.685; bf16 3x8 gained,
+  // 0.839 -> 0.881, and 3x16 ran level) nor 8-byte elements (f64 2x4 x 524288 0.951 -> 0.963, but x 131072 7.03 ->
+  // 7.17 us in the A/B).
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
   if (d.batch == 1 || e > 8 || !input_packed(d) || !output_packed(d)) return false;
   const std::int64_t short_side = std::min(d.rows, d.cols), long_side = std::max(d.rows, d.cols);
   const std::int64_t min_long_side = e == 1 && d.rows > d.cols ? 2000 : 1000;
   if (short_side <= 8 && short_side * e <= 32 && long_side >= min_long_side && (e > 2 || long_side * e % 16 == 0))
     return true;
+  if (d.rows == 2 && e <= 4 && (d.cols * e == 16 || d.cols * e == 32)) return true;
   return e >= 4 && d.rows >= 200 && (d.cols * e == 16 || d.cols * e == 32);
 }
 
@@ -1239,7 +1282,7 @@ int tiled_vec_vector_bytes(const TransposeDesc& d, int alignment) {
 
 namespace {
 
-// Tall matrices of 2 to kSkinnyMaxShort 8-byte columns (16 of 4-byte ones: 64-byte rows) whose input
+// Tall matrices of 2 to 24 8-byte columns (16 to 32 of 4-byte ones, in whole vectors) whose input
 // rows lie far apart: skinny_cols_vec's slabs do not run there (skinny_cols_vec_runs: they would read the
 // gaps), and skinny's direct kernel reads each short row on its own, where tiled_vec's tiles keep many
 // rows' loads in flight. Measured on an H200 (us, skinny -> tiled_vec, three rounds alternated;
@@ -1253,13 +1296,56 @@ namespace {
 // 3940378x2 ld_in 66 111.11 -> 94.82, 2557414x3 ld_in 27 80.76 -> 70.27, 1557695x2 ld_in 10 32.51 -> 31.86,
 // 660418x3 ld_in 11 level; one column not (5784055x1 ld_in 9 97.06 -> 132.17, 7510558x1 ld_in 25 152.15 ->
 // 172.39, though 1173144x1 ld_in 65 33.62 -> 30.40). Batches and matrices under 8 MiB were not measured.
-constexpr std::int64_t kPaddedFewColumnsMinCols = 2;
+// Past 16 columns, where skinny takes rows off tiled_vec's 16-byte grid (tall_skinny_max_cols), tiled_vec's
+// 8-byte path leads too where each row holds whole vectors (of memcpy, one process, two rounds;
+// bench/results/h200_2026-12-02c_explore.txt, skinny -> tiled_vec): f64 235271x17 with ld_in 81 0.573 ->
+// 0.770, ld_in 45 0.584 -> 0.772, 180000x23 ld_in 77 0.707 -> 0.890, 200000x19 ld_in 61 0.723 -> 0.812,
+// 200000x21 ld_in 99 0.714 -> 0.800, 100000x20 ld_in 45 0.861 -> 0.895; f32 300000x24 ld_in 70 0.670 ->
+// 0.781, 350000x28 ld_in 90 0.630 -> 0.737, 262144x32 ld_in 70 0.575 -> 0.690, 400000x20 ld_in 46 0.677 ->
+// 0.726, 200000x20 ld_in 46 0.730 -> 0.778; the A/B (h200_2026-12-02c_planner_rules_ab.txt) alike, and f64
+// 387417x21 ld_in 121 (16 KiB tiles) 61.79 -> 49.27 us. Not where a row ends in part of a vector (f32
+// 500000x17 ld_in 42: 0.653 -> 0.337; tall_far_rows_on_eight_byte_grid).
+constexpr std::int64_t kPaddedFewColumnsMinCols = 2, kPaddedFewFourByteColumnsMaxCols = 32;
 bool padded_few_columns_take_tiles(const TransposeDesc& d, int vector_bytes) {
   const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
-  const bool columns = e == 8 ? d.cols >= kPaddedFewColumnsMinCols && d.cols <= kSkinnyMaxShort
-                              : e == 4 && d.cols == kSkinnyMaxShort;
+  const bool whole_vectors = vector_bytes != 0 && d.cols * e % vector_bytes == 0;
+  const bool columns = e == 8 ? d.cols >= kPaddedFewColumnsMinCols && d.cols <= tall_skinny_max_cols(e)
+                              : e == 4 && d.cols >= kSkinnyMaxShort && d.cols <= kPaddedFewFourByteColumnsMaxCols &&
+                                    whole_vectors;
   return columns && d.cols < d.rows && d.batch == 1 && !input_gaps_small(d) && vector_bytes >= kVecMinBytes &&
          large_matrix(d);
+}
+
+// Tall matrices of 17 to 64 1- and 2-byte columns (29 to 33 4-byte ones) whose input rows lie far apart,
+// on tiled_vec's 8-byte grid. Where each row ends in part of an 8-byte vector, tiled_vec moves that part
+// element by element in every row, and tiled_unaligned's word windows lead; for 1- and 2-byte elements
+// whose output rows start mid-sector tiled_sectors (whose wide tiles suit squares) trails both, and rows
+// of whole vectors take tiled_vec. Measured on an H200 (of memcpy, one process per shape, 32 MiB, two
+// rounds alike where two ran; bench/results/h200_2026-12-02c_explore.txt), the previous choice ->
+// tiled_unaligned: bf16 600000x33 with ld_in 100 0.323 -> 0.712 (tiled_vec), 300000x33 ld_in 100 0.294 ->
+// 0.641, 671088x25 ld_in 68 0.438 -> 0.640, 900000x17 ld_in 44 0.444 -> 0.506 (skinny 0.542),
+// 762600x22 ld_in 52 0.315 -> 0.592 (tiled_sectors), 578524x29 ld_in 76 0.391 -> 0.609, 559240x30 ld_in
+// 68 0.392 -> 0.704; u8 800000x33 ld_in 104 0.263 -> 0.614 (tiled_vec), 762600x44 ld_in 104 0.411 ->
+// 0.647 (tiled_sectors); f32 250000x33 ld_in 102 0.633 -> 0.736 (skinny), 270600x31 ld_in 74 0.635 ->
+// 0.710, 289262x29 ld_in 70 0.624 -> 0.670; -> tiled_vec: bf16 381300x44 ld_in 100 0.526 -> 0.808
+// (tiled_sectors; tiled_unaligned 0.751), 279620x60 ld_in 140 0.602 -> 0.847 (0.846). Fewer 4-byte
+// columns keep skinny (f32 335544x25 ld_in 62 0.648 against 0.593), as do rows that hold whole vectors
+// elsewhere (bf16 x20 and x24, u8 x24: tiled_vec ahead of tiled_unaligned, 0.685 / 0.563, 0.738 / 0.627,
+// 0.594 / 0.557); past 64 columns tiled_sectors ran level (bf16 233016x72: 0.694 against 0.705). The A/B
+// (h200_2026-12-02c_planner_rules_ab.txt, 15 shapes) ran every one faster, by 8% (f32 289262x29 34.70 ->
+// 32.02 us) to 2.3 times (bf16 140000x33 ld_in 100, 9 MiB, 24.34 -> 10.37).
+constexpr std::int64_t kTallFarRowsMaxCols = 64;
+constexpr std::int64_t kTallFarWordRowsMinCols = 29, kTallFarWordRowsMaxCols = 33;
+bool tall_far_rows_on_eight_byte_grid(const TransposeDesc& d, int alignment) {
+  const std::int64_t e = static_cast<std::int64_t>(dtype_size(d.dtype));
+  const bool columns = e <= 2 ? d.cols > kSkinnyMaxShort && d.cols <= kTallFarRowsMaxCols
+                              : e == 4 && d.cols >= kTallFarWordRowsMinCols && d.cols <= kTallFarWordRowsMaxCols;
+  return columns && d.cols < d.rows && d.batch == 1 && !input_gaps_small(d) && large_matrix(d) &&
+         tiled_vec_vector_bytes(d, alignment) == kVecMinBytes;
+}
+
+bool rows_end_in_part_vector(const TransposeDesc& d) {
+  return d.cols * static_cast<std::int64_t>(dtype_size(d.dtype)) % kVecMinBytes != 0;
 }
 
 // The automatic algorithm as the strides and the pointers' alignment decide it.
@@ -1296,9 +1382,13 @@ Algorithm choose_for_strides(const TransposeDesc& d, int alignment, std::int64_t
     return Algorithm::gather;
   if (few_rows_take_wide_registers(d, alignment) || few_cols_take_wide_registers(d, alignment))
     return Algorithm::skinny;
+  if (vector_bytes == kVecBytes && wide_element_few_rows_take_gather(d)) return Algorithm::gather;
   if (few_rows_take_tiles(d, alignment)) return Algorithm::tiled_vec;
   if (gather_takes_few_rows(d, alignment)) return Algorithm::gather;
   if (padded_few_columns_take_tiles(d, vector_bytes)) return Algorithm::tiled_vec;
+  // 4-byte elements of whole vectors took the rule above.
+  if (tall_far_rows_on_eight_byte_grid(d, alignment))
+    return rows_end_in_part_vector(d) ? Algorithm::tiled_unaligned : Algorithm::tiled_vec;
   if (d.rows <= kSkinnyMaxShort || short_side_takes_skinny(d, alignment)) return Algorithm::skinny;
   if (tiled_sectors_suits(d, alignment)) return Algorithm::tiled_sectors;
   if (vector_bytes == kVecBytes)

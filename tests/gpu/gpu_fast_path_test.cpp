@@ -764,6 +764,49 @@ TEST_P(GpuFastPath, WideElementBatchesSpillingATileColumnTakeSmallBatch) {
   }
 }
 
+// The eighty-first session's rules (gpu_planner.cpp) pick their plans and match the reference: f64 output
+// rows mid-sector in 32-row tiles (mid_sector_few_rows_take_tall_tiles), tall f64 and f32 matrices of 17 to
+// 32 columns with far-apart input rows on tiled_vec (padded_few_columns_take_tiles) and, on the 8-byte grid,
+// 1- to 4-byte ones whose rows end in part of a vector on tiled_unaligned (tall_far_rows_on_eight_byte_grid),
+// c128 matrices of 10 to 12 rows on gather (wide_element_few_rows_take_gather) and batches of 2-row matrices
+// of 16- and 32-byte rows on skinny (batch_takes_skinny).
+TEST_P(GpuFastPath, FewRowsTallFarRowsAndTwoRowBatchesMatchReference) {
+  XPOSE_SKIP_WITHOUT_GPU();
+  const DType t = GetParam();
+  struct Case {
+    xpose::TransposeDesc d;
+    Algorithm algorithm;
+    int tile_rows;
+  };
+  std::vector<Case> cases;
+  if (t == DType::f64)
+    cases = {{{t, 29, 40000, 1, 40002, 34}, Algorithm::tiled_vec, 32},
+             {{t, 30, 40000}, Algorithm::tiled_vec, 32},
+             {{t, 70000, 17, 1, 81}, Algorithm::tiled_vec, 32}};
+  else if (t == DType::f32)
+    cases = {{{t, 100002, 24, 1, 70}, Algorithm::tiled_vec, 64},
+             {{t, 70000, 33, 1, 102}, Algorithm::tiled_unaligned, 0},
+             {{t, 2, 8, 999}, Algorithm::skinny, 0}};
+  else if (t == DType::c128)
+    cases = {{{t, 10, 60001}, Algorithm::gather, 0}, {{t, 11, 50000, 1, 50003}, Algorithm::gather, 0}};
+  else if (t == DType::bf16)
+    cases = {{{t, 140000, 33, 1, 100}, Algorithm::tiled_unaligned, 0},
+             {{t, 100004, 44, 1, 100}, Algorithm::tiled_vec, 0},
+             {{t, 2, 8, 1003}, Algorithm::skinny, 0},
+             {{t, 2, 16, 77}, Algorithm::skinny, 0}};
+  else
+    cases = {{{t, 300000, 33, 1, 104}, Algorithm::tiled_unaligned, 0},
+             {{t, 2, 16, 1003}, Algorithm::skinny, 0},
+             {{t, 2, 32, 77}, Algorithm::skinny, 0}};
+  for (const Case& k : cases) {
+    xpose::Plan plan;
+    ASSERT_TRUE(xpose::make_plan(plan, k.d, {Backend::cuda}).ok());
+    EXPECT_EQ(plan.algorithm(), k.algorithm) << plan;
+    if (k.tile_rows != 0) EXPECT_EQ(plan.config().tile_rows, k.tile_rows) << plan;
+    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(k.d, Algorithm::automatic, 0));
+  }
+}
+
 // small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, and
 // past it one whole matrix per block up to 64 KiB (swizzled, rotated and strided) and up to the
 // device's bound (its largest square, and one past it, refused), batches

@@ -482,7 +482,7 @@ TEST(GpuPlanner, FewTileColumnsNarrowTheirTileRows) {
 
 // Output rows of 8-byte elements that start mid-sector: tile rows of 256 bytes, 128 under 1024 rows
 // (mid_sector_wide_rows_narrow in gpu_planner.cpp), beside output rows on the sector grid, 4-byte
-// elements, batches and matrices of at most 64 rows, which keep their tiles.
+// elements and batches, which keep their tiles (matrices of at most 64 rows: the next test).
 TEST(GpuPlanner, MidSectorOutputRowsOfEightByteElementsNarrowTheTileRows) {
   xpose::LaunchConfig c;
   const auto shape = [&c](xpose::TransposeDesc d) {
@@ -495,11 +495,30 @@ TEST(GpuPlanner, MidSectorOutputRowsOfEightByteElementsNarrowTheTileRows) {
   EXPECT_EQ(shape({DType::f64, 37638, 222}), "64x32") << "packed rows of an even count off the sector grid";
   EXPECT_EQ(shape({DType::f64, 2048, 4096}), "32x64") << "output rows on the sector grid: kept";
   EXPECT_EQ(shape({DType::f64, 1446, 1440, 4}), "32x64") << "a batch: kept (not measured)";
-  EXPECT_EQ(shape({DType::f64, 42, 99864}), "16x64") << "at most 64 rows: kept (not measured)";
+  EXPECT_EQ(shape({DType::f64, 42, 99864}), "32x32") << "at most 64 rows: 32-row tiles (the next test)";
   EXPECT_EQ(shape({DType::f32, 4100, 4096}), "64x64") << "4-byte elements: kept (measured level or slower)";
 }
 
-// Tall matrices of 2 to 16 8-byte columns, or 16 4-byte ones, whose input rows lie far apart take
+// 17 to 64 rows of 8-byte elements whose output rows start mid-sector: 8 KiB tiles of 32 rows rather than
+// 16 (mid_sector_few_rows_take_tall_tiles in gpu_planner.cpp); fewer rows, 16 KiB tiles, 8-byte accesses,
+// output rows on the sector grid and batches keep their tiles.
+TEST(GpuPlanner, MidSectorFewRowsOfEightByteElementsTakeTallTiles) {
+  xpose::LaunchConfig c;
+  const auto shape = [&c](xpose::TransposeDesc d) {
+    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(d), 16, 132, c).ok());
+    return std::to_string(c.tile_rows) + "x" + std::to_string(c.tile_cols);
+  };
+  EXPECT_EQ(shape({DType::f64, 29, 144631, 1, 144634, 34}), "32x32") << "padded output rows";
+  EXPECT_EQ(shape({DType::f64, 18, 233016}), "32x32") << "18 rows";
+  EXPECT_EQ(shape({DType::f64, 62, 67650}), "32x32") << "62 rows";
+  EXPECT_EQ(shape({DType::f64, 10, 419430}), "16x64") << "16 rows or fewer: kept";
+  EXPECT_EQ(shape({DType::f64, 26, 322638}), "32x64") << "16 KiB tiles, 32 rows already: kept";
+  EXPECT_EQ(shape({DType::f64, 34, 61681}), "16x64") << "8-byte accesses: kept";
+  EXPECT_EQ(shape({DType::f64, 24, 174762}), "16x64") << "output rows on the sector grid: kept";
+  EXPECT_EQ(shape({DType::f64, 42, 1000, 200}), "32x64") << "a batch: kept (not measured)";
+}
+
+// Tall matrices of 2 to 24 8-byte columns, or 16 to 28 4-byte ones, whose input rows lie far apart take
 // tiled_vec rather than skinny's direct kernel (padded_few_columns_take_tiles in gpu_planner.cpp); small
 // gaps, one column, other element sizes, batches and small matrices keep their kernels.
 TEST(GpuPlanner, PaddedFewColumnsTakeTiles) {
@@ -519,6 +538,32 @@ TEST(GpuPlanner, PaddedFewColumnsTakeTiles) {
   EXPECT_EQ(choice(DType::f32, 1000002, 8, 24), Algorithm::skinny) << "8 4-byte columns: kept (measured slower)";
   EXPECT_EQ(choice(DType::u8, 4000000, 16, 100), Algorithm::skinny) << "1-byte elements: kept";
   EXPECT_EQ(choice(DType::f64, 20001, 14, 78), Algorithm::skinny) << "under 8 MiB: kept";
+  EXPECT_EQ(choice(DType::f64, 235271, 17, 81), Algorithm::tiled_vec) << "17 columns off the 16-byte grid";
+  EXPECT_EQ(choice(DType::f64, 180000, 23, 77), Algorithm::tiled_vec) << "23 columns";
+  EXPECT_EQ(choice(DType::f32, 300000, 24, 70), Algorithm::tiled_vec) << "24 4-byte columns, whole 8-byte vectors";
+  EXPECT_EQ(choice(DType::f32, 350000, 28, 90), Algorithm::tiled_vec) << "28 4-byte columns";
+  EXPECT_EQ(choice(DType::f32, 500000, 17, 42), Algorithm::skinny) << "rows ending in part of a vector: kept";
+  EXPECT_EQ(choice(DType::f32, 262144, 32, 70), Algorithm::tiled_vec) << "32 4-byte columns";
+}
+
+// Tall matrices of 17 to 64 1- and 2-byte columns (29 to 33 4-byte ones) with far-apart input rows on
+// tiled_vec's 8-byte grid: tiled_unaligned where each row ends in part of an 8-byte vector, tiled_vec where
+// the rows hold whole vectors, tiled_sectors never (tall_far_rows_on_eight_byte_grid in gpu_planner.cpp).
+TEST(GpuPlanner, TallFarRowsOnTheEightByteGridSkipPartVectors) {
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t ld_in) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, 1, ld_in}), 16);
+  };
+  EXPECT_EQ(choice(DType::bf16, 600000, 33, 100), Algorithm::tiled_unaligned) << "a 2-byte tail in every row";
+  EXPECT_EQ(choice(DType::bf16, 900000, 17, 44), Algorithm::tiled_unaligned) << "17 columns";
+  EXPECT_EQ(choice(DType::bf16, 762600, 22, 52), Algorithm::tiled_unaligned) << "output rows mid-sector";
+  EXPECT_EQ(choice(DType::u8, 800000, 33, 104), Algorithm::tiled_unaligned) << "1-byte elements";
+  EXPECT_EQ(choice(DType::f32, 250000, 33, 102), Algorithm::tiled_unaligned) << "33 4-byte columns";
+  EXPECT_EQ(choice(DType::f32, 289262, 29, 70), Algorithm::tiled_unaligned) << "29 4-byte columns";
+  EXPECT_EQ(choice(DType::bf16, 381300, 44, 100), Algorithm::tiled_vec) << "whole vectors: tiled_vec, not sectors";
+  EXPECT_EQ(choice(DType::bf16, 700000, 20, 60), Algorithm::tiled_vec) << "whole vectors: kept";
+  EXPECT_EQ(choice(DType::f32, 335544, 25, 62), Algorithm::skinny) << "25 4-byte columns: kept (measured slower)";
+  EXPECT_EQ(choice(DType::bf16, 233016, 72, 164), Algorithm::tiled_sectors) << "past 64 columns: kept (level)";
+  EXPECT_EQ(choice(DType::bf16, 1048576, 33, 36), Algorithm::skinny) << "gaps no wider than the rows: kept";
 }
 
 // 2-byte elements on tiled_vec's 8-byte grid only keep 16 KiB tiles under 32 MiB where those cover
@@ -553,6 +598,39 @@ TEST(GpuPlanner, WideElementBatchesSpillingATileColumnTakeSmallBatch) {
   EXPECT_EQ(choice(28, 36, 4000), Algorithm::tiled_vec) << "28 rows: kept (measured slower)";
   EXPECT_EQ(choice(30, 36, 3000), Algorithm::tiled_vec) << "past 16 KiB: kept";
   EXPECT_NE(choice(20, 33, 6355, 40), Algorithm::small_batch) << "padded rows: kept (not measured)";
+}
+
+// 10 to 12 rows of 16-byte elements take gather rather than tiled_vec's part-empty 16-row tiles
+// (wide_element_few_rows_take_gather in gpu_planner.cpp); other row counts, batches and matrices under
+// 8 MiB keep their kernels.
+TEST(GpuPlanner, WideElementFewRowsTakeGather) {
+  const auto choice = [](std::int64_t r, std::int64_t c, std::int64_t batch = 1, std::int64_t ld_in = 0) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({DType::c128, r, c, batch, ld_in}), 16);
+  };
+  EXPECT_EQ(choice(10, 209715), Algorithm::gather);
+  EXPECT_EQ(choice(10, 209715, 1, 209720), Algorithm::gather) << "padded input rows";
+  EXPECT_EQ(choice(11, 190650), Algorithm::gather) << "output rows mid-sector";
+  EXPECT_EQ(choice(12, 87381), Algorithm::gather);
+  EXPECT_EQ(choice(13, 161319), Algorithm::tiled_vec) << "13 rows: kept (measured slower)";
+  EXPECT_EQ(choice(9, 233016), Algorithm::skinny) << "9 rows: kept";
+  EXPECT_EQ(choice(10, 20000), Algorithm::tiled_vec) << "under 8 MiB: kept (not measured)";
+  EXPECT_NE(choice(10, 2000, 30), Algorithm::gather) << "a batch: kept (not measured)";
+}
+
+// Batches of 2-row matrices whose rows are 16 or 32 bytes take skinny at any batch (batch_takes_skinny in
+// gpu_planner.cpp); other row lengths, more rows and 8-byte elements keep small_batch.
+TEST(GpuPlanner, TwoRowBatchesOfSixteenAndThirtyTwoByteRowsTakeSkinny) {
+  const auto choice = [](DType t, std::int64_t r, std::int64_t c, std::int64_t batch) {
+    return xpose::plan::choose_gpu_algorithm(xpose::resolved({t, r, c, batch}), 16);
+  };
+  EXPECT_EQ(choice(DType::bf16, 2, 8, 1048576), Algorithm::skinny) << "16-byte rows";
+  EXPECT_EQ(choice(DType::bf16, 2, 16, 32768), Algorithm::skinny) << "32-byte rows, a smaller batch";
+  EXPECT_EQ(choice(DType::u8, 2, 16, 65536), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f32, 2, 4, 2097152), Algorithm::skinny);
+  EXPECT_EQ(choice(DType::f64, 2, 4, 131072), Algorithm::small_batch) << "8-byte elements: kept (measured slower)";
+  EXPECT_EQ(choice(DType::u8, 2, 8, 2097152), Algorithm::small_batch) << "8-byte rows: kept (measured slower)";
+  EXPECT_EQ(choice(DType::bf16, 2, 12, 524288), Algorithm::small_batch) << "24-byte rows: kept";
+  EXPECT_EQ(choice(DType::u8, 3, 16, 524288), Algorithm::small_batch) << "3 rows: kept";
 }
 
 // Tile rows picked by how the rows lie (measured: gpu_planner.cpp, tiled_vec_shape.hpp): f32 input
@@ -1351,7 +1429,8 @@ TEST(GpuPlanner, FewRowsOnTheGridTakeSixteenRowTiles) {
   EXPECT_EQ(choice(DType::f16, 16, 2097152), Algorithm::tiled_vec);
   EXPECT_EQ(choice(DType::f32, 12, 1398100), Algorithm::tiled_vec);
   EXPECT_EQ(choice(DType::f64, 10, 1000000), Algorithm::tiled_vec);
-  EXPECT_EQ(choice(DType::c128, 11, 500000), Algorithm::tiled_vec);
+  EXPECT_EQ(choice(DType::c128, 16, 262144), Algorithm::tiled_vec);
+  EXPECT_EQ(choice(DType::c128, 11, 500000), Algorithm::gather) << "10 to 12 16-byte rows: gather (measured)";
   EXPECT_EQ(choice(DType::c128, 9, 500000), Algorithm::skinny) << "7 of 16 tile rows empty";
   EXPECT_EQ(choice(DType::u8, 16, 4194304), Algorithm::skinny) << "16-byte output rows: the register kernel";
   EXPECT_EQ(choice(DType::u8, 12, 4194304), Algorithm::skinny) << "12 one-byte rows fill no 16-byte vector";
