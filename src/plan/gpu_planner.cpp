@@ -227,9 +227,9 @@ int choose_row_bytes(const TransposeDesc& d, int tile_bytes, int vector_bytes, b
   if (rb == 256 && whole_row_tiles_take_half_width(d, tile_bytes, vector_bytes)) rb = 128;
   if (d.rows <= 32) rb = std::max(rb, 512);
   else if (d.rows <= 64) rb = std::max(rb, 256);
-  if (plan_tile && mid_sector_few_rows_take_tall_tiles(d, tile_bytes, vector_bytes)) rb = tile_bytes / 32;
   else if (rb == 256 && tile_bytes == kVecTileBytesSmall && one_byte_matrices_take_ldmatrix_tiles(d, vector_bytes))
     rb = 128;
+  if (plan_tile && mid_sector_few_rows_take_tall_tiles(d, tile_bytes, vector_bytes)) rb = tile_bytes / 32;
   // Quarter-size tiles of 1-byte elements keep 32 rows: a whole sector of each output row; the small
   // tiles of wider elements keep 16 (tiled_vec_shape.hpp).
   if (tile_bytes == kVecTileBytesTiny && esize == 1) rb = std::min(rb, kVecTileBytesTiny / 32);

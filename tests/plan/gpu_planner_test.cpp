@@ -518,7 +518,7 @@ TEST(GpuPlanner, MidSectorFewRowsOfEightByteElementsTakeTallTiles) {
   EXPECT_EQ(shape({DType::f64, 42, 1000, 200}), "32x64") << "a batch: kept (not measured)";
 }
 
-// Tall matrices of 2 to 24 8-byte columns, or 16 to 28 4-byte ones, whose input rows lie far apart take
+// Tall matrices of 2 to 24 8-byte columns, or 16 to 32 4-byte ones, whose input rows lie far apart take
 // tiled_vec rather than skinny's direct kernel (padded_few_columns_take_tiles in gpu_planner.cpp); small
 // gaps, one column, other element sizes, batches and small matrices keep their kernels.
 TEST(GpuPlanner, PaddedFewColumnsTakeTiles) {
