@@ -13,6 +13,10 @@ batches of small matrices and padded leading dimensions on either side, 8-64 MiB
 
 --offsets 0:0,1:0,0:1,1:1 runs every case once per pair of pointer offsets (input:output, in elements,
 the CLI's --offset-in / --offset-out): slices of larger matrices, which take the led plans.
+
+Where both auto and tuned ran, a gap report follows the table: the measured plan's ratio to memcpy over
+the automatic plan's per case, its median, and the cases where the measured plan leads by more than 2%,
+largest first. --report FILE.json [...] prints that report for scans already run, one summary per file.
 """
 import argparse
 import collections
@@ -96,6 +100,40 @@ def label_of(dtype, rows, cols, batch, ld_in, ld_out, offset_in=0, offset_out=0)
     return label + (f" in+{offset_in} out+{offset_out}" if offset_in or offset_out else "")
 
 
+def tuned_gaps(records):
+    """(label, auto record, tuned record) for every case that ran both plans, in the records' order."""
+    by_case = collections.OrderedDict()
+    for r in records:
+        label = label_of(r["dtype"], r["rows"], r["cols"], r["batch"], r["ld_in"], r["ld_out"],
+                         r.get("offset_in", 0), r.get("offset_out", 0))
+        by_case.setdefault(label, {})[r["kernel"]] = r
+    return [(label, k["auto"], k["tuned"]) for label, k in by_case.items() if "auto" in k and "tuned" in k]
+
+
+def median(values):
+    v = sorted(values)
+    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
+
+
+def report_gaps(records, name, top=20):
+    """One summary line for `name` and the `top` cases where the measured plan leads by more than 2%:
+    lines of (tuned / auto, case, auto and tuned ratios to memcpy, both plans). Returns the lines."""
+    pairs = tuned_gaps(records)
+    if not pairs:
+        return [f"{name}: no case ran both auto and tuned"]
+    ratio = lambda r: r["pct_of_copy"] / 100  # noqa: E731
+    gaps = sorted(((ratio(t) / ratio(a), label, a, t) for label, a, t in pairs), key=lambda g: -g[0])
+    lines = [f"{name}: {len(pairs)} cases, auto median {median(ratio(a) for _, a, _ in pairs):.3f} of memcpy, "
+             f"{sum(ratio(a) < 0.8 for _, a, _ in pairs)} under 0.8; tuned / auto median "
+             f"{median(g[0] for g in gaps):.3f}, over 1.04 on {sum(g[0] > 1.04 for g in gaps)}"]
+    plan = lambda r: r["plan"].split(" block=")[0]  # noqa: E731
+    for g, label, a, t in gaps[:top]:
+        if g <= 1.02:
+            break
+        lines.append(f"  {g:.3f}  {label:44s} {ratio(a):.3f} {ratio(t):.3f}  {plan(a)} | {plan(t)}")
+    return lines
+
+
 def parse_offsets(text):
     """'0:0,1:0' -> [(0, 0), (1, 0)]: (input, output) pointer offsets in elements."""
     pairs = []
@@ -134,7 +172,9 @@ def run_group(xpose, dtype, batch, ld_in, ld_out, offsets, shapes, iters, kernel
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--xpose", default=os.path.join("build-gpu", "apps", "xpose", "xpose"))
-    ap.add_argument("--out", required=True, help="JSON with every case's record")
+    ap.add_argument("--out", help="JSON with every case's record (required unless --report)")
+    ap.add_argument("--report", nargs="+", metavar="JSON", help="print the auto / tuned gap report of these scans")
+    ap.add_argument("--top", type=int, default=20, help="cases the gap report lists at most")
     ap.add_argument("--dtypes", default=",".join(ESIZE))
     ap.add_argument("--iters", type=int, default=15)
     ap.add_argument("--target-mib", type=float, default=TARGET_BYTES / (1 << 20), help="bytes of one case")
@@ -146,6 +186,19 @@ def main():
     ap.add_argument("--offsets", type=parse_offsets, default=[(0, 0)],
                     help="IN:OUT pointer offsets in elements, comma-separated: each case once per pair")
     args = ap.parse_args()
+    if args.report:
+        for path in args.report:
+            try:
+                with open(path) as f:
+                    records = json.load(f)["records"]
+            except (OSError, ValueError, KeyError) as e:
+                print(f"shape_scan: {path}: not a scan's JSON ({e})", file=sys.stderr)
+                return 2
+            print("\n".join(report_gaps(records, path, args.top)))
+        return 0
+    if not args.out:
+        print("shape_scan: --out is required (or --report to read scans already run)", file=sys.stderr)
+        return 2
 
     dtypes = args.dtypes.split(",")
     if args.random:
@@ -190,6 +243,8 @@ def main():
         print(f"{label:44s} {mib:7.1f} {r['time_us']:9.2f} {r['pct_of_copy'] / 100:8.3f}  {r['verification']:8s}  "
               f"{r['plan']}")
     print(f"{len(records)} cases, {len(errors)} errors, {time.time() - t0:.0f} s")
+    if tuned_gaps(records):
+        print("\n".join(report_gaps(records, "auto / tuned", args.top)))
     return 1 if errors else 0
 
 
