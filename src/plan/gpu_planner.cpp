@@ -188,9 +188,12 @@ int fill_tile_columns(const TransposeDesc& d, int tile_bytes, int vector_bytes, 
 // nine f64 shapes, 128 ahead of 256 from 65 to 363 rows (100x40000 0.927 / 0.880 of memcpy), level near 1000. Not
 // 4-byte elements (f32 4100x4096 128 / 256: 0.924 / 0.935), nor batches and 64 rows or fewer (not measured).
 constexpr std::int64_t kMidSectorNarrowRowsMinRows = 64, kMidSectorNarrowRowsMaxRows = 1024;
+// Single matrices of 8-byte elements, 16-byte accesses, output rows mid-sector: where both rules below apply.
+bool eight_byte_output_rows_mid_sector(const TransposeDesc& d, int vector_bytes) {
+  return dtype_size(d.dtype) == 8 && vector_bytes == kVecBytes && !output_rows_sector_aligned(d) && d.batch == 1;
+}
 bool mid_sector_wide_rows_narrow(const TransposeDesc& d, int vector_bytes) {
-  return dtype_size(d.dtype) == 8 && vector_bytes == kVecBytes && !output_rows_sector_aligned(d) && d.batch == 1 &&
-         d.rows > kMidSectorNarrowRowsMinRows;
+  return eight_byte_output_rows_mid_sector(d, vector_bytes) && d.rows > kMidSectorNarrowRowsMinRows;
 }
 
 // Matrices of 17 to 64 rows of 8-byte elements whose output rows start mid-sector, 16-byte accesses, in 8 KiB tiles:
@@ -205,9 +208,8 @@ bool mid_sector_wide_rows_narrow(const TransposeDesc& d, int vector_bytes) {
 // tiles, 8-byte accesses (34x61681: 1.000 -> 0.869) or batches (not measured).
 constexpr std::int64_t kMidSectorTallTilesMinRows = 17, kMidSectorTallTilesMaxRows = 64;
 bool mid_sector_few_rows_take_tall_tiles(const TransposeDesc& d, int tile_bytes, int vector_bytes) {
-  return dtype_size(d.dtype) == 8 && vector_bytes == kVecBytes && tile_bytes == kVecTileBytesSmall &&
-         !output_rows_sector_aligned(d) && d.batch == 1 && d.rows >= kMidSectorTallTilesMinRows &&
-         d.rows <= kMidSectorTallTilesMaxRows;
+  return eight_byte_output_rows_mid_sector(d, vector_bytes) && tile_bytes == kVecTileBytesSmall &&
+         d.rows >= kMidSectorTallTilesMinRows && d.rows <= kMidSectorTallTilesMaxRows;
 }
 
 // plan_tile: the plan's own tile, not the one that the gather rules and the tile size ask about, which

@@ -86,12 +86,15 @@ int expect_runs_where_it_fits(const std::vector<xpose::TransposeDesc>& cases, Al
   return ran;
 }
 
-// The automatic plan of `d` takes `algorithm` and matches the CPU reference (call through
-// ASSERT_NO_FATAL_FAILURE).
-void expect_automatic_plan_takes(const xpose::TransposeDesc& d, Algorithm algorithm) {
+// The automatic plan of `d` takes `algorithm` (and tiles of `tile_rows` x `tile_cols`, each where not 0)
+// and matches the CPU reference (call through ASSERT_NO_FATAL_FAILURE).
+void expect_automatic_plan_takes(const xpose::TransposeDesc& d, Algorithm algorithm, int tile_rows = 0,
+                                 int tile_cols = 0) {
   xpose::Plan plan;
   ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
   EXPECT_EQ(plan.algorithm(), algorithm) << plan;
+  if (tile_rows != 0) EXPECT_EQ(plan.config().tile_rows, tile_rows) << plan;
+  if (tile_cols != 0) EXPECT_EQ(plan.config().tile_cols, tile_cols) << plan;
   expect_matches_reference(d, Algorithm::automatic, 0);
 }
 
@@ -738,14 +741,8 @@ TEST_P(GpuFastPath, MidSectorRowsPaddedColumnsAndEightByteGridTilesMatchReferenc
     cases = {{{t, 500002, 16, 1, 40}, Algorithm::tiled_vec, 128, 16}};
   else
     cases = {{{t, 4000, 4004}, Algorithm::tiled_vec, 64, 128}, {{t, 300, 300, 186}, Algorithm::tiled_vec, 64, 128}};
-  for (const Case& k : cases) {
-    xpose::Plan plan;
-    ASSERT_TRUE(xpose::make_plan(plan, k.d, {Backend::cuda}).ok());
-    EXPECT_EQ(plan.algorithm(), k.algorithm) << plan;
-    EXPECT_EQ(plan.config().tile_rows, k.tile_rows) << plan;
-    EXPECT_EQ(plan.config().tile_cols, k.tile_cols) << plan;
-    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(k.d, Algorithm::automatic, 0));
-  }
+  for (const Case& k : cases)
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(k.d, k.algorithm, k.tile_rows, k.tile_cols));
 }
 
 // Batches of c128 matrices of 8 to 16 KiB whose rows spill into a second tiled_vec tile column take
@@ -756,12 +753,8 @@ TEST_P(GpuFastPath, WideElementBatchesSpillingATileColumnTakeSmallBatch) {
   if (GetParam() != DType::c128) GTEST_SKIP() << "the rule is for 16-byte elements";
   for (const auto& [d, algorithm] : {std::pair{xpose::TransposeDesc{DType::c128, 20, 33, 6355}, Algorithm::small_batch},
                                      std::pair{xpose::TransposeDesc{DType::c128, 13, 44, 733}, Algorithm::small_batch},
-                                     std::pair{xpose::TransposeDesc{DType::c128, 25, 25, 600}, Algorithm::tiled_vec}}) {
-    xpose::Plan plan;
-    ASSERT_TRUE(xpose::make_plan(plan, d, {Backend::cuda}).ok());
-    EXPECT_EQ(plan.algorithm(), algorithm) << plan;
-    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(d, Algorithm::automatic, 0));
-  }
+                                     std::pair{xpose::TransposeDesc{DType::c128, 25, 25, 600}, Algorithm::tiled_vec}})
+    ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(d, algorithm));
 }
 
 // The eighty-first session's rules (gpu_planner.cpp) pick their plans and match the reference: f64 output
@@ -798,13 +791,7 @@ TEST_P(GpuFastPath, FewRowsTallFarRowsAndTwoRowBatchesMatchReference) {
     cases = {{{t, 300000, 33, 1, 104}, Algorithm::tiled_unaligned, 0},
              {{t, 2, 16, 1003}, Algorithm::skinny, 0},
              {{t, 2, 32, 77}, Algorithm::skinny, 0}};
-  for (const Case& k : cases) {
-    xpose::Plan plan;
-    ASSERT_TRUE(xpose::make_plan(plan, k.d, {Backend::cuda}).ok());
-    EXPECT_EQ(plan.algorithm(), k.algorithm) << plan;
-    if (k.tile_rows != 0) EXPECT_EQ(plan.config().tile_rows, k.tile_rows) << plan;
-    ASSERT_NO_FATAL_FAILURE(expect_matches_reference(k.d, Algorithm::automatic, 0));
-  }
+  for (const Case& k : cases) ASSERT_NO_FATAL_FAILURE(expect_automatic_plan_takes(k.d, k.algorithm, k.tile_rows));
 }
 
 // small_batch asked for by name: matrices from one element to the kernel's whole 16 KiB tile, and

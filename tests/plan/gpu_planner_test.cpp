@@ -1,6 +1,7 @@
 // The GPU planner's choices, on the CPU: valid tiles, and never a vector width the layout forbids.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <tuple>
 
 #include "plan/candidates.hpp"
@@ -460,62 +461,54 @@ TEST(GpuPlanner, ShapesTheTileToTheMatrix) {
   EXPECT_EQ(c.tile_rows, 256) << "16-byte elements keep 16 KiB tiles";
 }
 
+// tiled_vec's tile for `d` (16-byte aligned pointers, 132 SMs) as "ROWSxCOLS".
+std::string tile_of(const xpose::TransposeDesc& d) {
+  xpose::LaunchConfig c;
+  EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(d), 16, 132, c).ok());
+  return std::to_string(c.tile_rows) + "x" + std::to_string(c.tile_cols);
+}
+
 // A few tile columns, the last mostly empty: tile rows halved while the tiles hold fewer empty bytes,
 // until the columns fill three quarters of them (fill_tile_columns in gpu_planner.cpp).
 TEST(GpuPlanner, FewTileColumnsNarrowTheirTileRows) {
-  xpose::LaunchConfig c;
-  const auto shape = [&c](xpose::TransposeDesc d) {
-    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(d), 16, 132, c).ok());
-    return std::to_string(c.tile_rows) + "x" + std::to_string(c.tile_cols);
-  };
-  EXPECT_EQ(shape({DType::c128, 62939, 33}), "128x8") << "33 columns: 40 in tiles of 8, not 64 in tiles of 32";
-  EXPECT_EQ(shape({DType::c128, 15501, 33}), "64x8") << "the same in the half-size tiles of a smaller matrix";
-  EXPECT_EQ(shape({DType::c128, 104857, 40}), "64x16") << "40 columns: 48 in tiles of 16";
-  EXPECT_EQ(shape({DType::c128, 55923, 37, 1, 74, 55987}), "64x16") << "padded rows alike";
-  EXPECT_EQ(shape({DType::c128, 175, 37, 647}), "64x16") << "and batches whose rows fill the taller tiles";
-  EXPECT_EQ(shape({DType::f64, 62583, 134, 1, 134, 62584}), "64x32") << "8-byte elements: 134 columns in 160";
-  EXPECT_EQ(shape({DType::c128, 14110, 74}), "32x32") << "74 columns fill three quarters of 96: kept";
-  EXPECT_EQ(shape({DType::c128, 20, 33, 6355}), "32x32") << "20 rows: taller tiles would leave more empty";
-  EXPECT_EQ(shape({DType::c128, 1048576, 24}), "32x32") << "one tile column";
-  EXPECT_EQ(shape({DType::f64, 8192, 8193}), "32x64") << "many tile columns";
+  EXPECT_EQ(tile_of({DType::c128, 62939, 33}), "128x8") << "33 columns: 40 in tiles of 8, not 64 in tiles of 32";
+  EXPECT_EQ(tile_of({DType::c128, 15501, 33}), "64x8") << "the same in the half-size tiles of a smaller matrix";
+  EXPECT_EQ(tile_of({DType::c128, 104857, 40}), "64x16") << "40 columns: 48 in tiles of 16";
+  EXPECT_EQ(tile_of({DType::c128, 55923, 37, 1, 74, 55987}), "64x16") << "padded rows alike";
+  EXPECT_EQ(tile_of({DType::c128, 175, 37, 647}), "64x16") << "and batches whose rows fill the taller tiles";
+  EXPECT_EQ(tile_of({DType::f64, 62583, 134, 1, 134, 62584}), "64x32") << "8-byte elements: 134 columns in 160";
+  EXPECT_EQ(tile_of({DType::c128, 14110, 74}), "32x32") << "74 columns fill three quarters of 96: kept";
+  EXPECT_EQ(tile_of({DType::c128, 20, 33, 6355}), "32x32") << "20 rows: taller tiles would leave more empty";
+  EXPECT_EQ(tile_of({DType::c128, 1048576, 24}), "32x32") << "one tile column";
+  EXPECT_EQ(tile_of({DType::f64, 8192, 8193}), "32x64") << "many tile columns";
 }
 
 // Output rows of 8-byte elements that start mid-sector: tile rows of 256 bytes, 128 under 1024 rows
 // (mid_sector_wide_rows_narrow in gpu_planner.cpp), beside output rows on the sector grid, 4-byte
 // elements and batches, which keep their tiles (matrices of at most 64 rows: the next test).
 TEST(GpuPlanner, MidSectorOutputRowsOfEightByteElementsNarrowTheTileRows) {
-  xpose::LaunchConfig c;
-  const auto shape = [&c](xpose::TransposeDesc d) {
-    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(d), 16, 132, c).ok());
-    return std::to_string(c.tile_rows) + "x" + std::to_string(c.tile_cols);
-  };
-  EXPECT_EQ(shape({DType::f64, 363, 11554, 1, 11554, 726}), "64x16") << "363 rows: 128-byte rows in 8 KiB";
-  EXPECT_EQ(shape({DType::f64, 65, 129055, 1, 258110, 66}), "128x16") << "65 rows: 128-byte rows in 16 KiB";
-  EXPECT_EQ(shape({DType::f64, 1710, 2452, 1, 2516, 1810}), "32x32") << "1024 rows or more: 256-byte rows";
-  EXPECT_EQ(shape({DType::f64, 37638, 222}), "64x32") << "packed rows of an even count off the sector grid";
-  EXPECT_EQ(shape({DType::f64, 2048, 4096}), "32x64") << "output rows on the sector grid: kept";
-  EXPECT_EQ(shape({DType::f64, 1446, 1440, 4}), "32x64") << "a batch: kept (not measured)";
-  EXPECT_EQ(shape({DType::f64, 42, 99864}), "32x32") << "at most 64 rows: 32-row tiles (the next test)";
-  EXPECT_EQ(shape({DType::f32, 4100, 4096}), "64x64") << "4-byte elements: kept (measured level or slower)";
+  EXPECT_EQ(tile_of({DType::f64, 363, 11554, 1, 11554, 726}), "64x16") << "363 rows: 128-byte rows in 8 KiB";
+  EXPECT_EQ(tile_of({DType::f64, 65, 129055, 1, 258110, 66}), "128x16") << "65 rows: 128-byte rows in 16 KiB";
+  EXPECT_EQ(tile_of({DType::f64, 1710, 2452, 1, 2516, 1810}), "32x32") << "1024 rows or more: 256-byte rows";
+  EXPECT_EQ(tile_of({DType::f64, 37638, 222}), "64x32") << "packed rows of an even count off the sector grid";
+  EXPECT_EQ(tile_of({DType::f64, 2048, 4096}), "32x64") << "output rows on the sector grid: kept";
+  EXPECT_EQ(tile_of({DType::f64, 1446, 1440, 4}), "32x64") << "a batch: kept (not measured)";
+  EXPECT_EQ(tile_of({DType::f64, 42, 99864}), "32x32") << "at most 64 rows: 32-row tiles (the next test)";
+  EXPECT_EQ(tile_of({DType::f32, 4100, 4096}), "64x64") << "4-byte elements: kept (measured level or slower)";
 }
 
 // 17 to 64 rows of 8-byte elements whose output rows start mid-sector: 8 KiB tiles of 32 rows rather than
 // 16 (mid_sector_few_rows_take_tall_tiles in gpu_planner.cpp); fewer rows, 16 KiB tiles, 8-byte accesses,
 // output rows on the sector grid and batches keep their tiles.
 TEST(GpuPlanner, MidSectorFewRowsOfEightByteElementsTakeTallTiles) {
-  xpose::LaunchConfig c;
-  const auto shape = [&c](xpose::TransposeDesc d) {
-    EXPECT_TRUE(xpose::plan::configure_tiled_vec(xpose::resolved(d), 16, 132, c).ok());
-    return std::to_string(c.tile_rows) + "x" + std::to_string(c.tile_cols);
-  };
-  EXPECT_EQ(shape({DType::f64, 29, 144631, 1, 144634, 34}), "32x32") << "padded output rows";
-  EXPECT_EQ(shape({DType::f64, 18, 233016}), "32x32") << "18 rows";
-  EXPECT_EQ(shape({DType::f64, 62, 67650}), "32x32") << "62 rows";
-  EXPECT_EQ(shape({DType::f64, 10, 419430}), "16x64") << "16 rows or fewer: kept";
-  EXPECT_EQ(shape({DType::f64, 26, 322638}), "32x64") << "16 KiB tiles, 32 rows already: kept";
-  EXPECT_EQ(shape({DType::f64, 34, 61681}), "16x64") << "8-byte accesses: kept";
-  EXPECT_EQ(shape({DType::f64, 24, 174762}), "16x64") << "output rows on the sector grid: kept";
-  EXPECT_EQ(shape({DType::f64, 42, 1000, 200}), "32x64") << "a batch: kept (not measured)";
+  EXPECT_EQ(tile_of({DType::f64, 29, 144631, 1, 144634, 34}), "32x32") << "padded output rows";
+  EXPECT_EQ(tile_of({DType::f64, 18, 233016}), "32x32") << "18 rows";
+  EXPECT_EQ(tile_of({DType::f64, 62, 67650}), "32x32") << "62 rows";
+  EXPECT_EQ(tile_of({DType::f64, 10, 419430}), "16x64") << "16 rows or fewer: kept";
+  EXPECT_EQ(tile_of({DType::f64, 26, 322638}), "32x64") << "16 KiB tiles, 32 rows already: kept";
+  EXPECT_EQ(tile_of({DType::f64, 34, 61681}), "16x64") << "8-byte accesses: kept";
+  EXPECT_EQ(tile_of({DType::f64, 24, 174762}), "16x64") << "output rows on the sector grid: kept";
+  EXPECT_EQ(tile_of({DType::f64, 42, 1000, 200}), "32x64") << "a batch: kept (not measured)";
 }
 
 // Tall matrices of 2 to 24 8-byte columns, or 16 to 32 4-byte ones, whose input rows lie far apart take
